@@ -1,0 +1,39 @@
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace plumbline::metrics {
+
+/// How a request failed (DESIGN.md "What every request records"). Values are stored in the
+/// database and sent on the wire: append only, never renumber.
+enum class ErrorClass : uint8_t {
+  None = 0,
+  Connect = 1,
+  Timeout = 2,
+  Http4xx = 3,
+  Http5xx = 4,
+  RateLimited = 5,
+  StreamCut = 6,
+  MalformedStream = 7,
+  Cancelled = 8,
+};
+inline constexpr size_t kErrorClassCount = 9;
+
+constexpr std::array<std::string_view, kErrorClassCount> kErrorClassNames = {
+    "none", "connect", "timeout", "http_4xx", "http_5xx", "rate_limited", "stream_cut",
+    "malformed_stream", "cancelled"};
+
+inline std::string_view errorClassName(ErrorClass c) {
+  auto i = static_cast<size_t>(c);
+  return i < kErrorClassCount ? kErrorClassNames[i] : std::string_view("unknown");
+}
+
+inline std::optional<ErrorClass> errorClassFromName(std::string_view name) {
+  for (size_t i = 0; i < kErrorClassCount; ++i)
+    if (kErrorClassNames[i] == name) return static_cast<ErrorClass>(i);
+  return std::nullopt;
+}
+
+}  // namespace plumbline::metrics

@@ -1,0 +1,36 @@
+#pragma once
+#include <cstdint>
+
+#include "core/metrics/error_class.h"
+
+namespace plumbline::metrics {
+
+/// Everything measured about one request. Times are ns since the run's t0; -1 = never reached.
+/// Token counts are -1 when unknown (server counts need usage; client counts need a stream).
+struct RequestRecord {
+  uint64_t sessionId = 0;
+  uint32_t turn = 0;
+  uint32_t workerId = 0;
+  int64_t plannedNs = -1;
+  int64_t sendNs = -1;        ///< request handed to the socket
+  int64_t firstByteNs = -1;   ///< first response byte
+  int64_t firstTokenNs = -1;  ///< first chunk carrying generated text
+  int64_t lastTokenNs = -1;
+  int64_t endNs = -1;
+  int32_t inputTokensServer = -1;
+  int32_t outputTokensServer = -1;
+  int32_t inputTokensClient = -1;  ///< what the client planned and sent
+  int32_t outputTokensClient = -1; ///< content-bearing chunks counted by the client
+  uint32_t chunks = 0;
+  int32_t httpStatus = 0;
+  ErrorClass error = ErrorClass::None;
+
+  bool ok() const { return error == ErrorClass::None; }
+  int64_t ttftNs() const { return firstTokenNs >= 0 && sendNs >= 0 ? firstTokenNs - sendNs : -1; }
+  int64_t e2eNs() const { return endNs >= 0 && sendNs >= 0 ? endNs - sendNs : -1; }
+  int64_t sendLagNs() const { return sendNs >= 0 ? sendNs - plannedNs : -1; }
+  int64_t ttftFromPlannedNs() const { return firstTokenNs >= 0 ? firstTokenNs - plannedNs : -1; }
+  int64_t e2eFromPlannedNs() const { return endNs >= 0 ? endNs - plannedNs : -1; }
+};
+
+}  // namespace plumbline::metrics

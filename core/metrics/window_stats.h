@@ -1,0 +1,45 @@
+#pragma once
+#include <array>
+#include <cstdint>
+
+#include "core/metrics/error_class.h"
+#include "core/metrics/latency_histogram.h"
+
+namespace plumbline::metrics {
+
+/// The latency views kept for every window and for the whole run.
+enum class Metric : uint8_t { Ttft, Itl, E2e, SendLag, TtftFromPlanned, E2eFromPlanned, Count };
+inline constexpr std::array<const char*, 6> kMetricNames = {
+    "ttft", "itl", "e2e", "send_lag", "ttft_from_planned", "e2e_from_planned"};
+
+/// What the harness itself did during a window: the evidence behind the verdict.
+struct HarnessState {
+  double workerCpuMax = 0;       ///< busiest worker's CPU share of one core in the window, 0..1
+  double workerCpuMean = 0;
+  int64_t loopDelayMaxNs = 0;    ///< worst event-loop delay seen by any worker
+  int64_t inFlight = 0;          ///< requests in flight at the window's end
+  int64_t inFlightCapHits = 0;   ///< sends that waited on max_in_flight
+  bool workerDied = false;
+};
+
+/// One time window of a run. Requests count in the window of their planned time for
+/// "planned"/"sent", and in the window of their end for completed/errors/latencies.
+struct WindowStats {
+  int64_t index = 0;
+  int64_t startNs = 0;
+  int64_t lengthNs = 1'000'000'000;
+  uint64_t planned = 0;
+  uint64_t sent = 0;
+  uint64_t completed = 0;
+  std::array<uint64_t, kErrorClassCount> errors{};  ///< [None] unused
+  uint64_t inputTokens = 0;
+  uint64_t outputTokens = 0;
+  std::array<LatencyHistogram, static_cast<size_t>(Metric::Count)> latency;
+  HarnessState harness;
+
+  LatencyHistogram& hist(Metric m) { return latency[static_cast<size_t>(m)]; }
+  const LatencyHistogram& hist(Metric m) const { return latency[static_cast<size_t>(m)]; }
+  uint64_t errorCount() const;
+};
+
+}  // namespace plumbline::metrics

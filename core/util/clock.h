@@ -1,0 +1,28 @@
+#pragma once
+#include <cstdint>
+#include <ctime>
+
+namespace plumbline::util {
+
+/// CLOCK_MONOTONIC in nanoseconds. Every timestamp of a run is this minus the run's t0.
+inline int64_t monotonicNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+/// Wall-clock time in nanoseconds since the Unix epoch (stored once per run for t0).
+inline int64_t wallClockNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+/// CPU time (user + system) used by this process, in nanoseconds.
+inline int64_t processCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+}  // namespace plumbline::util

@@ -1,0 +1,47 @@
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/util/rng.h"
+#include "core/workload/workload_spec.h"
+
+namespace plumbline::workload {
+
+/// One session to run: for single-shape workloads, exactly one request.
+struct SessionPlan {
+  uint64_t id = 0;           ///< 0, 1, 2... in planned-time order
+  int64_t plannedNs = 0;     ///< relative to the run's t0
+  uint32_t inputTokens = 0;
+  uint32_t outputTokens = 0;
+  uint32_t stage = 0;
+};
+
+/// Streams the schedule of a workload in planned-time order. Deterministic for a seed:
+/// arrival instants come from one stream, each session's lengths from a stream derived
+/// from (seed, session id), so the result never depends on how many workers run it.
+class Planner {
+ public:
+  explicit Planner(const WorkloadSpec& spec);
+  /// Fills the next session; false when the schedule is exhausted.
+  bool next(SessionPlan& out);
+  int64_t durationNs() const { return m_durationNs; }
+
+ private:
+  bool nextArrival(int64_t& plannedNs, uint32_t& stage);
+  const WorkloadSpec& m_spec;
+  util::Rng m_arrivalRng;
+  uint64_t m_nextId = 0;
+  double m_cumulative = 0;     ///< position in integrated-rate space (expected arrivals so far)
+  size_t m_stage = 0;
+  double m_stageStartS = 0;
+  double m_stageStartCum = 0;
+  int64_t m_durationNs = 0;
+};
+
+/// Draws one value from a length distribution, clamped and rounded to a whole token count.
+uint32_t sampleLength(const LengthDist& dist, util::Rng& rng);
+
+/// Expected sessions in a stage (the integral of its rate).
+double expectedSessions(const Stage& stage);
+
+}  // namespace plumbline::workload

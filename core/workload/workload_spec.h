@@ -1,0 +1,89 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace plumbline::workload {
+
+enum class Api { Chat, Completions };
+
+struct TargetSpec {
+  std::string url = "embedded";  ///< "embedded" or an http(s) base URL (without /v1/...)
+  Api api = Api::Chat;
+  std::string model = "mock";
+  bool stream = true;
+  std::string apiKeyEnv;          ///< name of the environment variable holding the key; never the key
+  double timeoutS = 60.0;         ///< per-request timeout
+  std::string mockPreset;         ///< for url "embedded": preset passed to `plumbline mock`
+  std::optional<double> mockTtftMs, mockItlMs;
+};
+
+enum class Arrival { Constant, Poisson };
+
+/// One stage of the load profile. A fixed stage has startRate == endRate; a ramp goes
+/// linearly from startRate to endRate over durationS. Rates are session arrivals per second.
+struct Stage {
+  double startRate = 0;
+  double endRate = 0;
+  double durationS = 0;
+  bool isRamp() const { return startRate != endRate; }
+};
+
+struct LoadSpec {
+  Arrival arrival = Arrival::Constant;
+  uint64_t seed = 1;
+  std::vector<Stage> stages;
+  int64_t maxInFlight = 20000;
+};
+
+enum class DistKind { Fixed, Uniform, Normal, Lognormal, Exponential };
+
+/// A token-length distribution with optional clamps. Parameters by kind:
+/// Fixed(value) Uniform(min,max) Normal(mean,stddev) Lognormal(median,sigma) Exponential(mean).
+struct LengthDist {
+  DistKind kind = DistKind::Fixed;
+  double p1 = 0;  ///< value | min | mean | median | mean
+  double p2 = 0;  ///< -     | max | stddev | sigma | -
+  int64_t clampMin = 1;
+  int64_t clampMax = 1'000'000;
+  nlohmann::json source;  ///< the JSON it was read from, for display and storage
+};
+
+struct SamplingSpec {
+  std::optional<double> temperature;
+  std::optional<double> topP;
+  std::optional<int64_t> maxTokens;  ///< when absent, each request's drawn output length is sent
+  std::optional<bool> ignoreEos;
+  std::optional<int64_t> seed;
+  nlohmann::json extra = nlohmann::json::object();  ///< other body fields, passed through as-is
+};
+
+struct RequestsSpec {
+  LengthDist inputTokens;
+  LengthDist outputTokens;
+  std::string promptSource = "synthetic";
+  SamplingSpec sampling;
+};
+
+struct SessionSpec {
+  std::string shape = "single";
+};
+
+/// A validated workload file (format v1, see DESIGN.md).
+struct WorkloadSpec {
+  int version = 1;
+  std::string name;
+  std::string description;
+  TargetSpec target;
+  LoadSpec load;
+  RequestsSpec requests;
+  SessionSpec session;
+  nlohmann::json document;  ///< the whole file as read (stored with the run; holds no secrets)
+
+  double totalDurationS() const;
+};
+
+}  // namespace plumbline::workload

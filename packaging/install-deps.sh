@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs Plumbline's build, test and run dependencies on Debian 12.
+# Idempotent: installs only what is missing. Works as root; uses sudo otherwise.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ ccache mold pkg-config git
+  libcurl4-openssl-dev libevent-dev libsimdjson-dev nlohmann-json3-dev
+  libsqlite3-dev libcli11-dev libpcre2-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  qt6-base-dev libqt6opengl6-dev qt6-charts-dev qtkeychain-qt6-dev qt6-qpa-plugins
+  xvfb xauth imagemagick x11-utils fonts-dejavu-core
+  sqlite3 curl procps
+)
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then sudo_cmd=(sudo); else
+    echo "install-deps: not root and no sudo; install these yourself: ${packages[*]}" >&2
+    exit 1
+  fi
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
