@@ -68,6 +68,12 @@ struct RequestsSpec {
   SamplingSpec sampling;
 };
 
+/// How strictly the harness judges itself ("verdict" in the file; all optional).
+struct VerdictSpec {
+  double sendLagToleranceMs = 1.0;  ///< p99 send lag allowed in every window
+  double minSentFraction = 0.99;    ///< of planned, in every window and overall
+};
+
 struct SessionSpec {
   std::string shape = "single";
 };
@@ -81,6 +87,7 @@ struct WorkloadSpec {
   LoadSpec load;
   RequestsSpec requests;
   SessionSpec session;
+  VerdictSpec verdict;
   nlohmann::json document;  ///< the whole file as read (stored with the run; holds no secrets)
 
   double totalDurationS() const;

@@ -1,0 +1,88 @@
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "core/metrics/latency_histogram.h"
+#include "core/metrics/request_record.h"
+#include "core/metrics/run_summary.h"
+#include "core/metrics/window_stats.h"
+
+namespace plumbline::metrics {
+
+/// Per-worker sample reported periodically (every ~250 ms) by each worker.
+struct WorkerSample {
+  uint32_t workerId = 0;
+  int64_t atNs = 0;              ///< sample time since t0
+  double cpuFraction = 0;        ///< CPU used since the last sample / wall time since it
+  int64_t loopDelayMaxNs = 0;    ///< worst timer lateness since the last sample
+  int64_t inFlight = 0;
+  int64_t inFlightCapHits = 0;   ///< since the last sample
+};
+
+/// Sends a worker made, grouped by the window of their planned time (reported with samples).
+struct SendReport {
+  int64_t windowIndex = 0;
+  uint64_t sent = 0;
+  LatencyHistogram sendLag;
+};
+
+/// Builds the run's windows and totals from what workers report. Single-threaded: the
+/// coordinator owns it. Windows are fixed-length from t0; a window closes once the clock has
+/// passed its end by closeDelayNs, after which it is final (stored, streamed) and late
+/// arrivals count only towards the run totals.
+class RunAggregator {
+ public:
+  explicit RunAggregator(int64_t windowNs = 1'000'000'000, int64_t closeDelayNs = 1'000'000'000);
+
+  int64_t windowNs() const { return m_windowNs; }
+  int64_t windowIndexAt(int64_t ns) const;
+
+  /// The planner scheduled a session request at plannedNs.
+  void addPlanned(int64_t plannedNs, uint64_t count = 1);
+  /// A request finished (any outcome). Its latencies go to the window of its end time.
+  void addRecord(const RequestRecord& r);
+  /// Inter-token gaps observed by a worker around atNs.
+  void addItl(const LatencyHistogram& gaps, int64_t atNs);
+  void addSends(const SendReport& report);
+  void addWorkerSample(const WorkerSample& s);
+  /// A worker died at atNs: its window is marked and the verdict will say so.
+  void markWorkerDied(uint32_t workerId, int64_t atNs);
+
+  /// Windows that closed by nowNs, in order; each is returned once.
+  std::vector<WindowStats> takeClosedWindows(int64_t nowNs);
+  /// Closes every remaining window (end of run), in order.
+  std::vector<WindowStats> takeAllWindows();
+
+  /// Whole-run histograms (all windows merged, late arrivals included).
+  const LatencyHistogram& total(Metric m) const { return m_total[static_cast<size_t>(m)]; }
+  uint64_t planned() const { return m_planned; }
+  uint64_t sent() const { return m_sent; }
+  uint64_t completed() const { return m_completed; }
+  const std::array<uint64_t, kErrorClassCount>& errors() const { return m_errors; }
+  uint64_t inputTokens() const { return m_inputTokens; }
+  uint64_t outputTokens() const { return m_outputTokens; }
+  /// True when every completed record carried server usage counts.
+  bool allServerCounts() const { return m_recordsWithoutServerCounts == 0; }
+
+  /// Summary of the run so far. Judges with `policy` over every window closed so far (call
+  /// after takeAllWindows for the final verdict); extraReasons are added as-is.
+  RunSummary summarize(double durationS, double requestedRps, const VerdictPolicy& policy,
+                       const std::vector<std::string>& extraReasons = {}) const;
+
+ private:
+  WindowStats& windowAt(int64_t index);
+  int64_t m_windowNs;
+  int64_t m_closeDelayNs;
+  int64_t m_firstOpen = 0;           ///< index of the first window not yet closed
+  std::deque<WindowStats> m_open;    ///< windows m_firstOpen, m_firstOpen + 1, ...
+  std::vector<WindowStats> m_closedForVerdict;  ///< copies without histograms' weight? see .cpp
+  std::array<LatencyHistogram, static_cast<size_t>(Metric::Count)> m_total;
+  std::vector<std::array<double, 2>> m_workerCpu;  ///< scratch per worker
+  uint64_t m_planned = 0, m_sent = 0, m_completed = 0;
+  std::array<uint64_t, kErrorClassCount> m_errors{};
+  uint64_t m_inputTokens = 0, m_outputTokens = 0;
+  uint64_t m_recordsWithoutServerCounts = 0;
+};
+
+}  // namespace plumbline::metrics
