@@ -1,11 +1,13 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <vector>
 
 #include "core/metrics/latency_histogram.h"
 #include "core/metrics/request_record.h"
 #include "core/metrics/run_summary.h"
+#include "core/metrics/verdict.h"
 #include "core/metrics/window_stats.h"
 
 namespace plumbline::metrics {
@@ -44,7 +46,11 @@ class RunAggregator {
   void addRecord(const RequestRecord& r);
   /// Inter-token gaps observed by a worker around atNs.
   void addItl(const LatencyHistogram& gaps, int64_t atNs);
+  /// Sends for a window. Late reports for a closed window still correct the verdict's
+  /// per-window sent count (but not its send-lag p99); addPlanned does the same.
   void addSends(const SendReport& report);
+  /// Per window: workerCpuMax is the busiest worker's mean over its samples there,
+  /// workerCpuMean the mean of all samples, inFlight the sum of each worker's latest sample.
   void addWorkerSample(const WorkerSample& s);
   /// A worker died at atNs: its window is marked and the verdict will say so.
   void markWorkerDied(uint32_t workerId, int64_t atNs);
@@ -71,14 +77,37 @@ class RunAggregator {
                        const std::vector<std::string>& extraReasons = {}) const;
 
  private:
-  WindowStats& windowAt(int64_t index);
+  /// A worker's samples within one open window.
+  struct WorkerInWindow {
+    double cpuSum = 0;
+    uint64_t samples = 0;
+    int64_t latestAtNs = -1;
+    int64_t latestInFlight = 0;
+  };
+  /// A window still accepting data, plus the scratch its harness state is built from.
+  struct OpenWindow {
+    WindowStats stats;
+    std::map<uint32_t, WorkerInWindow> workers;
+    double cpuSum = 0;
+    uint64_t cpuSamples = 0;
+  };
+  /// Windows this far past the first open one are ignored (totals only): a bogus timestamp
+  /// must not allocate millions of windows.
+  static constexpr int64_t kMaxWindowsAhead = 100'000;
+
+  /// The open window at index, created with any before it; nullptr if closed or too far.
+  OpenWindow* openWindow(int64_t index);
+  WindowStats closeFront();
+  void addLatencies(const RequestRecord& r, WindowStats* w);
+
   int64_t m_windowNs;
   int64_t m_closeDelayNs;
   int64_t m_firstOpen = 0;           ///< index of the first window not yet closed
-  std::deque<WindowStats> m_open;    ///< windows m_firstOpen, m_firstOpen + 1, ...
-  std::vector<WindowStats> m_closedForVerdict;  ///< copies without histograms' weight? see .cpp
+  std::deque<OpenWindow> m_open;     ///< windows m_firstOpen, m_firstOpen + 1, ...
+  /// One entry per closed window, index 0 first: only what judge() needs, not histograms,
+  /// so a long run costs ~100 bytes per window here.
+  std::vector<WindowEvidence> m_closedForVerdict;
   std::array<LatencyHistogram, static_cast<size_t>(Metric::Count)> m_total;
-  std::vector<std::array<double, 2>> m_workerCpu;  ///< scratch per worker
   uint64_t m_planned = 0, m_sent = 0, m_completed = 0;
   std::array<uint64_t, kErrorClassCount> m_errors{};
   uint64_t m_inputTokens = 0, m_outputTokens = 0;

@@ -15,6 +15,9 @@ namespace plumbline::metrics {
 struct Percentiles {
   double p50 = 0, p90 = 0, p99 = 0, max = 0;  ///< milliseconds
   static Percentiles fromHistogram(const LatencyHistogram& h);
+  nlohmann::json toJson() const;  ///< {"p50","p90","p99","max"}
+  static Percentiles fromJson(const nlohmann::json& j);
+  bool operator==(const Percentiles&) const = default;
 };
 
 /// The outcome of a run: what --summary-json writes and the runs table stores.
@@ -35,7 +38,18 @@ struct RunSummary {
   std::string tokenCountSource;  ///< "server" (usage) or "client"
   bool complete = true;
 
+  /// The --summary-json object: exactly the keys of kSummaryJsonKeys.
   nlohmann::json toJson() const;
+  /// Reads toJson()'s output back; throws std::invalid_argument naming a missing or
+  /// mistyped key.
+  static RunSummary fromJson(const nlohmann::json& j);
 };
+
+/// The keys of RunSummary::toJson(), in order (the --summary-json contract).
+inline constexpr std::array<const char*, 21> kSummaryJsonKeys = {
+    "run_id", "verdict", "verdict_reasons", "planned", "sent", "completed", "not_sent",
+    "errors", "duration_s", "requested_rps", "achieved_rps", "send_lag_ms", "ttft_ms",
+    "itl_ms", "e2e_ms", "ttft_from_planned_ms", "e2e_from_planned_ms", "input_tokens_per_s",
+    "output_tokens_per_s", "token_count_source", "complete"};
 
 }  // namespace plumbline::metrics

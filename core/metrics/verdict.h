@@ -1,6 +1,8 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/metrics/window_stats.h"
@@ -9,6 +11,7 @@ namespace plumbline::metrics {
 
 enum class VerdictKind { KeptUp, HarnessLimited };
 std::string verdictName(VerdictKind k);  ///< "kept_up" | "harness_limited"
+std::optional<VerdictKind> verdictFromName(std::string_view name);
 
 struct VerdictPolicy {
   double minSentFraction = 0.99;          ///< of planned, overall and per window
@@ -22,9 +25,34 @@ struct Verdict {
   std::vector<std::string> reasons;
 };
 
+/// What the verdict needs from one window, without its histograms: small enough to keep
+/// for every window of a long run.
+struct WindowEvidence {
+  int64_t index = 0;
+  int64_t startNs = 0;
+  int64_t lengthNs = 1'000'000'000;
+  uint64_t planned = 0;
+  uint64_t sent = 0;
+  int64_t sendLagP99Ns = 0;
+  HarnessState harness;
+
+  static WindowEvidence from(const WindowStats& w);
+};
+
 /// Judges the harness from what it measured. Windows are the run's full windows in order;
-/// totals are the run's planned and sent counts.
+/// totals are the run's planned and sent counts. Kept up only if the run sent at least
+/// minSentFraction of planned overall and in every window with planned > 0, every window's
+/// send-lag p99 is within tolerance, no worker was CPU saturated and none died. Any
+/// extraReasons also make the run harness_limited. In-flight cap hits are listed only as
+/// supporting evidence of a harness_limited verdict.
 Verdict judge(const std::vector<WindowStats>& windows, uint64_t planned, uint64_t sent,
               const VerdictPolicy& policy, const std::vector<std::string>& extraReasons = {});
+/// Same, from the compact per-window evidence RunAggregator keeps.
+Verdict judgeEvidence(const std::vector<WindowEvidence>& windows, uint64_t planned,
+                      uint64_t sent, const VerdictPolicy& policy,
+                      const std::vector<std::string>& extraReasons = {});
+
+/// "41,230": digits grouped by thousands, as reasons print counts.
+std::string formatCount(uint64_t n);
 
 }  // namespace plumbline::metrics

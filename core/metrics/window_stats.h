@@ -20,6 +20,8 @@ struct HarnessState {
   int64_t inFlight = 0;          ///< requests in flight at the window's end
   int64_t inFlightCapHits = 0;   ///< sends that waited on max_in_flight
   bool workerDied = false;
+  int64_t diedWorkerId = -1;     ///< first worker that died in the window, -1 if none
+  int64_t diedAtNs = -1;         ///< when it died, ns since t0
 };
 
 /// One time window of a run. Requests count in the window of their planned time for

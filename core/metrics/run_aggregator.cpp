@@ -1,0 +1,195 @@
+#include "core/metrics/run_aggregator.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace plumbline::metrics {
+
+namespace {
+
+int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+/// Server counts when the server reported them, else the client's, else nothing.
+uint64_t preferredTokens(int32_t server, int32_t client) {
+  if (server >= 0) return static_cast<uint64_t>(server);
+  return client >= 0 ? static_cast<uint64_t>(client) : 0;
+}
+
+}  // namespace
+
+RunAggregator::RunAggregator(int64_t windowNs, int64_t closeDelayNs)
+    : m_windowNs(windowNs), m_closeDelayNs(closeDelayNs) {
+  if (windowNs <= 0) throw std::invalid_argument("window length must be positive");
+  if (closeDelayNs < 0) throw std::invalid_argument("close delay must not be negative");
+}
+
+int64_t RunAggregator::windowIndexAt(int64_t ns) const { return floorDiv(ns, m_windowNs); }
+
+RunAggregator::OpenWindow* RunAggregator::openWindow(int64_t index) {
+  if (index < m_firstOpen || index - m_firstOpen >= kMaxWindowsAhead) return nullptr;
+  while (static_cast<int64_t>(m_open.size()) <= index - m_firstOpen) {
+    OpenWindow w;
+    w.stats.index = m_firstOpen + static_cast<int64_t>(m_open.size());
+    w.stats.startNs = w.stats.index * m_windowNs;
+    w.stats.lengthNs = m_windowNs;
+    m_open.push_back(std::move(w));
+  }
+  return &m_open[static_cast<size_t>(index - m_firstOpen)];
+}
+
+void RunAggregator::addPlanned(int64_t plannedNs, uint64_t count) {
+  m_planned += count;
+  int64_t index = windowIndexAt(plannedNs);
+  if (auto* w = openWindow(index))
+    w->stats.planned += count;
+  else if (index >= 0 && index < m_firstOpen)  // late: keep the verdict's counts right
+    m_closedForVerdict[static_cast<size_t>(index)].planned += count;
+}
+
+void RunAggregator::addSends(const SendReport& report) {
+  m_sent += report.sent;
+  m_total[static_cast<size_t>(Metric::SendLag)].merge(report.sendLag);
+  if (auto* w = openWindow(report.windowIndex)) {
+    w->stats.sent += report.sent;
+    w->stats.hist(Metric::SendLag).merge(report.sendLag);
+  } else if (report.windowIndex >= 0 && report.windowIndex < m_firstOpen) {
+    m_closedForVerdict[static_cast<size_t>(report.windowIndex)].sent += report.sent;
+  }
+}
+
+void RunAggregator::addLatencies(const RequestRecord& r, WindowStats* w) {
+  auto add = [&](Metric m, int64_t ns) {
+    m_total[static_cast<size_t>(m)].record(ns);
+    if (w) w->hist(m).record(ns);
+  };
+  if (r.sendNs >= 0 && r.firstTokenNs >= 0) add(Metric::Ttft, r.ttftNs());
+  if (r.sendNs >= 0 && r.endNs >= 0) add(Metric::E2e, r.e2eNs());
+  if (r.plannedNs >= 0 && r.firstTokenNs >= 0) add(Metric::TtftFromPlanned, r.ttftFromPlannedNs());
+  if (r.plannedNs >= 0 && r.endNs >= 0) add(Metric::E2eFromPlanned, r.e2eFromPlannedNs());
+}
+
+void RunAggregator::addRecord(const RequestRecord& r) {
+  OpenWindow* open = openWindow(windowIndexAt(r.endNs >= 0 ? r.endNs : r.plannedNs));
+  WindowStats* w = open ? &open->stats : nullptr;
+  if (!r.ok()) {
+    auto c = static_cast<size_t>(r.error);
+    // An unknown class can only come off a damaged wire: count it as malformed.
+    if (c >= kErrorClassCount) c = static_cast<size_t>(ErrorClass::MalformedStream);
+    ++m_errors[c];
+    if (w) ++w->errors[c];
+    return;
+  }
+  ++m_completed;
+  if (w) ++w->completed;
+  addLatencies(r, w);
+  uint64_t in = preferredTokens(r.inputTokensServer, r.inputTokensClient);
+  uint64_t out = preferredTokens(r.outputTokensServer, r.outputTokensClient);
+  m_inputTokens += in;
+  m_outputTokens += out;
+  if (w) w->inputTokens += in, w->outputTokens += out;
+  if (r.inputTokensServer < 0 || r.outputTokensServer < 0) ++m_recordsWithoutServerCounts;
+}
+
+void RunAggregator::addItl(const LatencyHistogram& gaps, int64_t atNs) {
+  m_total[static_cast<size_t>(Metric::Itl)].merge(gaps);
+  if (auto* w = openWindow(windowIndexAt(atNs))) w->stats.hist(Metric::Itl).merge(gaps);
+}
+
+void RunAggregator::addWorkerSample(const WorkerSample& s) {
+  OpenWindow* w = openWindow(windowIndexAt(s.atNs));
+  if (!w) return;  // harness state is per window only
+  HarnessState& h = w->stats.harness;
+  h.loopDelayMaxNs = std::max(h.loopDelayMaxNs, s.loopDelayMaxNs);
+  h.inFlightCapHits += s.inFlightCapHits;
+  w->cpuSum += s.cpuFraction;
+  ++w->cpuSamples;
+  WorkerInWindow& mine = w->workers[s.workerId];
+  mine.cpuSum += s.cpuFraction;
+  ++mine.samples;
+  if (s.atNs >= mine.latestAtNs) {
+    mine.latestAtNs = s.atNs;
+    mine.latestInFlight = s.inFlight;
+  }
+}
+
+void RunAggregator::markWorkerDied(uint32_t workerId, int64_t atNs) {
+  int64_t index = std::max<int64_t>(0, windowIndexAt(atNs));
+  HarnessState* h = nullptr;
+  if (index < m_firstOpen)
+    h = &m_closedForVerdict[static_cast<size_t>(index)].harness;
+  else if (auto* w = openWindow(index))
+    h = &w->stats.harness;
+  else if (!m_open.empty())  // absurdly far ahead: still make sure the verdict hears of it
+    h = &m_open.back().stats.harness;
+  else
+    h = &openWindow(m_firstOpen)->stats.harness;
+  if (h->workerDied) return;  // the first death in a window is the one named
+  h->workerDied = true;
+  h->diedWorkerId = workerId;
+  h->diedAtNs = atNs;
+}
+
+WindowStats RunAggregator::closeFront() {
+  OpenWindow& w = m_open.front();
+  HarnessState& h = w.stats.harness;
+  // Busiest worker: the highest per-worker mean over the window's samples.
+  for (const auto& [id, mine] : w.workers) {
+    h.workerCpuMax = std::max(h.workerCpuMax, mine.cpuSum / static_cast<double>(mine.samples));
+    h.inFlight += mine.latestInFlight;
+  }
+  h.workerCpuMean = w.cpuSamples ? w.cpuSum / static_cast<double>(w.cpuSamples) : 0;
+  WindowStats out = std::move(w.stats);
+  m_open.pop_front();
+  ++m_firstOpen;
+  m_closedForVerdict.push_back(WindowEvidence::from(out));
+  return out;
+}
+
+std::vector<WindowStats> RunAggregator::takeClosedWindows(int64_t nowNs) {
+  std::vector<WindowStats> closed;
+  // Window i closes when (i + 1) * windowNs + closeDelayNs <= nowNs.
+  int64_t lastClosed = floorDiv(nowNs - m_closeDelayNs, m_windowNs) - 1;
+  while (m_firstOpen <= lastClosed) {
+    openWindow(m_firstOpen);  // a quiet window still gets its (empty) place in the series
+    closed.push_back(closeFront());
+  }
+  return closed;
+}
+
+std::vector<WindowStats> RunAggregator::takeAllWindows() {
+  std::vector<WindowStats> closed;
+  while (!m_open.empty()) closed.push_back(closeFront());
+  return closed;
+}
+
+RunSummary RunAggregator::summarize(double durationS, double requestedRps,
+                                    const VerdictPolicy& policy,
+                                    const std::vector<std::string>& extraReasons) const {
+  RunSummary s;
+  s.verdict = judgeEvidence(m_closedForVerdict, m_planned, m_sent, policy, extraReasons);
+  s.planned = m_planned;
+  s.sent = m_sent;
+  s.completed = m_completed;
+  s.notSent = m_planned > m_sent ? m_planned - m_sent : 0;
+  for (size_t c = 1; c < kErrorClassCount; ++c)
+    if (m_errors[c]) s.errors[std::string(kErrorClassNames[c])] = m_errors[c];
+  s.durationS = durationS;
+  s.requestedRps = requestedRps;
+  auto perSecond = [&](uint64_t n) { return durationS > 0 ? static_cast<double>(n) / durationS : 0.0; };
+  s.achievedRps = perSecond(m_sent);
+  s.inputTokensPerS = perSecond(m_inputTokens);
+  s.outputTokensPerS = perSecond(m_outputTokens);
+  s.tokenCountSource = allServerCounts() ? "server" : "client";
+  s.sendLagMs = Percentiles::fromHistogram(total(Metric::SendLag));
+  s.ttftMs = Percentiles::fromHistogram(total(Metric::Ttft));
+  s.itlMs = Percentiles::fromHistogram(total(Metric::Itl));
+  s.e2eMs = Percentiles::fromHistogram(total(Metric::E2e));
+  s.ttftFromPlannedMs = Percentiles::fromHistogram(total(Metric::TtftFromPlanned));
+  s.e2eFromPlannedMs = Percentiles::fromHistogram(total(Metric::E2eFromPlanned));
+  return s;
+}
+
+}  // namespace plumbline::metrics

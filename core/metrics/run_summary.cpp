@@ -1,0 +1,109 @@
+#include "core/metrics/run_summary.h"
+
+#include <stdexcept>
+
+namespace plumbline::metrics {
+
+namespace {
+
+constexpr double kNsPerMs = 1e6;
+
+double toMs(int64_t ns) { return static_cast<double>(ns) / kNsPerMs; }
+
+const nlohmann::json& field(const nlohmann::json& j, const char* key) {
+  if (!j.is_object()) throw std::invalid_argument("run summary: expected an object");
+  auto it = j.find(key);
+  if (it == j.end()) throw std::invalid_argument(std::string("run summary: missing key ") + key);
+  return *it;
+}
+
+template <class T>
+T get(const nlohmann::json& j, const char* key) {
+  const auto& v = field(j, key);
+  try {
+    return v.get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw std::invalid_argument(std::string("run summary: wrong type for ") + key);
+  }
+}
+
+Percentiles getPercentiles(const nlohmann::json& j, const char* key) {
+  try {
+    return Percentiles::fromJson(field(j, key));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string(e.what()) + " in " + key);
+  }
+}
+
+}  // namespace
+
+Percentiles Percentiles::fromHistogram(const LatencyHistogram& h) {
+  return {toMs(h.percentile(0.50)), toMs(h.percentile(0.90)), toMs(h.percentile(0.99)),
+          toMs(h.max())};
+}
+
+nlohmann::json Percentiles::toJson() const {
+  return {{"p50", p50}, {"p90", p90}, {"p99", p99}, {"max", max}};
+}
+
+Percentiles Percentiles::fromJson(const nlohmann::json& j) {
+  return {get<double>(j, "p50"), get<double>(j, "p90"), get<double>(j, "p99"),
+          get<double>(j, "max")};
+}
+
+nlohmann::json RunSummary::toJson() const {
+  nlohmann::json j = nlohmann::json::object();
+  j["run_id"] = runId;
+  j["verdict"] = verdictName(verdict.kind);
+  j["verdict_reasons"] = verdict.reasons;
+  j["planned"] = planned;
+  j["sent"] = sent;
+  j["completed"] = completed;
+  j["not_sent"] = notSent;
+  j["errors"] = nlohmann::json::object();
+  for (const auto& [name, n] : errors) j["errors"][name] = n;
+  j["duration_s"] = durationS;
+  j["requested_rps"] = requestedRps;
+  j["achieved_rps"] = achievedRps;
+  j["send_lag_ms"] = sendLagMs.toJson();
+  j["ttft_ms"] = ttftMs.toJson();
+  j["itl_ms"] = itlMs.toJson();
+  j["e2e_ms"] = e2eMs.toJson();
+  j["ttft_from_planned_ms"] = ttftFromPlannedMs.toJson();
+  j["e2e_from_planned_ms"] = e2eFromPlannedMs.toJson();
+  j["input_tokens_per_s"] = inputTokensPerS;
+  j["output_tokens_per_s"] = outputTokensPerS;
+  j["token_count_source"] = tokenCountSource;
+  j["complete"] = complete;
+  return j;
+}
+
+RunSummary RunSummary::fromJson(const nlohmann::json& j) {
+  RunSummary s;
+  s.runId = get<int64_t>(j, "run_id");
+  auto kind = verdictFromName(get<std::string>(j, "verdict"));
+  if (!kind) throw std::invalid_argument("run summary: unknown verdict");
+  s.verdict.kind = *kind;
+  s.verdict.reasons = get<std::vector<std::string>>(j, "verdict_reasons");
+  s.planned = get<uint64_t>(j, "planned");
+  s.sent = get<uint64_t>(j, "sent");
+  s.completed = get<uint64_t>(j, "completed");
+  s.notSent = get<uint64_t>(j, "not_sent");
+  s.errors = get<std::map<std::string, uint64_t>>(j, "errors");
+  s.durationS = get<double>(j, "duration_s");
+  s.requestedRps = get<double>(j, "requested_rps");
+  s.achievedRps = get<double>(j, "achieved_rps");
+  s.sendLagMs = getPercentiles(j, "send_lag_ms");
+  s.ttftMs = getPercentiles(j, "ttft_ms");
+  s.itlMs = getPercentiles(j, "itl_ms");
+  s.e2eMs = getPercentiles(j, "e2e_ms");
+  s.ttftFromPlannedMs = getPercentiles(j, "ttft_from_planned_ms");
+  s.e2eFromPlannedMs = getPercentiles(j, "e2e_from_planned_ms");
+  s.inputTokensPerS = get<double>(j, "input_tokens_per_s");
+  s.outputTokensPerS = get<double>(j, "output_tokens_per_s");
+  s.tokenCountSource = get<std::string>(j, "token_count_source");
+  s.complete = get<bool>(j, "complete");
+  return s;
+}
+
+}  // namespace plumbline::metrics

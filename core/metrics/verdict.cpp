@@ -1,0 +1,180 @@
+#include "core/metrics/verdict.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace plumbline::metrics {
+
+namespace {
+
+constexpr double kNsPerS = 1e9;
+
+std::string stripZeros(std::string s) {
+  if (s.find('.') == std::string::npos) return s;
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s;
+}
+
+std::string printf1(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+/// Window edges: "12", "0.25".
+std::string formatSeconds(int64_t ns) {
+  if (ns % 1'000'000'000 == 0) return std::to_string(ns / 1'000'000'000);
+  return stripZeros(printf1("%.3f", static_cast<double>(ns) / kNsPerS));
+}
+
+/// "3.4", "1", "0.05", "250": three significant digits at most below 100 ms.
+std::string formatMs(int64_t ns) {
+  double ms = static_cast<double>(ns) / 1e6;
+  const char* format = ms >= 100 ? "%.0f" : ms >= 10 ? "%.1f" : "%.2f";
+  return stripZeros(printf1(format, ms));
+}
+
+/// Rounded down so that a shortfall never prints as the threshold it missed.
+std::string formatPercent(uint64_t part, uint64_t whole) {
+  double pct = whole ? std::floor(1000.0 * static_cast<double>(part) / static_cast<double>(whole)) / 10
+                     : 0.0;
+  return printf1("%.1f", pct) + "%";
+}
+
+std::string sentOfPlanned(uint64_t sent, uint64_t planned) {
+  return "sent " + formatCount(sent) + " of " + formatCount(planned) + " planned (" +
+         formatPercent(sent, planned) + ")";
+}
+
+std::string windowRange(const WindowEvidence& first, const WindowEvidence& last) {
+  std::string word = first.index == last.index ? "window " : "windows ";
+  return word + formatSeconds(first.startNs) + "\u2013" +
+         formatSeconds(last.startNs + last.lengthNs) + " s";
+}
+
+/// Emits one reason per run of consecutive windows for which `bad` holds.
+template <class Bad, class Describe>
+void coalesce(const std::vector<WindowEvidence>& ws, Bad bad, Describe describe,
+              std::vector<std::string>& out) {
+  size_t i = 0;
+  while (i < ws.size()) {
+    if (!bad(ws[i])) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j + 1 < ws.size() && ws[j + 1].index == ws[j].index + 1 && bad(ws[j + 1])) ++j;
+    out.push_back(windowRange(ws[i], ws[j]) + ": " + describe(i, j));
+    i = j + 1;
+  }
+}
+
+bool shortOf(uint64_t sent, uint64_t planned, double fraction) {
+  return planned > 0 && static_cast<double>(sent) < fraction * static_cast<double>(planned);
+}
+
+void judgeSends(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
+                std::vector<std::string>& out) {
+  coalesce(
+      ws, [&](const WindowEvidence& w) { return shortOf(w.sent, w.planned, p.minSentFraction); },
+      [&](size_t i, size_t j) {
+        uint64_t sent = 0, planned = 0;
+        for (size_t k = i; k <= j; ++k) sent += ws[k].sent, planned += ws[k].planned;
+        return sentOfPlanned(sent, planned);
+      },
+      out);
+  coalesce(
+      ws, [&](const WindowEvidence& w) { return w.sendLagP99Ns > p.sendLagToleranceNs; },
+      [&](size_t i, size_t j) {
+        int64_t worst = 0;
+        for (size_t k = i; k <= j; ++k) worst = std::max(worst, ws[k].sendLagP99Ns);
+        return "send lag p99 " + formatMs(worst) + " ms > " + formatMs(p.sendLagToleranceNs) +
+               " ms tolerance";
+      },
+      out);
+}
+
+void judgeHarness(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
+                  std::vector<std::string>& out) {
+  coalesce(
+      ws, [&](const WindowEvidence& w) { return w.harness.workerCpuMax >= p.cpuSaturated; },
+      [&](size_t i, size_t j) {
+        double worst = 0;
+        for (size_t k = i; k <= j; ++k) worst = std::max(worst, ws[k].harness.workerCpuMax);
+        return "worker CPU saturated (" + printf1("%.0f", 100 * worst) + "% of a core)";
+      },
+      out);
+  for (const auto& w : ws) {
+    if (!w.harness.workerDied) continue;
+    if (w.harness.diedWorkerId < 0 || w.harness.diedAtNs < 0)
+      out.push_back(windowRange(w, w) + ": a worker died");
+    else
+      out.push_back("worker " + std::to_string(w.harness.diedWorkerId) + " died at " +
+                    printf1("%.1f", static_cast<double>(w.harness.diedAtNs) / kNsPerS) + " s");
+  }
+}
+
+void explainCapHits(const std::vector<WindowEvidence>& ws, std::vector<std::string>& out) {
+  coalesce(
+      ws, [](const WindowEvidence& w) { return w.harness.inFlightCapHits > 0; },
+      [&](size_t i, size_t j) {
+        uint64_t hits = 0;
+        for (size_t k = i; k <= j; ++k) hits += static_cast<uint64_t>(ws[k].harness.inFlightCapHits);
+        return "in-flight cap (max_in_flight) reached " + formatCount(hits) +
+               (hits == 1 ? " time" : " times");
+      },
+      out);
+}
+
+}  // namespace
+
+std::string verdictName(VerdictKind k) {
+  return k == VerdictKind::KeptUp ? "kept_up" : "harness_limited";
+}
+
+std::optional<VerdictKind> verdictFromName(std::string_view name) {
+  if (name == "kept_up") return VerdictKind::KeptUp;
+  if (name == "harness_limited") return VerdictKind::HarnessLimited;
+  return std::nullopt;
+}
+
+std::string formatCount(uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return out;
+}
+
+WindowEvidence WindowEvidence::from(const WindowStats& w) {
+  return {w.index, w.startNs,  w.lengthNs, w.planned, w.sent,
+          w.hist(Metric::SendLag).percentile(0.99), w.harness};
+}
+
+Verdict judge(const std::vector<WindowStats>& windows, uint64_t planned, uint64_t sent,
+              const VerdictPolicy& policy, const std::vector<std::string>& extraReasons) {
+  std::vector<WindowEvidence> evidence;
+  evidence.reserve(windows.size());
+  for (const auto& w : windows) evidence.push_back(WindowEvidence::from(w));
+  return judgeEvidence(evidence, planned, sent, policy, extraReasons);
+}
+
+Verdict judgeEvidence(const std::vector<WindowEvidence>& windows, uint64_t planned,
+                      uint64_t sent, const VerdictPolicy& policy,
+                      const std::vector<std::string>& extraReasons) {
+  Verdict v;
+  if (shortOf(sent, planned, policy.minSentFraction))
+    v.reasons.push_back(sentOfPlanned(sent, planned));
+  judgeSends(windows, policy, v.reasons);
+  judgeHarness(windows, policy, v.reasons);
+  v.reasons.insert(v.reasons.end(), extraReasons.begin(), extraReasons.end());
+  if (v.reasons.empty()) return v;
+  v.kind = VerdictKind::HarnessLimited;
+  explainCapHits(windows, v.reasons);
+  return v;
+}
+
+}  // namespace plumbline::metrics
