@@ -1,0 +1,160 @@
+#include <gtest/gtest.h>
+
+#include "core/metrics/verdict.h"
+
+using namespace plumbline::metrics;
+
+namespace {
+
+/// 60 one-second windows, each planned and sent 100 with 0.2 ms send lag, 50% CPU.
+std::vector<WindowEvidence> healthyRun(int seconds = 60) {
+  std::vector<WindowEvidence> ws;
+  for (int i = 0; i < seconds; ++i) {
+    WindowEvidence w;
+    w.index = i;
+    w.startNs = i * 1'000'000'000LL;
+    w.planned = 100;
+    w.sent = 100;
+    w.sendLagP99Ns = 200'000;
+    w.harness.workerCpuMax = 0.5;
+    ws.push_back(w);
+  }
+  return ws;
+}
+
+uint64_t sum(const std::vector<WindowEvidence>& ws, bool sent) {
+  uint64_t n = 0;
+  for (const auto& w : ws) n += sent ? w.sent : w.planned;
+  return n;
+}
+
+Verdict judgeRun(const std::vector<WindowEvidence>& ws) {
+  return judgeEvidence(ws, sum(ws, false), sum(ws, true), VerdictPolicy{});
+}
+
+}  // namespace
+
+TEST(Verdict, Names) {
+  EXPECT_EQ(verdictName(VerdictKind::KeptUp), "kept_up");
+  EXPECT_EQ(verdictName(VerdictKind::HarnessLimited), "harness_limited");
+  EXPECT_EQ(verdictFromName("harness_limited"), VerdictKind::HarnessLimited);
+  EXPECT_FALSE(verdictFromName("fine").has_value());
+  EXPECT_EQ(formatCount(41230), "41,230");
+  EXPECT_EQ(formatCount(100000), "100,000");
+  EXPECT_EQ(formatCount(999), "999");
+}
+
+TEST(Verdict, AllGoodKeepsUp) {
+  auto v = judgeRun(healthyRun());
+  EXPECT_EQ(v.kind, VerdictKind::KeptUp);
+  EXPECT_TRUE(v.reasons.empty());
+}
+
+TEST(Verdict, QuietWindowsAreNotJudged) {
+  auto ws = healthyRun();
+  ws[10].planned = ws[10].sent = 0;
+  EXPECT_EQ(judgeRun(ws).kind, VerdictKind::KeptUp);
+}
+
+TEST(Verdict, ShortWindowsInTheMiddleAreNamedAsOneRange) {
+  auto ws = healthyRun();
+  for (int i = 12; i < 16; ++i) ws[static_cast<size_t>(i)].sent = 50;
+  auto v = judgeRun(ws);  // overall 5800 of 6000 = 96.7%
+  EXPECT_EQ(v.kind, VerdictKind::HarnessLimited);
+  ASSERT_EQ(v.reasons.size(), 2u);
+  EXPECT_EQ(v.reasons[0], "sent 5,800 of 6,000 planned (96.6%)");
+  EXPECT_EQ(v.reasons[1], "windows 12\u201316 s: sent 200 of 400 planned (50.0%)");
+}
+
+TEST(Verdict, OneShortWindowFailsEvenWhenTheTotalIsFine) {
+  auto ws = healthyRun();
+  ws[30].sent = 98;
+  auto v = judgeRun(ws);
+  EXPECT_EQ(v.kind, VerdictKind::HarnessLimited);
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0], "window 30\u201331 s: sent 98 of 100 planned (98.0%)");
+}
+
+TEST(Verdict, OverallShortfall) {
+  auto v = judgeEvidence({}, 100000, 41230, VerdictPolicy{});
+  EXPECT_EQ(v.kind, VerdictKind::HarnessLimited);
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0], "sent 41,230 of 100,000 planned (41.2%)");
+}
+
+TEST(Verdict, SendLagNamesWorstP99) {
+  auto ws = healthyRun();
+  ws[12].sendLagP99Ns = 2'000'000;
+  ws[13].sendLagP99Ns = 3'400'000;
+  ws[40].sendLagP99Ns = 1'000'000;  // at tolerance: fine
+  auto v = judgeRun(ws);
+  EXPECT_EQ(v.kind, VerdictKind::HarnessLimited);
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0], "windows 12\u201314 s: send lag p99 3.4 ms > 1 ms tolerance");
+}
+
+TEST(Verdict, CpuSaturation) {
+  auto ws = healthyRun();
+  for (int i = 3; i < 60; ++i) ws[static_cast<size_t>(i)].harness.workerCpuMax = 1.0;
+  auto v = judgeRun(ws);
+  EXPECT_EQ(v.kind, VerdictKind::HarnessLimited);
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0], "windows 3\u201360 s: worker CPU saturated (100% of a core)");
+}
+
+TEST(Verdict, DeadWorker) {
+  auto ws = healthyRun();
+  ws[14].harness.workerDied = true;
+  ws[14].harness.diedWorkerId = 2;
+  ws[14].harness.diedAtNs = 14'200'000'000;
+  auto v = judgeRun(ws);
+  EXPECT_EQ(v.kind, VerdictKind::HarnessLimited);
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0], "worker 2 died at 14.2 s");
+}
+
+TEST(Verdict, CapHitsExplainButDoNotDecide) {
+  auto ws = healthyRun();
+  for (int i = 5; i < 9; ++i) ws[static_cast<size_t>(i)].harness.inFlightCapHits = 300;
+  ws[9].harness.inFlightCapHits = 34;
+  EXPECT_EQ(judgeRun(ws).kind, VerdictKind::KeptUp);
+  ws[6].sendLagP99Ns = 5'000'000;
+  auto v = judgeRun(ws);
+  EXPECT_EQ(v.kind, VerdictKind::HarnessLimited);
+  ASSERT_EQ(v.reasons.size(), 2u);
+  EXPECT_EQ(v.reasons[1], "windows 5\u201310 s: in-flight cap (max_in_flight) reached 1,234 times");
+}
+
+TEST(Verdict, ExtraReasonsMakeItLimited) {
+  auto v = judgeEvidence(healthyRun(), 6000, 6000, VerdictPolicy{}, {"connection limit reached"});
+  EXPECT_EQ(v.kind, VerdictKind::HarnessLimited);
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0], "connection limit reached");
+}
+
+TEST(Verdict, JudgeOverWindowStatsUsesSendLagHistogram) {
+  std::vector<WindowStats> ws(2);
+  for (size_t i = 0; i < ws.size(); ++i) {
+    ws[i].index = static_cast<int64_t>(i);
+    ws[i].startNs = ws[i].index * 1'000'000'000;
+    ws[i].planned = ws[i].sent = 100;
+    ws[i].hist(Metric::SendLag).recordN(100'000, 100);
+  }
+  EXPECT_EQ(judge(ws, 200, 200, VerdictPolicy{}).kind, VerdictKind::KeptUp);
+  ws[1].hist(Metric::SendLag).recordN(20'000'000, 5);
+  auto v = judge(ws, 200, 200, VerdictPolicy{});
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0], "window 1\u20132 s: send lag p99 20 ms > 1 ms tolerance");
+}
+
+TEST(Verdict, SubSecondWindowsPrintFractions) {
+  WindowEvidence w;
+  w.index = 3;
+  w.startNs = 750'000'000;
+  w.lengthNs = 250'000'000;
+  w.planned = 10;
+  w.sent = 5;
+  auto v = judgeEvidence({w}, 10, 10, VerdictPolicy{});
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0], "window 0.75\u20131 s: sent 5 of 10 planned (50.0%)");
+}
