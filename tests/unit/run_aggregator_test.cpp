@@ -1,0 +1,179 @@
+#include <gtest/gtest.h>
+
+#include "core/metrics/run_aggregator.h"
+
+using namespace plumbline::metrics;
+
+namespace {
+
+constexpr int64_t kS = 1'000'000'000;
+constexpr int64_t kMs = 1'000'000;
+
+RequestRecord okRecord(int64_t plannedNs, int64_t sendNs, int64_t firstTokenNs, int64_t endNs) {
+  RequestRecord r;
+  r.plannedNs = plannedNs;
+  r.sendNs = sendNs;
+  r.firstTokenNs = firstTokenNs;
+  r.endNs = endNs;
+  r.inputTokensServer = 100;
+  r.outputTokensServer = 10;
+  r.inputTokensClient = 90;
+  r.outputTokensClient = 9;
+  return r;
+}
+
+SendReport sends(int64_t window, uint64_t n, int64_t lagNs) {
+  SendReport s;
+  s.windowIndex = window;
+  s.sent = n;
+  s.sendLag.recordN(lagNs, n);
+  return s;
+}
+
+}  // namespace
+
+TEST(RunAggregator, WindowIndexFloorsNegativeTimes) {
+  RunAggregator a;
+  EXPECT_EQ(a.windowIndexAt(0), 0);
+  EXPECT_EQ(a.windowIndexAt(kS - 1), 0);
+  EXPECT_EQ(a.windowIndexAt(kS), 1);
+  EXPECT_EQ(a.windowIndexAt(-1), -1);
+}
+
+TEST(RunAggregator, AttributesPlannedSentAndRecords) {
+  RunAggregator a;
+  a.addPlanned(100 * kMs, 3);
+  a.addSends(sends(0, 3, 50'000));
+  // Planned in window 0, ends in window 2: counts there, latencies from send and from plan.
+  a.addRecord(okRecord(100 * kMs, 110 * kMs, 500 * kMs, 2 * kS + 100 * kMs));
+  RequestRecord failed = okRecord(200 * kMs, 210 * kMs, -1, -1);
+  failed.error = ErrorClass::Timeout;
+  a.addRecord(failed);  // no end: goes to its planned window
+  auto ws = a.takeAllWindows();
+  ASSERT_EQ(ws.size(), 3u);
+  EXPECT_EQ(ws[0].planned, 3u);
+  EXPECT_EQ(ws[0].sent, 3u);
+  EXPECT_EQ(ws[0].errors[static_cast<size_t>(ErrorClass::Timeout)], 1u);
+  EXPECT_EQ(ws[0].errorCount(), 1u);
+  EXPECT_EQ(ws[0].completed, 0u);
+  EXPECT_EQ(ws[2].completed, 1u);
+  EXPECT_EQ(ws[2].startNs, 2 * kS);
+  EXPECT_EQ(ws[2].hist(Metric::Ttft).max(), 390 * kMs);
+  EXPECT_EQ(ws[2].hist(Metric::E2e).max(), 1990 * kMs);
+  EXPECT_EQ(ws[2].hist(Metric::TtftFromPlanned).max(), 400 * kMs);
+  EXPECT_EQ(ws[2].hist(Metric::E2eFromPlanned).max(), 2000 * kMs);
+  EXPECT_EQ(ws[2].inputTokens, 100u);
+  EXPECT_EQ(a.total(Metric::E2e).count(), 1u);  // the failure has no latencies
+  EXPECT_EQ(a.total(Metric::SendLag).count(), 3u);
+  EXPECT_EQ(a.errors()[static_cast<size_t>(ErrorClass::Timeout)], 1u);
+}
+
+TEST(RunAggregator, ClientCountsFillInForMissingServerCounts) {
+  RunAggregator a;
+  a.addRecord(okRecord(0, 0, 10, 20));
+  EXPECT_TRUE(a.allServerCounts());
+  RequestRecord noUsage = okRecord(0, 0, 10, 20);
+  noUsage.inputTokensServer = noUsage.outputTokensServer = -1;
+  a.addRecord(noUsage);
+  EXPECT_FALSE(a.allServerCounts());
+  EXPECT_EQ(a.inputTokens(), 190u);
+  EXPECT_EQ(a.outputTokens(), 19u);
+}
+
+TEST(RunAggregator, ClosesWindowsInOrderOnceWithoutHoles) {
+  RunAggregator a(kS, kS);
+  a.addPlanned(500 * kMs);
+  EXPECT_TRUE(a.takeClosedWindows(kS).empty());           // window 0 ends at 1 s, +1 s delay
+  EXPECT_TRUE(a.takeClosedWindows(2 * kS - 1).empty());
+  auto first = a.takeClosedWindows(2 * kS);
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(first[0].planned, 1u);
+  auto next = a.takeClosedWindows(6 * kS + 10);           // nothing reported: empty windows 1..4
+  ASSERT_EQ(next.size(), 4u);
+  for (size_t i = 0; i < next.size(); ++i) EXPECT_EQ(next[i].index, static_cast<int64_t>(i + 1));
+  EXPECT_TRUE(a.takeClosedWindows(6 * kS + 10).empty());  // never twice
+  a.addPlanned(5 * kS + 1);
+  auto rest = a.takeAllWindows();
+  ASSERT_EQ(rest.size(), 1u);
+  EXPECT_EQ(rest[0].index, 5);
+}
+
+TEST(RunAggregator, LateRecordsCountOnlyInTotals) {
+  RunAggregator a(kS, 0);
+  ASSERT_EQ(a.takeClosedWindows(2 * kS).size(), 2u);
+  a.addRecord(okRecord(0, 0, 100 * kMs, 500 * kMs));
+  a.addItl(LatencyHistogram(), 500 * kMs);
+  EXPECT_EQ(a.completed(), 1u);
+  EXPECT_EQ(a.total(Metric::E2e).count(), 1u);
+  a.addRecord(okRecord(0, 0, 100 * kMs, 2 * kS + 1));
+  auto ws = a.takeAllWindows();
+  ASSERT_EQ(ws.size(), 1u);
+  EXPECT_EQ(ws[0].index, 2);
+  EXPECT_EQ(ws[0].completed, 1u);
+  EXPECT_EQ(a.completed(), 2u);
+}
+
+TEST(RunAggregator, HarnessStatePerWindow) {
+  RunAggregator a;
+  a.addWorkerSample({0, 100 * kMs, 0.5, 2 * kMs, 10, 1});
+  a.addWorkerSample({0, 600 * kMs, 1.0, 1 * kMs, 30, 2});
+  a.addWorkerSample({1, 300 * kMs, 0.2, 5 * kMs, 7, 0});
+  a.addWorkerSample({1, 1100 * kMs, 0.9, 0, 100, 0});  // next window
+  auto ws = a.takeAllWindows();
+  ASSERT_EQ(ws.size(), 2u);
+  EXPECT_DOUBLE_EQ(ws[0].harness.workerCpuMax, 0.75);
+  EXPECT_NEAR(ws[0].harness.workerCpuMean, (0.5 + 1.0 + 0.2) / 3, 1e-12);
+  EXPECT_EQ(ws[0].harness.loopDelayMaxNs, 5 * kMs);
+  EXPECT_EQ(ws[0].harness.inFlight, 37);
+  EXPECT_EQ(ws[0].harness.inFlightCapHits, 3);
+  EXPECT_EQ(ws[1].harness.inFlight, 100);
+}
+
+TEST(RunAggregator, SummaryAndVerdict) {
+  RunAggregator a;
+  for (int w = 0; w < 4; ++w) {
+    a.addPlanned(w * kS + 1, 100);
+    a.addSends(sends(w, w == 2 ? 50 : 100, 100'000));
+  }
+  a.addRecord(okRecord(0, 0, 100 * kMs, 400 * kMs));
+  RequestRecord cut = okRecord(0, 0, 100 * kMs, 400 * kMs);
+  cut.error = ErrorClass::StreamCut;
+  a.addRecord(cut);
+  a.markWorkerDied(3, 3 * kS + 500 * kMs);
+  a.takeAllWindows();
+  RunSummary s = a.summarize(4.0, 100.0, VerdictPolicy{});
+  EXPECT_EQ(s.planned, 400u);
+  EXPECT_EQ(s.sent, 350u);
+  EXPECT_EQ(s.notSent, 50u);
+  EXPECT_EQ(s.completed, 1u);
+  EXPECT_EQ(s.errors, (std::map<std::string, uint64_t>{{"stream_cut", 1}}));
+  EXPECT_DOUBLE_EQ(s.achievedRps, 87.5);
+  EXPECT_DOUBLE_EQ(s.requestedRps, 100.0);
+  EXPECT_DOUBLE_EQ(s.inputTokensPerS, 25.0);
+  EXPECT_EQ(s.tokenCountSource, "server");
+  EXPECT_NEAR(s.e2eMs.max, 400.0, 1e-9);
+  EXPECT_EQ(s.verdict.kind, VerdictKind::HarnessLimited);
+  ASSERT_EQ(s.verdict.reasons.size(), 3u);
+  EXPECT_EQ(s.verdict.reasons[0], "sent 350 of 400 planned (87.5%)");
+  EXPECT_EQ(s.verdict.reasons[1], "window 2\u20133 s: sent 50 of 100 planned (50.0%)");
+  EXPECT_EQ(s.verdict.reasons[2], "worker 3 died at 3.5 s");
+}
+
+TEST(RunAggregator, LateSendsStillReachTheVerdict) {
+  RunAggregator a(kS, 0);
+  a.addPlanned(1, 100);
+  a.takeClosedWindows(kS);
+  a.addSends(sends(0, 100, 1000));
+  EXPECT_EQ(a.summarize(1, 100, VerdictPolicy{}).verdict.kind, VerdictKind::KeptUp);
+  a.markWorkerDied(0, 10);  // death in a closed window is still named
+  auto v = a.summarize(1, 100, VerdictPolicy{}).verdict;
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0], "worker 0 died at 0.0 s");
+}
+
+TEST(RunAggregator, FarFutureTimestampsDoNotAllocateWindows) {
+  RunAggregator a;
+  a.addRecord(okRecord(0, 0, 1, int64_t{1} << 62));
+  EXPECT_EQ(a.completed(), 1u);
+  EXPECT_TRUE(a.takeAllWindows().empty());
+}
