@@ -1,0 +1,95 @@
+#include <gtest/gtest.h>
+
+#include <set>
+#include <stdexcept>
+
+#include "core/metrics/run_summary.h"
+
+using namespace plumbline::metrics;
+
+namespace {
+
+RunSummary sampleSummary() {
+  RunSummary s;
+  s.runId = 42;
+  s.verdict = {VerdictKind::HarnessLimited, {"sent 1 of 2 planned (50.0%)"}};
+  s.planned = 2;
+  s.sent = 1;
+  s.completed = 1;
+  s.notSent = 1;
+  s.errors = {{"timeout", 3}};
+  s.durationS = 10;
+  s.requestedRps = 0.2;
+  s.achievedRps = 0.1;
+  s.ttftMs = {1.5, 2.5, 3.5, 4.5};
+  s.e2eFromPlannedMs = {10, 20, 30, 40};
+  s.inputTokensPerS = 12.5;
+  s.outputTokensPerS = 3.25;
+  s.tokenCountSource = "client";
+  s.complete = false;
+  return s;
+}
+
+}  // namespace
+
+TEST(RunSummary, JsonHasExactlyTheContractKeys) {
+  auto j = sampleSummary().toJson();
+  std::set<std::string> keys, expected(kSummaryJsonKeys.begin(), kSummaryJsonKeys.end());
+  for (const auto& [k, v] : j.items()) keys.insert(k);
+  EXPECT_EQ(keys, expected);
+  EXPECT_EQ(expected.size(), 21u);
+  for (const char* p : {"send_lag_ms", "ttft_ms", "itl_ms", "e2e_ms", "ttft_from_planned_ms",
+                        "e2e_from_planned_ms"}) {
+    std::set<std::string> pk;
+    for (const auto& [k, v] : j[p].items()) pk.insert(k);
+    EXPECT_EQ(pk, (std::set<std::string>{"p50", "p90", "p99", "max"})) << p;
+  }
+  EXPECT_EQ(j["verdict"], "harness_limited");
+  EXPECT_EQ(j["errors"]["timeout"], 3);
+  EXPECT_EQ(j["ttft_ms"]["p99"], 3.5);
+}
+
+TEST(RunSummary, EmptyErrorsIsAnObject) {
+  RunSummary s;
+  EXPECT_TRUE(s.toJson()["errors"].is_object());
+  EXPECT_TRUE(s.toJson()["verdict_reasons"].is_array());
+}
+
+TEST(RunSummary, JsonRoundTrips) {
+  RunSummary s = sampleSummary();
+  RunSummary back = RunSummary::fromJson(nlohmann::json::parse(s.toJson().dump()));
+  EXPECT_EQ(back.toJson(), s.toJson());
+  EXPECT_EQ(back.ttftMs, s.ttftMs);
+  EXPECT_EQ(back.verdict.kind, VerdictKind::HarnessLimited);
+  EXPECT_FALSE(back.complete);
+}
+
+TEST(RunSummary, FromJsonRejectsMissingOrMistypedKeys) {
+  auto good = sampleSummary().toJson();
+  for (const char* key : kSummaryJsonKeys) {
+    auto j = good;
+    j.erase(key);
+    EXPECT_THROW(RunSummary::fromJson(j), std::invalid_argument) << key;
+  }
+  auto j = good;
+  j["sent"] = "many";
+  EXPECT_THROW(RunSummary::fromJson(j), std::invalid_argument);
+  j = good;
+  j["verdict"] = "fine";
+  EXPECT_THROW(RunSummary::fromJson(j), std::invalid_argument);
+  j = good;
+  j["itl_ms"].erase("p90");
+  EXPECT_THROW(RunSummary::fromJson(j), std::invalid_argument);
+  EXPECT_THROW(RunSummary::fromJson(nlohmann::json::array()), std::invalid_argument);
+}
+
+TEST(Percentiles, FromHistogramInMilliseconds) {
+  LatencyHistogram h;
+  for (int64_t ms = 1; ms <= 100; ++ms) h.record(ms * 1'000'000);
+  auto p = Percentiles::fromHistogram(h);
+  EXPECT_NEAR(p.p50, 50, 50 * 0.01);
+  EXPECT_NEAR(p.p90, 90, 90 * 0.01);
+  EXPECT_NEAR(p.p99, 99, 99 * 0.01);
+  EXPECT_DOUBLE_EQ(p.max, 100);
+  EXPECT_EQ(Percentiles::fromHistogram(LatencyHistogram()), Percentiles{});
+}
