@@ -1,0 +1,148 @@
+#include "core/store/database.h"
+
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include "core/store/schema.h"
+#include "core/store/store_error.h"
+
+namespace plumbline::store {
+
+namespace fs = std::filesystem;
+
+namespace {
+bool isNotADatabase(int rc) {
+  int primary = rc & 0xff;
+  return primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT;
+}
+}  // namespace
+
+Database Database::open(const std::string& path, Mode mode) {
+  std::error_code ec;
+  if (mode == Mode::ReadWrite) {
+    fs::path parent = fs::path(path).parent_path();
+    if (!parent.empty()) fs::create_directories(parent, ec);
+    if (ec) throw StoreError(path, "creating directory " + parent.string(), ec.message());
+  } else if (!fs::exists(path, ec)) {
+    throw StoreError(path, "opening", "no such file", StoreErrorKind::NotFound);
+  }
+
+  int flags = mode == Mode::ReadWrite ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                                      : SQLITE_OPEN_READONLY;
+  sqlite3* raw = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
+  Database db(raw, path);  // owns the handle even when opening failed
+  if (rc != SQLITE_OK) {
+    std::string reason = raw ? sqlite3_errmsg(raw) : sqlite3_errstr(rc);
+    if (isNotADatabase(rc)) throw StoreError::notADatabase(path, reason);
+    throw StoreError(path, "opening", reason);
+  }
+  sqlite3_extended_result_codes(raw, 1);
+  sqlite3_busy_timeout(raw, 5000);
+  db.checkReadable();
+  db.configure(mode);
+  if (mode == Mode::ReadWrite) {
+    db.migrate();
+  } else {
+    int version = db.userVersion();
+    if (version > kSchemaVersion)
+      throw StoreError(path, "opening",
+                       "schema version " + std::to_string(version) +
+                           " is newer than this Plumbline understands (" +
+                           std::to_string(kSchemaVersion) + "); upgrade Plumbline",
+                       StoreErrorKind::TooNew);
+    if (version == 0) throw StoreError::notADatabase(path, "no Plumbline schema (user_version 0)");
+  }
+  return db;
+}
+
+Database::~Database() {
+  if (m_db) sqlite3_close_v2(m_db);
+}
+
+Database::Database(Database&& other) noexcept
+    : m_db(std::exchange(other.m_db, nullptr)), m_path(std::move(other.m_path)) {}
+
+Database& Database::operator=(Database&& other) noexcept {
+  if (this != &other) {
+    if (m_db) sqlite3_close_v2(m_db);
+    m_db = std::exchange(other.m_db, nullptr);
+    m_path = std::move(other.m_path);
+  }
+  return *this;
+}
+
+// Reading the header is the first thing that fails on a file that is not SQLite.
+void Database::checkReadable() {
+  int rc = sqlite3_exec(m_db, "SELECT count(*) FROM sqlite_schema", nullptr, nullptr, nullptr);
+  if (rc == SQLITE_OK) return;
+  if (isNotADatabase(rc)) throw StoreError::notADatabase(m_path, sqlite3_errmsg(m_db));
+  throw StoreError(m_path, "reading the schema", sqlite3_errmsg(m_db));
+}
+
+void Database::configure(Mode mode) {
+  if (mode == Mode::ReadWrite) {
+    Statement wal = prepare("PRAGMA journal_mode=WAL");
+    if (!wal.step() || wal.columnText(0) != "wal")
+      throw StoreError(m_path, "enabling WAL", "journal mode is '" + wal.columnText(0) + "'");
+    exec("PRAGMA synchronous=NORMAL");
+  }
+  exec("PRAGMA foreign_keys=ON");
+}
+
+void Database::migrate() {
+  Transaction tx(*this, /*immediate=*/true);  // serialises two writers migrating at once
+  int version = userVersion();
+  if (version > kSchemaVersion)
+    throw StoreError(m_path, "opening for writing",
+                     "schema version " + std::to_string(version) +
+                         " is newer than this Plumbline understands (" +
+                         std::to_string(kSchemaVersion) + "); upgrade Plumbline",
+                     StoreErrorKind::TooNew);
+  if (version == kSchemaVersion) return;  // rolls back an empty transaction
+  for (const Migration& m : migrations()) {
+    if (m.version <= version) continue;
+    exec(m.sql);
+    exec("PRAGMA user_version=" + std::to_string(m.version));
+  }
+  tx.commit();
+}
+
+Statement Database::prepare(std::string_view sql) const { return Statement(m_db, sql, m_path); }
+
+void Database::exec(const std::string& sql) const {
+  char* message = nullptr;
+  int rc = sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &message);
+  if (rc == SQLITE_OK) return;
+  std::string reason = message ? message : sqlite3_errstr(rc);
+  sqlite3_free(message);
+  if (isNotADatabase(rc)) throw StoreError::notADatabase(m_path, reason);
+  std::string what = sql.substr(0, sql.find_first_of("\n(", 1));
+  throw StoreError(m_path, "running '" + what + "'", reason);
+}
+
+int Database::userVersion() const {
+  Statement s = prepare("PRAGMA user_version");
+  s.step();
+  return static_cast<int>(s.columnInt(0));
+}
+
+bool Database::inTransaction() const { return sqlite3_get_autocommit(m_db) == 0; }
+
+Transaction::Transaction(const Database& db, bool immediate) : m_db(db) {
+  m_db.exec(immediate ? "BEGIN IMMEDIATE" : "BEGIN");
+}
+
+Transaction::~Transaction() {
+  if (m_open && m_db.inTransaction()) sqlite3_exec(m_db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void Transaction::commit() {
+  m_db.exec("COMMIT");
+  m_open = false;
+}
+
+}  // namespace plumbline::store

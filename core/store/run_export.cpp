@@ -1,0 +1,140 @@
+#include "core/store/run_export.h"
+
+#include <ostream>
+
+namespace plumbline::store {
+
+namespace {
+
+using Json = nlohmann::json;
+
+template <typename T>
+Json optional(const std::optional<T>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
+
+Json parsed(const std::optional<std::string>& text) {
+  if (!text || text->empty()) return nullptr;
+  Json j = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  return j.is_discarded() ? Json(*text) : j;  // keep unparsable text rather than lose it
+}
+
+constexpr const char* kRequestColumns[] = {
+    "run_id", "session_id", "turn", "worker_id", "planned_ns", "send_ns", "first_byte_ns",
+    "first_token_ns", "last_token_ns", "end_ns", "input_tokens_server", "output_tokens_server",
+    "input_tokens_client", "output_tokens_client", "chunks", "http_status", "error_class"};
+
+Json requestToJson(int64_t runId, const metrics::RequestRecord& r) {
+  return Json{{"run_id", runId},
+              {"session_id", r.sessionId},
+              {"turn", r.turn},
+              {"worker_id", r.workerId},
+              {"planned_ns", r.plannedNs},
+              {"send_ns", r.sendNs},
+              {"first_byte_ns", r.firstByteNs},
+              {"first_token_ns", r.firstTokenNs},
+              {"last_token_ns", r.lastTokenNs},
+              {"end_ns", r.endNs},
+              {"input_tokens_server", r.inputTokensServer},
+              {"output_tokens_server", r.outputTokensServer},
+              {"input_tokens_client", r.inputTokensClient},
+              {"output_tokens_client", r.outputTokensClient},
+              {"chunks", r.chunks},
+              {"http_status", r.httpStatus},
+              {"error_class", std::string(metrics::errorClassName(r.error))}};
+}
+
+}  // namespace
+
+Json runToJson(const RunRow& r) {
+  return Json{{"id", r.id},
+              {"name", r.name},
+              {"created_at", r.createdAt},
+              {"t0_wall_ns", r.t0WallNs},
+              {"workload_name", r.workloadName},
+              {"spec", parsed(r.specJson)},
+              {"target_url", r.targetUrl},
+              {"api", r.api},
+              {"model", r.model},
+              {"tool_version", r.toolVersion},
+              {"host", r.host},
+              {"cores", r.cores},
+              {"workers", r.workers},
+              {"coordinator_pid", r.coordinatorPid},
+              {"status", r.status},
+              {"stored_status", r.storedStatus},
+              {"ended_at", optional(r.endedAt)},
+              {"verdict", optional(r.verdict)},
+              {"verdict_reasons", parsed(r.verdictReasonsJson)},
+              {"summary", parsed(r.summaryJson)},
+              {"planned", optional(r.planned)},
+              {"sent", optional(r.sent)},
+              {"completed", optional(r.completed)},
+              {"errors", optional(r.errors)},
+              {"requested_rps", optional(r.requestedRps)},
+              {"achieved_rps", optional(r.achievedRps)},
+              {"ttft_p99_ms", optional(r.ttftP99Ms)},
+              {"output_tokens_per_s", optional(r.outputTokensPerS)},
+              {"duration_s", optional(r.durationS)},
+              {"notes", optional(r.notes)}};
+}
+
+Json windowToJson(const WindowRow& w) {
+  return Json{{"idx", w.idx},
+              {"start_ns", w.startNs},
+              {"length_ns", w.lengthNs},
+              {"planned", w.planned},
+              {"sent", w.sent},
+              {"completed", w.completed},
+              {"errors", w.errors},
+              {"errors_by_class", parsed(w.errorsJson)},
+              {"input_tokens", w.inputTokens},
+              {"output_tokens", w.outputTokens},
+              {"in_flight", w.inFlight},
+              {"ttft_p50_ms", w.ttftP50Ms},
+              {"ttft_p99_ms", w.ttftP99Ms},
+              {"itl_p50_ms", w.itlP50Ms},
+              {"itl_p99_ms", w.itlP99Ms},
+              {"e2e_p50_ms", w.e2eP50Ms},
+              {"e2e_p99_ms", w.e2eP99Ms},
+              {"send_lag_p50_ms", w.sendLagP50Ms},
+              {"send_lag_p99_ms", w.sendLagP99Ms},
+              {"send_lag_max_ms", w.sendLagMaxMs},
+              {"worker_cpu_max", w.workerCpuMax},
+              {"worker_cpu_mean", w.workerCpuMean},
+              {"loop_delay_max_ms", w.loopDelayMaxMs},
+              {"in_flight_cap_hits", w.inFlightCapHits},
+              {"worker_died", w.workerDied}};
+}
+
+void exportJson(const RunReader& reader, const RunRow& run, std::ostream& out) {
+  Json windows = Json::array();
+  for (const WindowRow& w : reader.windows(run.id)) windows.push_back(windowToJson(w));
+  out << "{\"run\":" << runToJson(run).dump() << ",\"windows\":" << windows.dump()
+      << ",\"requests\":[";
+  bool first = true;
+  reader.forEachRequest(run.id, [&](const metrics::RequestRecord& r) {
+    out << (first ? "\n" : ",\n") << requestToJson(run.id, r).dump();
+    first = false;
+  });
+  out << "]}\n";
+}
+
+void exportCsv(const RunReader& reader, const RunRow& run, std::ostream& out) {
+  bool first = true;
+  for (const char* column : kRequestColumns) {
+    out << (first ? "" : ",") << column;
+    first = false;
+  }
+  out << '\n';
+  reader.forEachRequest(run.id, [&](const metrics::RequestRecord& r) {
+    out << run.id << ',' << r.sessionId << ',' << r.turn << ',' << r.workerId << ','
+        << r.plannedNs << ',' << r.sendNs << ',' << r.firstByteNs << ',' << r.firstTokenNs << ','
+        << r.lastTokenNs << ',' << r.endNs << ',' << r.inputTokensServer << ','
+        << r.outputTokensServer << ',' << r.inputTokensClient << ',' << r.outputTokensClient
+        << ',' << r.chunks << ',' << r.httpStatus << ',' << metrics::errorClassName(r.error)
+        << '\n';
+  });
+}
+
+}  // namespace plumbline::store

@@ -1,0 +1,42 @@
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/metrics/request_record.h"
+#include "core/store/database.h"
+#include "core/store/run_row.h"
+#include "core/store/window_row.h"
+
+namespace plumbline::store {
+
+/// Read-only access to recorded runs; safe while a writer is recording (WAL).
+class RunReader {
+ public:
+  /// Throws StoreError (NotFound, NotADatabase, TooNew, Failure) naming the file.
+  explicit RunReader(const std::string& dbPath);
+
+  std::vector<RunRow> listRuns() const;  ///< oldest first
+  std::optional<RunRow> getRun(int64_t id) const;
+  /// Calls back once per request of the run, in insertion order.
+  void forEachRequest(int64_t id, const std::function<void(const metrics::RequestRecord&)>& cb) const;
+  int64_t requestCount(int64_t id) const;
+  std::vector<WindowRow> windows(int64_t id) const;  ///< by window index
+  /// windowIdx -1 is the whole run.
+  std::optional<std::string> histogram(int64_t id, const std::string& metric, int64_t windowIdx) const;
+  std::vector<std::string> tags(int64_t id) const;
+  const std::string& path() const { return m_db.path(); }
+
+  /// 'running' becomes 'incomplete' when the coordinator pid is gone or ran on another host.
+  static std::string effectiveStatus(const std::string& storedStatus, int64_t pid,
+                                     const std::string& host);
+
+ private:
+  std::vector<RunRow> queryRuns(const std::string& where, std::optional<int64_t> id) const;
+
+  Database m_db;
+};
+
+}  // namespace plumbline::store

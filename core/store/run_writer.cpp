@@ -1,0 +1,255 @@
+#include "core/store/run_writer.h"
+
+#include <unistd.h>
+
+#include <chrono>
+
+#include "core/store/database.h"
+#include "core/store/store_error.h"
+#include "core/store/time_format.h"
+
+namespace plumbline::store {
+
+namespace {
+
+using Json = nlohmann::json;
+constexpr auto kCommitInterval = std::chrono::milliseconds(100);
+
+std::string hostName() {
+  char buf[256] = {};
+  if (gethostname(buf, sizeof buf - 1) != 0) return {};
+  return buf;
+}
+
+void bindOptionalInt(Statement& s, int index, const Json& j, const char* key) {
+  if (auto it = j.find(key); it != j.end() && it->is_number()) s.bindInt(index, it->get<int64_t>());
+  else s.bindNull(index);
+}
+
+void bindOptionalDouble(Statement& s, int index, const Json* j) {
+  if (j && j->is_number()) s.bindDouble(index, j->get<double>());
+  else s.bindNull(index);
+}
+
+const Json* member(const Json& j, const char* key) {
+  if (!j.is_object()) return nullptr;
+  auto it = j.find(key);
+  return it == j.end() ? nullptr : &*it;
+}
+
+}  // namespace
+
+/// The writer thread's connection and its prepared statements.
+class RunWriter::Connection {
+ public:
+  explicit Connection(const std::string& path)
+      : m_db(Database::open(path, Database::Mode::ReadWrite)),
+        m_request(m_db.prepare(
+            "INSERT INTO requests VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
+        m_window(m_db.prepare(
+            "INSERT OR REPLACE INTO windows VALUES "
+            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
+        m_histogram(m_db.prepare("INSERT OR REPLACE INTO histograms VALUES (?,?,?,?)")) {}
+
+  int64_t insertRun(const RunInfo& info) {
+    Statement s = m_db.prepare(
+        "INSERT INTO runs (name, created_at, t0_wall_ns, workload_name, spec_json, target_url, "
+        "api, model, tool_version, host, cores, workers, coordinator_pid, status) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,'running')");
+    s.bindText(1, info.name).bindText(2, isoUtcNow()).bindInt(3, info.t0WallNs);
+    s.bindText(4, info.workloadName).bindText(5, info.spec.dump()).bindText(6, info.targetUrl);
+    s.bindText(7, info.api).bindText(8, info.model).bindText(9, info.toolVersion);
+    s.bindText(10, info.host.empty() ? hostName() : info.host);
+    s.bindInt(11, info.cores).bindInt(12, info.workers).bindInt(13, getpid());
+    s.run();
+    return sqlite3LastId();
+  }
+
+  void setRunId(int64_t id) { m_runId = id; }
+
+  void write(const Queue& q) {
+    Transaction tx(m_db);
+    for (const metrics::RequestRecord& r : q.requests) insertRequest(r);
+    for (const PendingWindow& w : q.windows) {
+      insertWindow(w.row);
+      for (const auto& [metric, blob] : w.histograms) insertHistogram(metric, w.row.idx, blob);
+    }
+    if (q.final) {
+      for (const auto& [metric, blob] : q.final->histograms) insertHistogram(metric, -1, blob);
+      updateFinal(*q.final);
+    }
+    tx.commit();
+  }
+
+ private:
+  int64_t sqlite3LastId() {
+    Statement s = m_db.prepare("SELECT last_insert_rowid()");
+    s.step();
+    return s.columnInt(0);
+  }
+
+  void insertRequest(const metrics::RequestRecord& r) {
+    Statement& s = m_request;
+    s.bindInt(1, m_runId).bindInt(2, static_cast<int64_t>(r.sessionId)).bindInt(3, r.turn);
+    s.bindInt(4, r.workerId).bindInt(5, r.plannedNs).bindInt(6, r.sendNs);
+    s.bindInt(7, r.firstByteNs).bindInt(8, r.firstTokenNs).bindInt(9, r.lastTokenNs);
+    s.bindInt(10, r.endNs).bindInt(11, r.inputTokensServer).bindInt(12, r.outputTokensServer);
+    s.bindInt(13, r.inputTokensClient).bindInt(14, r.outputTokensClient).bindInt(15, r.chunks);
+    s.bindInt(16, r.httpStatus).bindInt(17, static_cast<int64_t>(r.error));
+    s.run();
+  }
+
+  void insertWindow(const WindowRow& w) {
+    Statement& s = m_window;
+    s.bindInt(1, m_runId).bindInt(2, w.idx).bindInt(3, w.startNs).bindInt(4, w.lengthNs);
+    s.bindInt(5, w.planned).bindInt(6, w.sent).bindInt(7, w.completed).bindInt(8, w.errors);
+    s.bindText(9, w.errorsJson).bindInt(10, w.inputTokens).bindInt(11, w.outputTokens);
+    s.bindInt(12, w.inFlight).bindDouble(13, w.ttftP50Ms).bindDouble(14, w.ttftP99Ms);
+    s.bindDouble(15, w.itlP50Ms).bindDouble(16, w.itlP99Ms).bindDouble(17, w.e2eP50Ms);
+    s.bindDouble(18, w.e2eP99Ms).bindDouble(19, w.sendLagP50Ms).bindDouble(20, w.sendLagP99Ms);
+    s.bindDouble(21, w.sendLagMaxMs).bindDouble(22, w.workerCpuMax);
+    s.bindDouble(23, w.workerCpuMean).bindDouble(24, w.loopDelayMaxMs);
+    s.bindInt(25, w.inFlightCapHits).bindInt(26, w.workerDied ? 1 : 0);
+    s.run();
+  }
+
+  void insertHistogram(const std::string& metric, int64_t windowIdx, const std::string& blob) {
+    m_histogram.bindInt(1, m_runId).bindText(2, metric).bindInt(3, windowIdx).bindBlob(4, blob);
+    m_histogram.run();
+  }
+
+  void updateFinal(const Final& f) {
+    Statement s = m_db.prepare(
+        "UPDATE runs SET status=?, ended_at=?, verdict=?, verdict_reasons_json=?, "
+        "summary_json=?, planned=?, sent=?, completed=?, errors=?, requested_rps=?, "
+        "achieved_rps=?, ttft_p99_ms=?, output_tokens_per_s=?, duration_s=? WHERE id=?");
+    const Json& j = f.summary;
+    s.bindText(1, f.complete ? "complete" : "incomplete").bindText(2, isoUtcNow());
+    const Json* verdict = member(j, "verdict");
+    const Json* reasons = member(j, "verdict_reasons");
+    if (verdict && verdict->is_object()) {  // tolerate {"kind": ..., "reasons": [...]}
+      if (!reasons) reasons = member(*verdict, "reasons");
+      verdict = member(*verdict, "kind");
+    }
+    if (verdict && verdict->is_string()) s.bindText(3, verdict->get<std::string>());
+    else s.bindNull(3);
+    if (reasons) s.bindText(4, reasons->dump());
+    else s.bindNull(4);
+    s.bindText(5, j.dump());
+    bindOptionalInt(s, 6, j, "planned");
+    bindOptionalInt(s, 7, j, "sent");
+    bindOptionalInt(s, 8, j, "completed");
+    if (const Json* errors = member(j, "errors"); errors && errors->is_object()) {
+      int64_t sum = 0;
+      for (const auto& [cls, n] : errors->items())
+        if (n.is_number()) sum += n.get<int64_t>();
+      s.bindInt(9, sum);
+    } else {
+      bindOptionalInt(s, 9, j, "errors");
+    }
+    bindOptionalDouble(s, 10, member(j, "requested_rps"));
+    bindOptionalDouble(s, 11, member(j, "achieved_rps"));
+    const Json* ttft = member(j, "ttft_ms");
+    bindOptionalDouble(s, 12, ttft ? member(*ttft, "p99") : nullptr);
+    bindOptionalDouble(s, 13, member(j, "output_tokens_per_s"));
+    bindOptionalDouble(s, 14, member(j, "duration_s"));
+    s.bindInt(15, m_runId);
+    s.run();
+  }
+
+  Database m_db;
+  Statement m_request;
+  Statement m_window;
+  Statement m_histogram;
+  int64_t m_runId = 0;
+};
+
+RunWriter::RunWriter(const std::string& dbPath, const RunInfo& info)
+    : m_path(dbPath), m_connection(std::make_unique<Connection>(dbPath)) {
+  m_runId = m_connection->insertRun(info);
+  m_connection->setRunId(m_runId);
+  m_thread = std::thread([this] { writerLoop(); });
+}
+
+RunWriter::~RunWriter() { stopAndJoin(); }
+
+void RunWriter::throwIfFailed() {
+  std::lock_guard lock(m_mutex);
+  if (m_error) std::rethrow_exception(m_error);
+  if (m_finished) throw StoreError(m_path, "recording run " + std::to_string(m_runId),
+                                   "the run is already finished", StoreErrorKind::InvalidInput);
+}
+
+void RunWriter::addRequests(std::vector<metrics::RequestRecord> batch) {
+  throwIfFailed();
+  {
+    std::lock_guard lock(m_mutex);
+    if (m_queue.requests.empty()) m_queue.requests = std::move(batch);
+    else m_queue.requests.insert(m_queue.requests.end(), batch.begin(), batch.end());
+  }
+  m_wake.notify_one();
+}
+
+void RunWriter::addWindow(WindowRow row, HistogramBlobs histogramBlobs) {
+  throwIfFailed();
+  {
+    std::lock_guard lock(m_mutex);
+    m_queue.windows.push_back({std::move(row), std::move(histogramBlobs)});
+  }
+  m_wake.notify_one();
+}
+
+void RunWriter::finish(const nlohmann::json& summary, HistogramBlobs runHistogramBlobs,
+                       bool complete) {
+  throwIfFailed();
+  {
+    std::lock_guard lock(m_mutex);
+    m_queue.final = Final{summary, std::move(runHistogramBlobs), complete};
+    m_finished = true;
+  }
+  stopAndJoin();
+  std::lock_guard lock(m_mutex);
+  if (m_error) std::rethrow_exception(m_error);
+}
+
+void RunWriter::stopAndJoin() {
+  {
+    std::lock_guard lock(m_mutex);
+    m_stop = true;
+  }
+  m_wake.notify_one();
+  if (m_thread.joinable()) m_thread.join();
+}
+
+void RunWriter::writerLoop() {
+  auto lastCommit = std::chrono::steady_clock::now() - kCommitInterval;
+  for (;;) {
+    Queue batch;
+    bool stopping = false;
+    {
+      std::unique_lock lock(m_mutex);
+      m_wake.wait(lock, [&] { return m_stop || !m_queue.empty(); });
+      // Coalesce: let more arrive until the commit interval has passed, unless stopping.
+      m_wake.wait_until(lock, lastCommit + kCommitInterval,
+                        [&] { return m_stop || m_queue.final.has_value(); });
+      std::swap(batch, m_queue);
+      stopping = m_stop;
+    }
+    if (!batch.empty()) {
+      try {
+        m_connection->write(batch);
+      } catch (...) {
+        std::lock_guard lock(m_mutex);
+        m_error = std::current_exception();
+        return;
+      }
+      lastCommit = std::chrono::steady_clock::now();
+    }
+    if (stopping) {
+      std::lock_guard lock(m_mutex);
+      if (m_queue.empty()) return;
+    }
+  }
+}
+
+}  // namespace plumbline::store

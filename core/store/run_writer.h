@@ -1,0 +1,79 @@
+#pragma once
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/metrics/request_record.h"
+#include "core/store/run_info.h"
+#include "core/store/window_row.h"
+
+namespace plumbline::store {
+
+/// Metric name → serialized histogram.
+using HistogramBlobs = std::vector<std::pair<std::string, std::string>>;
+
+/// Records one run. The caller (the coordinator) only queues; a writer thread owns the
+/// SQLite connection and commits everything queued in one transaction at most every ~100 ms,
+/// so a run killed midway keeps every batch it committed. Not thread-safe for callers: one
+/// thread feeds it. Errors of the writer thread are rethrown by the next call or by finish().
+class RunWriter {
+ public:
+  /// Opens (creating/migrating) the database and inserts the run as 'running' before returning.
+  RunWriter(const std::string& dbPath, const RunInfo& info);
+  /// Without finish(): flushes what is queued, leaves the run 'running' (read as incomplete
+  /// once this process is gone). Never throws.
+  ~RunWriter();
+  RunWriter(const RunWriter&) = delete;
+  RunWriter& operator=(const RunWriter&) = delete;
+
+  int64_t runId() const { return m_runId; }
+  void addRequests(std::vector<metrics::RequestRecord> batch);
+  void addWindow(WindowRow row, HistogramBlobs histogramBlobs = {});
+  /// Queues the final update (status 'complete' or 'incomplete', verdict and headline columns
+  /// from the summary json), writes everything, stops the writer thread. Call once.
+  void finish(const nlohmann::json& summary, HistogramBlobs runHistogramBlobs, bool complete);
+
+ private:
+  struct PendingWindow {
+    WindowRow row;
+    HistogramBlobs histograms;
+  };
+  struct Final {
+    nlohmann::json summary;
+    HistogramBlobs histograms;
+    bool complete = true;
+  };
+  struct Queue {
+    std::vector<metrics::RequestRecord> requests;
+    std::vector<PendingWindow> windows;
+    std::optional<Final> final;
+    bool empty() const { return requests.empty() && windows.empty() && !final; }
+  };
+  class Connection;  // the writer thread's database and prepared statements
+
+  void writerLoop();
+  void stopAndJoin();
+  void throwIfFailed();
+
+  std::string m_path;
+  int64_t m_runId = 0;
+  std::unique_ptr<Connection> m_connection;
+  std::mutex m_mutex;
+  std::condition_variable m_wake;
+  Queue m_queue;
+  bool m_stop = false;
+  bool m_finished = false;
+  std::exception_ptr m_error;
+  std::thread m_thread;
+};
+
+}  // namespace plumbline::store

@@ -1,0 +1,174 @@
+#include "core/store/runs_command.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <ostream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/store/run_export.h"
+#include "core/store/run_reader.h"
+#include "core/store/store_error.h"
+
+namespace plumbline::store {
+
+namespace {
+
+using Json = nlohmann::json;
+
+int guarded(std::ostream& err, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const StoreError& e) {
+    err << e.what() << '\n';
+    return e.kind() == StoreErrorKind::Failure ? 1 : 2;
+  } catch (const std::exception& e) {
+    err << e.what() << '\n';
+    return 1;
+  }
+}
+
+std::string fmt(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+template <typename T>
+std::string orDash(const std::optional<T>& v, const char* format = "%.1f") {
+  if (!v) return "-";
+  return fmt(format, static_cast<double>(*v));
+}
+
+std::string pad(std::string s, size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+Json parsedOrNull(const std::optional<std::string>& text) {
+  if (!text || text->empty()) return nullptr;
+  return Json::parse(*text, nullptr, /*allow_exceptions=*/false);
+}
+
+std::string verdictLine(const RunRow& run) {
+  if (!run.verdict) return "verdict: none (run " + run.status + ")";
+  std::string line = "verdict: " + *run.verdict;
+  Json reasons = parsedOrNull(run.verdictReasonsJson);
+  if (reasons.is_array() && !reasons.empty()) {
+    line += " \u2014 ";
+    for (size_t i = 0; i < reasons.size(); ++i)
+      line += (i ? "; " : "") + (reasons[i].is_string() ? reasons[i].get<std::string>()
+                                                         : reasons[i].dump());
+  }
+  return line;
+}
+
+double num(const Json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+void printSummary(const Json& s, std::ostream& out) {
+  out << "planned " << fmt("%.0f", num(s, "planned")) << "  sent " << fmt("%.0f", num(s, "sent"))
+      << "  completed " << fmt("%.0f", num(s, "completed"));
+  double errorTotal = 0;
+  std::string byClass;
+  if (auto e = s.find("errors"); e != s.end() && e->is_object()) {
+    for (const auto& [cls, n] : e->items()) {
+      double v = n.is_number() ? n.get<double>() : 0;
+      errorTotal += v;
+      byClass += (byClass.empty() ? "" : ", ") + cls + " " + fmt("%.0f", v);
+    }
+  }
+  out << "  errors " << fmt("%.0f", errorTotal);
+  if (!byClass.empty()) out << " (" << byClass << ")";
+  out << '\n';
+  out << "rate: requested " << fmt("%.2f", num(s, "requested_rps")) << "/s  achieved "
+      << fmt("%.2f", num(s, "achieved_rps")) << "/s  over " << fmt("%.1f", num(s, "duration_s"))
+      << " s\n";
+  out << pad("latency (ms)", 20) << pad("p50", 11) << pad("p90", 11) << pad("p99", 11) << "max\n";
+  const std::pair<const char*, const char*> rows[] = {
+      {"send lag", "send_lag_ms"}, {"ttft", "ttft_ms"}, {"itl", "itl_ms"}, {"e2e", "e2e_ms"},
+      {"ttft from planned", "ttft_from_planned_ms"}, {"e2e from planned", "e2e_from_planned_ms"}};
+  for (const auto& [label, key] : rows) {
+    auto p = s.find(key);
+    if (p == s.end() || !p->is_object()) continue;
+    out << pad(label, 20) << pad(fmt("%.3f", num(*p, "p50")), 11)
+        << pad(fmt("%.3f", num(*p, "p90")), 11) << pad(fmt("%.3f", num(*p, "p99")), 11)
+        << fmt("%.3f", num(*p, "max")) << '\n';
+  }
+  std::string source = s.value("token_count_source", std::string("unknown"));
+  out << "tokens/s: input " << fmt("%.1f", num(s, "input_tokens_per_s")) << "  output "
+      << fmt("%.1f", num(s, "output_tokens_per_s")) << "  (token counts: " << source << ")\n";
+}
+
+}  // namespace
+
+int runsList(const std::string& dbPath, std::ostream& out, std::ostream& err) {
+  return guarded(err, [&] {
+    std::error_code ec;
+    if (!std::filesystem::exists(dbPath, ec)) {
+      out << "no runs yet (" << dbPath << ")\n";
+      return 0;
+    }
+    RunReader reader(dbPath);
+    auto runs = reader.listRuns();
+    if (runs.empty()) {
+      out << "no runs yet (" << dbPath << ")\n";
+      return 0;
+    }
+    out << pad("id", 6) << pad("created (UTC)", 25) << pad("status", 12) << pad("verdict", 17)
+        << pad("rps req/ach", 18) << pad("ttft p99 ms", 13) << "name\n";
+    for (const RunRow& r : runs) {
+      out << pad(std::to_string(r.id), 6) << pad(r.createdAt, 25) << pad(r.status, 12)
+          << pad(r.verdict.value_or("-"), 17)
+          << pad(orDash(r.requestedRps) + "/" + orDash(r.achievedRps), 18)
+          << pad(orDash(r.ttftP99Ms, "%.2f"), 13) << (r.name.empty() ? r.workloadName : r.name)
+          << '\n';
+    }
+    return 0;
+  });
+}
+
+int runsShow(const std::string& dbPath, int64_t id, std::ostream& out, std::ostream& err) {
+  return guarded(err, [&] {
+    RunReader reader(dbPath);
+    std::optional<RunRow> run = reader.getRun(id);
+    if (!run) throw runNotFound(dbPath, id);
+    out << verdictLine(*run) << '\n';
+    out << "status: " << run->status << '\n';
+    out << "run " << run->id << ": " << (run->name.empty() ? "(unnamed)" : run->name)
+        << "  workload " << run->workloadName << "  model " << run->model << "  target "
+        << run->targetUrl << "  started " << run->createdAt << '\n';
+    Json summary = parsedOrNull(run->summaryJson);
+    if (summary.is_object()) {
+      printSummary(summary, out);
+    } else {
+      out << "summary: none (the run did not finish); requests recorded: "
+          << reader.requestCount(id) << '\n';
+    }
+    out << "windows: " << reader.windows(id).size() << '\n';
+    return 0;
+  });
+}
+
+int runsExport(const std::string& dbPath, int64_t id, const std::string& format,
+               std::ostream& out, std::ostream& err) {
+  return guarded(err, [&] {
+    if (format != "json" && format != "csv")
+      throw StoreError(dbPath, "exporting run " + std::to_string(id),
+                       "unknown format '" + format + "' (use csv or json)",
+                       StoreErrorKind::InvalidInput);
+    RunReader reader(dbPath);
+    std::optional<RunRow> run = reader.getRun(id);
+    if (!run) throw runNotFound(dbPath, id);
+    if (format == "json") exportJson(reader, *run, out);
+    else exportCsv(reader, *run, out);
+    out.flush();
+    if (!out) throw StoreError(dbPath, "exporting run " + std::to_string(id), "write failed");
+    return 0;
+  });
+}
+
+}  // namespace plumbline::store

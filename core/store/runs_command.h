@@ -1,0 +1,20 @@
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+
+namespace plumbline::store {
+
+/// `plumbline runs ...` subcommands. Each returns the process exit code: 0 ok; 2 for an
+/// unknown run id, a missing or foreign database file or a bad format (one line on err
+/// naming the file or id); 1 for any other failure.
+
+/// One line per run, newest last. A missing database prints "no runs yet (PATH)", returns 0.
+int runsList(const std::string& dbPath, std::ostream& out, std::ostream& err);
+/// Verdict first, then status and the run's summary table.
+int runsShow(const std::string& dbPath, int64_t id, std::ostream& out, std::ostream& err);
+/// format "json": {run, windows, requests}; "csv": a header then one line per request.
+int runsExport(const std::string& dbPath, int64_t id, const std::string& format,
+               std::ostream& out, std::ostream& err);
+
+}  // namespace plumbline::store

@@ -1,0 +1,111 @@
+#include "core/store/schema.h"
+
+#include <array>
+
+namespace plumbline::store {
+
+namespace {
+
+// Append only: a released migration is never edited, a new schema is a new entry.
+constexpr const char* kSchemaV1 = R"sql(
+CREATE TABLE runs (
+  id INTEGER PRIMARY KEY,
+  name TEXT,
+  created_at TEXT NOT NULL,
+  t0_wall_ns INTEGER,
+  workload_name TEXT,
+  spec_json TEXT,
+  target_url TEXT,
+  api TEXT,
+  model TEXT,
+  tool_version TEXT,
+  host TEXT,
+  cores INTEGER,
+  workers INTEGER,
+  coordinator_pid INTEGER,
+  status TEXT NOT NULL CHECK (status IN ('running', 'complete', 'incomplete', 'failed')),
+  ended_at TEXT,
+  verdict TEXT,
+  verdict_reasons_json TEXT,
+  summary_json TEXT,
+  planned INTEGER,
+  sent INTEGER,
+  completed INTEGER,
+  errors INTEGER,
+  requested_rps REAL,
+  achieved_rps REAL,
+  ttft_p99_ms REAL,
+  output_tokens_per_s REAL,
+  duration_s REAL,
+  notes TEXT
+);
+CREATE TABLE requests (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  session_id INTEGER,
+  turn INTEGER,
+  worker_id INTEGER,
+  planned_ns INTEGER,
+  send_ns INTEGER,
+  first_byte_ns INTEGER,
+  first_token_ns INTEGER,
+  last_token_ns INTEGER,
+  end_ns INTEGER,
+  input_tokens_server INTEGER,
+  output_tokens_server INTEGER,
+  input_tokens_client INTEGER,
+  output_tokens_client INTEGER,
+  chunks INTEGER,
+  http_status INTEGER,
+  error_class INTEGER
+);
+CREATE INDEX requests_run_id ON requests(run_id);
+CREATE TABLE windows (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  start_ns INTEGER,
+  length_ns INTEGER,
+  planned INTEGER,
+  sent INTEGER,
+  completed INTEGER,
+  errors INTEGER,
+  errors_json TEXT,
+  input_tokens INTEGER,
+  output_tokens INTEGER,
+  in_flight INTEGER,
+  ttft_p50_ms REAL,
+  ttft_p99_ms REAL,
+  itl_p50_ms REAL,
+  itl_p99_ms REAL,
+  e2e_p50_ms REAL,
+  e2e_p99_ms REAL,
+  send_lag_p50_ms REAL,
+  send_lag_p99_ms REAL,
+  send_lag_max_ms REAL,
+  worker_cpu_max REAL,
+  worker_cpu_mean REAL,
+  loop_delay_max_ms REAL,
+  in_flight_cap_hits INTEGER,
+  worker_died INTEGER,
+  PRIMARY KEY (run_id, idx)
+);
+CREATE TABLE histograms (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  metric TEXT NOT NULL,
+  window_idx INTEGER NOT NULL,
+  data BLOB,
+  PRIMARY KEY (run_id, metric, window_idx)
+);
+CREATE TABLE tags (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  tag TEXT NOT NULL,
+  PRIMARY KEY (run_id, tag)
+);
+)sql";
+
+constexpr std::array<Migration, 1> kMigrations = {{{1, kSchemaV1}}};
+
+}  // namespace
+
+std::span<const Migration> migrations() { return kMigrations; }
+
+}  // namespace plumbline::store

@@ -1,0 +1,124 @@
+#include "core/store/statement.h"
+
+#include <sqlite3.h>
+
+#include <utility>
+
+#include "core/store/store_error.h"
+
+namespace plumbline::store {
+
+namespace {
+std::string shortSql(std::string_view sql) {
+  constexpr size_t kMax = 60;
+  std::string s(sql.substr(0, kMax));
+  for (char& c : s)
+    if (c == '\n') c = ' ';
+  return sql.size() > kMax ? s + "..." : s;
+}
+}  // namespace
+
+Statement::Statement(sqlite3* db, std::string_view sql, std::string path)
+    : m_db(db), m_path(std::move(path)) {
+  int rc = sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &m_stmt, nullptr);
+  if (rc != SQLITE_OK) {
+    int primary = rc & 0xff;
+    if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT)
+      throw StoreError::notADatabase(m_path, sqlite3_errmsg(db));
+    throw StoreError(m_path, "preparing '" + shortSql(sql) + "'", sqlite3_errmsg(db));
+  }
+}
+
+Statement::~Statement() { sqlite3_finalize(m_stmt); }
+
+Statement::Statement(Statement&& other) noexcept
+    : m_db(std::exchange(other.m_db, nullptr)),
+      m_stmt(std::exchange(other.m_stmt, nullptr)),
+      m_path(std::move(other.m_path)) {}
+
+Statement& Statement::operator=(Statement&& other) noexcept {
+  if (this != &other) {
+    sqlite3_finalize(m_stmt);
+    m_db = std::exchange(other.m_db, nullptr);
+    m_stmt = std::exchange(other.m_stmt, nullptr);
+    m_path = std::move(other.m_path);
+  }
+  return *this;
+}
+
+void Statement::fail(const std::string& operation, int rc) const {
+  const char* sql = m_stmt ? sqlite3_sql(m_stmt) : "";
+  std::string reason = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
+  int primary = rc & 0xff;
+  if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT)
+    throw StoreError::notADatabase(m_path, reason);
+  throw StoreError(m_path, operation + " '" + shortSql(sql ? sql : "") + "'", reason);
+}
+
+Statement& Statement::bindInt(int index, int64_t value) {
+  if (int rc = sqlite3_bind_int64(m_stmt, index, value); rc != SQLITE_OK) fail("binding", rc);
+  return *this;
+}
+
+Statement& Statement::bindDouble(int index, double value) {
+  if (int rc = sqlite3_bind_double(m_stmt, index, value); rc != SQLITE_OK) fail("binding", rc);
+  return *this;
+}
+
+Statement& Statement::bindText(int index, std::string_view value) {
+  int rc = sqlite3_bind_text64(m_stmt, index, value.data(), value.size(), SQLITE_TRANSIENT,
+                               SQLITE_UTF8);
+  if (rc != SQLITE_OK) fail("binding", rc);
+  return *this;
+}
+
+Statement& Statement::bindBlob(int index, std::string_view bytes) {
+  int rc = sqlite3_bind_blob64(m_stmt, index, bytes.data(), bytes.size(), SQLITE_TRANSIENT);
+  if (rc != SQLITE_OK) fail("binding", rc);
+  return *this;
+}
+
+Statement& Statement::bindNull(int index) {
+  if (int rc = sqlite3_bind_null(m_stmt, index); rc != SQLITE_OK) fail("binding", rc);
+  return *this;
+}
+
+bool Statement::step() {
+  int rc = sqlite3_step(m_stmt);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  fail("running", rc);
+}
+
+void Statement::run() {
+  while (step()) {
+  }
+  reset();
+}
+
+void Statement::reset() {
+  sqlite3_reset(m_stmt);
+  sqlite3_clear_bindings(m_stmt);
+}
+
+bool Statement::isNull(int column) const {
+  return sqlite3_column_type(m_stmt, column) == SQLITE_NULL;
+}
+
+int64_t Statement::columnInt(int column) const { return sqlite3_column_int64(m_stmt, column); }
+
+double Statement::columnDouble(int column) const { return sqlite3_column_double(m_stmt, column); }
+
+std::string Statement::columnText(int column) const {
+  const auto* p = sqlite3_column_text(m_stmt, column);
+  int n = sqlite3_column_bytes(m_stmt, column);
+  return p ? std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(n)) : std::string();
+}
+
+std::string Statement::columnBlob(int column) const {
+  const void* p = sqlite3_column_blob(m_stmt, column);
+  int n = sqlite3_column_bytes(m_stmt, column);
+  return p ? std::string(static_cast<const char*>(p), static_cast<size_t>(n)) : std::string();
+}
+
+}  // namespace plumbline::store

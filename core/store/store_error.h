@@ -1,0 +1,42 @@
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace plumbline::store {
+
+/// Why a store operation failed; the CLI maps everything but Failure to exit code 2.
+enum class StoreErrorKind {
+  Failure,        ///< I/O or SQLite trouble, a bug, a writer error
+  NotFound,       ///< the database file or the run does not exist
+  NotADatabase,   ///< not SQLite, corrupt, or not a Plumbline schema
+  TooNew,         ///< written by a newer Plumbline (schema version unknown here)
+  InvalidInput,   ///< a bad argument (export format, ...)
+};
+
+/// Every error of core/store. what() is one line naming the file and the operation:
+/// "PATH: OPERATION: REASON", or "PATH is not a Plumbline database: REASON".
+class StoreError : public std::runtime_error {
+ public:
+  StoreError(std::string path, const std::string& operation, const std::string& reason,
+             StoreErrorKind kind = StoreErrorKind::Failure)
+      : std::runtime_error(path + ": " + operation + ": " + reason),
+        m_path(std::move(path)),
+        m_kind(kind) {}
+
+  static StoreError notADatabase(const std::string& path, const std::string& reason) {
+    return StoreError(path, path + " is not a Plumbline database: " + reason,
+                      StoreErrorKind::NotADatabase);
+  }
+
+  const std::string& path() const { return m_path; }
+  StoreErrorKind kind() const { return m_kind; }
+
+ private:
+  StoreError(std::string path, const std::string& message, StoreErrorKind kind)
+      : std::runtime_error(message), m_path(std::move(path)), m_kind(kind) {}
+
+  std::string m_path;
+  StoreErrorKind m_kind;
+};
+
+}  // namespace plumbline::store

@@ -1,0 +1,38 @@
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace plumbline::store {
+
+/// One row of `windows`: a time window's counts, percentiles and harness state.
+struct WindowRow {
+  int64_t idx = 0;
+  int64_t startNs = 0;
+  int64_t lengthNs = 0;
+  int64_t planned = 0;
+  int64_t sent = 0;
+  int64_t completed = 0;
+  int64_t errors = 0;
+  std::string errorsJson = "{}";  ///< {"class name": count}
+  int64_t inputTokens = 0;
+  int64_t outputTokens = 0;
+  int64_t inFlight = 0;
+  double ttftP50Ms = 0;
+  double ttftP99Ms = 0;
+  double itlP50Ms = 0;
+  double itlP99Ms = 0;
+  double e2eP50Ms = 0;
+  double e2eP99Ms = 0;
+  double sendLagP50Ms = 0;
+  double sendLagP99Ms = 0;
+  double sendLagMaxMs = 0;
+  double workerCpuMax = 0;
+  double workerCpuMean = 0;
+  double loopDelayMaxMs = 0;
+  int64_t inFlightCapHits = 0;
+  bool workerDied = false;
+
+  bool operator==(const WindowRow&) const = default;
+};
+
+}  // namespace plumbline::store

@@ -1,0 +1,223 @@
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/store/database.h"
+#include "core/store/run_reader.h"
+#include "core/store/run_writer.h"
+#include "core/store/store_error.h"
+#include "store_test_support.h"
+
+namespace plumbline::store {
+namespace {
+
+using testing::TempDir;
+
+WindowRow sampleWindow(int64_t idx) {
+  WindowRow w;
+  w.idx = idx;
+  w.startNs = idx * 1'000'000'000;
+  w.lengthNs = 1'000'000'000;
+  w.planned = 100 + idx;
+  w.sent = 99 + idx;
+  w.completed = 95;
+  w.errors = 3;
+  w.errorsJson = R"({"timeout":2,"http_5xx":1})";
+  w.inputTokens = 1234;
+  w.outputTokens = 5678;
+  w.inFlight = 7;
+  w.ttftP50Ms = 12.5;
+  w.ttftP99Ms = 80.25;
+  w.itlP50Ms = 1.5;
+  w.itlP99Ms = 4.75;
+  w.e2eP50Ms = 300.125;
+  w.e2eP99Ms = 900.5;
+  w.sendLagP50Ms = 0.01;
+  w.sendLagP99Ms = 0.2;
+  w.sendLagMaxMs = 3.5;
+  w.workerCpuMax = 0.93;
+  w.workerCpuMean = 0.61;
+  w.loopDelayMaxMs = 0.8;
+  w.inFlightCapHits = idx % 2;
+  w.workerDied = idx == 2;
+  return w;
+}
+
+nlohmann::json sampleSummary() {
+  return {{"verdict", "harness_limited"},
+          {"verdict_reasons", {"window 3 s: send lag p99 4.2 ms > 1 ms"}},
+          {"planned", 1000},
+          {"sent", 990},
+          {"completed", 950},
+          {"errors", {{"timeout", 30}, {"http_5xx", 10}}},
+          {"requested_rps", 100.0},
+          {"achieved_rps", 99.0},
+          {"ttft_ms", {{"p50", 10.0}, {"p90", 20.0}, {"p99", 42.5}, {"max", 80.0}}},
+          {"output_tokens_per_s", 1234.5},
+          {"duration_s", 10.0},
+          {"token_count_source", "server"}};
+}
+
+TEST(StoreRunWriter, RoundTripsRequestsWindowsAndHistograms) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  auto requests = testing::sampleRequests(10'000);
+  const std::string blob("\x00\x01\xffhistogram\x00bytes", 17);
+  int64_t id = 0;
+  {
+    RunWriter writer(path, testing::sampleRunInfo());
+    id = writer.runId();
+    EXPECT_GT(id, 0);
+    for (size_t i = 0; i < requests.size(); i += 1000)
+      writer.addRequests({requests.begin() + static_cast<long>(i),
+                          requests.begin() + static_cast<long>(i + 1000)});
+    for (int64_t w = 0; w < 3; ++w)
+      writer.addWindow(sampleWindow(w), {{"ttft", blob + std::to_string(w)}, {"e2e", "e"}});
+    writer.finish(sampleSummary(), {{"ttft", blob}}, true);
+  }
+  RunReader reader(path);
+  std::vector<metrics::RequestRecord> back;
+  reader.forEachRequest(id, [&](const metrics::RequestRecord& r) { back.push_back(r); });
+  ASSERT_EQ(back.size(), requests.size());
+  for (size_t i = 0; i < back.size(); ++i) testing::expectSameRequest(back[i], requests[i]);
+  EXPECT_EQ(reader.requestCount(id), 10'000);
+
+  auto windows = reader.windows(id);
+  ASSERT_EQ(windows.size(), 3u);
+  for (int64_t w = 0; w < 3; ++w) EXPECT_EQ(windows[static_cast<size_t>(w)], sampleWindow(w));
+  EXPECT_EQ(reader.histogram(id, "ttft", -1), blob);
+  EXPECT_EQ(reader.histogram(id, "ttft", 1), blob + "1");
+  EXPECT_EQ(reader.histogram(id, "e2e", 2), "e");
+  EXPECT_FALSE(reader.histogram(id, "itl", -1).has_value());
+
+  auto run = reader.getRun(id);
+  ASSERT_TRUE(run);
+  RunInfo info = testing::sampleRunInfo();
+  EXPECT_EQ(run->name, info.name);
+  EXPECT_EQ(run->workloadName, info.workloadName);
+  EXPECT_EQ(nlohmann::json::parse(run->specJson), info.spec);
+  EXPECT_EQ(run->targetUrl, info.targetUrl);
+  EXPECT_EQ(run->model, info.model);
+  EXPECT_EQ(run->t0WallNs, info.t0WallNs);
+  EXPECT_EQ(run->coordinatorPid, getpid());
+  EXPECT_FALSE(run->host.empty());
+  EXPECT_EQ(run->createdAt.size(), 24u);  // 2024-05-01T12:34:56.789Z
+  EXPECT_FALSE(reader.getRun(id + 1).has_value());
+  ASSERT_EQ(reader.listRuns().size(), 1u);
+}
+
+TEST(StoreRunWriter, FinishSetsColumnsFromSummary) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  int64_t id = 0;
+  {
+    RunWriter writer(path, testing::sampleRunInfo());
+    id = writer.runId();
+    writer.finish(sampleSummary(), {}, true);
+  }
+  auto run = RunReader(path).getRun(id);
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run->status, "complete");
+  EXPECT_EQ(run->storedStatus, "complete");
+  EXPECT_TRUE(run->endedAt.has_value());
+  EXPECT_EQ(run->verdict, "harness_limited");
+  EXPECT_EQ(nlohmann::json::parse(run->verdictReasonsJson.value()),
+            sampleSummary()["verdict_reasons"]);
+  EXPECT_EQ(nlohmann::json::parse(run->summaryJson.value()), sampleSummary());
+  EXPECT_EQ(run->planned, 1000);
+  EXPECT_EQ(run->sent, 990);
+  EXPECT_EQ(run->completed, 950);
+  EXPECT_EQ(run->errors, 40);
+  EXPECT_EQ(run->requestedRps, 100.0);
+  EXPECT_EQ(run->achievedRps, 99.0);
+  EXPECT_EQ(run->ttftP99Ms, 42.5);
+  EXPECT_EQ(run->outputTokensPerS, 1234.5);
+  EXPECT_EQ(run->durationS, 10.0);
+}
+
+TEST(StoreRunWriter, FinishIncompleteAndNotTwice) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  RunWriter writer(path, testing::sampleRunInfo());
+  writer.finish({{"verdict", "kept_up"}}, {}, false);
+  EXPECT_EQ(RunReader(path).getRun(writer.runId())->status, "incomplete");
+  EXPECT_THROW(writer.finish({}, {}, true), StoreError);
+  EXPECT_THROW(writer.addRequests(testing::sampleRequests(1)), StoreError);
+}
+
+TEST(StoreRunWriter, DestructorFlushesAndLeavesRunning) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  int64_t id = 0;
+  {
+    RunWriter writer(path, testing::sampleRunInfo());
+    id = writer.runId();
+    writer.addRequests(testing::sampleRequests(500));
+    writer.addWindow(sampleWindow(0));
+  }
+  RunReader reader(path);
+  EXPECT_EQ(reader.requestCount(id), 500);
+  EXPECT_EQ(reader.windows(id).size(), 1u);
+  auto run = reader.getRun(id);
+  EXPECT_EQ(run->storedStatus, "running");
+  EXPECT_EQ(run->status, "running");  // this process, its coordinator, is alive
+  EXPECT_FALSE(run->verdict.has_value());
+}
+
+TEST(StoreRunWriter, RunningRunOfDeadCoordinatorReadsIncomplete) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    // The child records a run and dies without finish() or destructors.
+    {
+      auto* writer = new RunWriter(path, testing::sampleRunInfo());
+      writer->addRequests(testing::sampleRequests(100));
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));  // let it commit
+    }
+    _exit(0);
+  }
+  int wstatus = 0;
+  ASSERT_EQ(waitpid(child, &wstatus, 0), child);
+  ASSERT_TRUE(WIFEXITED(wstatus));
+  RunReader reader(path);
+  auto runs = reader.listRuns();
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].coordinatorPid, child);
+  EXPECT_EQ(runs[0].storedStatus, "running");
+  EXPECT_EQ(runs[0].status, "incomplete");
+  EXPECT_EQ(reader.requestCount(runs[0].id), 100);
+}
+
+TEST(StoreRunWriter, EffectiveStatusRules) {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  EXPECT_EQ(RunReader::effectiveStatus("running", getpid(), host), "running");
+  EXPECT_EQ(RunReader::effectiveStatus("running", testing::deadPid(), host), "incomplete");
+  EXPECT_EQ(RunReader::effectiveStatus("running", getpid(), "elsewhere.example"), "incomplete");
+  EXPECT_EQ(RunReader::effectiveStatus("complete", testing::deadPid(), host), "complete");
+}
+
+TEST(StoreRunWriter, WriterErrorIsReportedByFinish) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  RunWriter writer(path, testing::sampleRunInfo());
+  {
+    // Deleting the run under the writer makes its inserts violate the foreign key.
+    Database other = Database::open(path, Database::Mode::ReadWrite);
+    other.exec("DELETE FROM runs");
+  }
+  writer.addRequests(testing::sampleRequests(10));
+  try {
+    writer.finish({}, {}, true);
+    FAIL() << "finish did not report the writer error";
+  } catch (const StoreError& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("FOREIGN KEY"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace plumbline::store

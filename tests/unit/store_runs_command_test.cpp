@@ -1,0 +1,162 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "core/store/run_writer.h"
+#include "core/store/runs_command.h"
+#include "store_test_support.h"
+
+namespace plumbline::store {
+namespace {
+
+using testing::TempDir;
+
+int64_t recordRun(const std::string& path, size_t requests, bool finish) {
+  RunWriter writer(path, testing::sampleRunInfo());
+  writer.addRequests(testing::sampleRequests(requests));
+  WindowRow w;
+  w.idx = 0;
+  w.errorsJson = R"({"timeout":1})";
+  writer.addWindow(w, {{"ttft", "blob"}});
+  if (finish)
+    writer.finish({{"verdict", "harness_limited"},
+                   {"verdict_reasons", {"worker 0 CPU saturated at 4 s", "send lag p99 3 ms"}},
+                   {"planned", 10},
+                   {"sent", 10},
+                   {"completed", 9},
+                   {"errors", {{"timeout", 1}}},
+                   {"requested_rps", 5.0},
+                   {"achieved_rps", 5.0},
+                   {"send_lag_ms", {{"p50", 0.1}, {"p90", 0.2}, {"p99", 0.3}, {"max", 0.4}}},
+                   {"ttft_ms", {{"p50", 1.0}, {"p90", 2.0}, {"p99", 3.0}, {"max", 4.0}}},
+                   {"token_count_source", "server"}},
+                  {}, true);
+  return writer.runId();
+}
+
+TEST(StoreRunsCommand, ListOfMissingDatabaseSaysNoRuns) {
+  TempDir dir;
+  std::ostringstream out, err;
+  EXPECT_EQ(runsList(dir.file("none.db"), out, err), 0);
+  EXPECT_EQ(out.str(), "no runs yet (" + dir.file("none.db") + ")\n");
+}
+
+TEST(StoreRunsCommand, ListShowsRuns) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  recordRun(path, 10, true);
+  recordRun(path, 5, false);
+  std::ostringstream out, err;
+  EXPECT_EQ(runsList(path, out, err), 0) << err.str();
+  std::string text = out.str();
+  EXPECT_NE(text.find("harness_limited"), std::string::npos) << text;
+  EXPECT_NE(text.find("complete"), std::string::npos) << text;
+  EXPECT_NE(text.find("running"), std::string::npos) << text;  // this process is alive
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 3);
+}
+
+TEST(StoreRunsCommand, GarbageDatabaseIsExit2NamingFile) {
+  TempDir dir;
+  std::string path = dir.file("junk.db");
+  std::ofstream(path) << std::string(4096, 'x');
+  std::ostringstream out, err;
+  EXPECT_EQ(runsList(path, out, err), 2);
+  std::string message = err.str();
+  EXPECT_NE(message.find(path + " is not a Plumbline database"), std::string::npos) << message;
+  EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1);
+}
+
+TEST(StoreRunsCommand, ShowPutsVerdictFirst) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  int64_t id = recordRun(path, 10, true);
+  std::ostringstream out, err;
+  ASSERT_EQ(runsShow(path, id, out, err), 0) << err.str();
+  std::string text = out.str();
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            "verdict: harness_limited \u2014 worker 0 CPU saturated at 4 s; send lag p99 3 ms");
+  EXPECT_NE(text.find("status: complete\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("errors 1 (timeout 1)"), std::string::npos) << text;
+  EXPECT_NE(text.find("send lag"), std::string::npos) << text;
+  EXPECT_NE(text.find("token counts: server"), std::string::npos) << text;
+  EXPECT_NE(text.find("windows: 1\n"), std::string::npos) << text;
+}
+
+TEST(StoreRunsCommand, ShowUnfinishedRun) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  int64_t id = recordRun(path, 7, false);
+  std::ostringstream out, err;
+  ASSERT_EQ(runsShow(path, id, out, err), 0) << err.str();
+  EXPECT_EQ(out.str().rfind("verdict: none", 0), 0u) << out.str();
+  EXPECT_NE(out.str().find("requests recorded: 7"), std::string::npos) << out.str();
+}
+
+TEST(StoreRunsCommand, UnknownIdAndMissingFileAreExit2) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  recordRun(path, 1, true);
+  std::ostringstream out, err;
+  EXPECT_EQ(runsShow(path, 99, out, err), 2);
+  EXPECT_NE(err.str().find("no run with id 99"), std::string::npos) << err.str();
+  EXPECT_EQ(runsExport(path, 99, "json", out, err), 2);
+  std::ostringstream err2;
+  EXPECT_EQ(runsShow(dir.file("missing.db"), 1, out, err2), 2);
+  EXPECT_NE(err2.str().find(dir.file("missing.db")), std::string::npos) << err2.str();
+  std::ostringstream err3;
+  EXPECT_EQ(runsExport(path, 1, "xml", out, err3), 2);
+  EXPECT_NE(err3.str().find("unknown format 'xml'"), std::string::npos) << err3.str();
+}
+
+TEST(StoreRunsCommand, ExportJson) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  int64_t id = recordRun(path, 25, true);
+  std::ostringstream out, err;
+  ASSERT_EQ(runsExport(path, id, "json", out, err), 0) << err.str();
+  nlohmann::json j = nlohmann::json::parse(out.str());
+  EXPECT_EQ(j["run"]["id"], id);
+  EXPECT_EQ(j["run"]["status"], "complete");
+  EXPECT_EQ(j["run"]["verdict"], "harness_limited");
+  EXPECT_EQ(j["run"]["summary"]["planned"], 10);
+  EXPECT_EQ(j["run"]["spec"], testing::sampleRunInfo().spec);
+  EXPECT_EQ(j["run"]["errors"], 1);
+  ASSERT_EQ(j["windows"].size(), 1u);
+  EXPECT_EQ(j["windows"][0]["errors_by_class"]["timeout"], 1);
+  ASSERT_EQ(j["requests"].size(), 25u);
+  auto expected = testing::sampleRequests(25);
+  EXPECT_EQ(j["requests"][2]["error_class"], "timeout");
+  EXPECT_EQ(j["requests"][24]["planned_ns"], expected[24].plannedNs);
+  EXPECT_EQ(j["requests"][0]["session_id"].get<uint64_t>(), expected[0].sessionId);
+  EXPECT_EQ(j["requests"][0].size(), 17u);
+}
+
+TEST(StoreRunsCommand, ExportCsv) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  int64_t id = recordRun(path, 12, true);
+  std::ostringstream out, err;
+  ASSERT_EQ(runsExport(path, id, "csv", out, err), 0) << err.str();
+  std::istringstream in(out.str());
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 13u);
+  EXPECT_EQ(lines[0],
+            "run_id,session_id,turn,worker_id,planned_ns,send_ns,first_byte_ns,first_token_ns,"
+            "last_token_ns,end_ns,input_tokens_server,output_tokens_server,input_tokens_client,"
+            "output_tokens_client,chunks,http_status,error_class");
+  auto r = testing::sampleRequests(12)[3];
+  std::ostringstream want;
+  want << id << ',' << r.sessionId << ',' << r.turn << ',' << r.workerId << ',' << r.plannedNs
+       << ',' << r.sendNs << ',' << r.firstByteNs << ',' << r.firstTokenNs << ','
+       << r.lastTokenNs << ',' << r.endNs << ',' << r.inputTokensServer << ','
+       << r.outputTokensServer << ',' << r.inputTokensClient << ',' << r.outputTokensClient
+       << ',' << r.chunks << ',' << r.httpStatus << ",http_4xx";
+  EXPECT_EQ(lines[4], want.str());
+  EXPECT_EQ(lines[1].substr(lines[1].rfind(',') + 1), "none");
+}
+
+}  // namespace
+}  // namespace plumbline::store
