@@ -103,8 +103,11 @@ uint64_t parseSeed(const JsonFields& fields) {
   const auto* value = fields.find("seed");
   if (!value) return LoadSpec{}.seed;
   if (value->is_number_unsigned()) return value->get<uint64_t>();
-  if (value->is_number_integer())
+  // Documents built in code hold non-negative integers as signed.
+  if (value->is_number_integer()) {
+    if (value->get<int64_t>() >= 0) return static_cast<uint64_t>(value->get<int64_t>());
     throw WorkloadError(fields.childPath("seed"), "must be >= 0, got " + value->dump());
+  }
   throw WorkloadError(fields.childPath("seed"),
                       "expected a non-negative integer, got " + describeJsonType(*value));
 }

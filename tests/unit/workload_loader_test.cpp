@@ -200,3 +200,16 @@ TEST(WorkloadLoader, OverrideLoadRateAndDuration) {
   EXPECT_THROW(overrideLoad(spec, 0.0, std::nullopt), WorkloadError);
   EXPECT_THROW(overrideLoad(spec, std::nullopt, -1.0), WorkloadError);
 }
+
+TEST(WorkloadLoader, AcceptsDocumentsBuiltInCode) {
+  // nlohmann stores 3 as a signed integer when built in code, as unsigned when parsed.
+  auto document = validDocument();
+  document["load"]["seed"] = 3;
+  document["load"]["max_in_flight"] = 5;
+  document["requests"]["input_tokens"] = {{"dist", "uniform"}, {"min", 2}, {"max", 4}};
+  const auto spec = parseWorkload(document);
+  EXPECT_EQ(spec.load.seed, 3u);
+  EXPECT_EQ(spec.load.maxInFlight, 5);
+  document["load"]["seed"] = -3;
+  EXPECT_EQ(errorOf(document).path(), "load.seed");
+}
