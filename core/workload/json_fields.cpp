@@ -10,15 +10,23 @@ namespace plumbline::workload {
 
 std::string describeJsonType(const nlohmann::json& value) {
   switch (value.type()) {
-    case nlohmann::json::value_t::null: return "null";
-    case nlohmann::json::value_t::object: return "object";
-    case nlohmann::json::value_t::array: return "array";
-    case nlohmann::json::value_t::string: return "string";
-    case nlohmann::json::value_t::boolean: return "boolean";
-    case nlohmann::json::value_t::number_float: return "number " + formatNumber(value.get<double>());
+    case nlohmann::json::value_t::null:
+      return "null";
+    case nlohmann::json::value_t::object:
+      return "object";
+    case nlohmann::json::value_t::array:
+      return "array";
+    case nlohmann::json::value_t::string:
+      return "string";
+    case nlohmann::json::value_t::boolean:
+      return "boolean";
+    case nlohmann::json::value_t::number_float:
+      return "number " + formatNumber(value.get<double>());
     case nlohmann::json::value_t::number_integer:
-    case nlohmann::json::value_t::number_unsigned: return "integer " + value.dump();
-    default: return "invalid value";
+    case nlohmann::json::value_t::number_unsigned:
+      return "integer " + value.dump();
+    default:
+      return "invalid value";
   }
 }
 
@@ -43,12 +51,14 @@ void checkNonNegative(double value, const std::string& path) {
 
 void checkAtLeast(double value, double lowest, const std::string& path) {
   if (!(value >= lowest))
-    throw WorkloadError(path, "must be >= " + formatNumber(lowest) + ", got " + formatNumber(value));
+    throw WorkloadError(path,
+                        "must be >= " + formatNumber(lowest) + ", got " + formatNumber(value));
 }
 
 void checkAtMost(double value, double highest, const std::string& path) {
   if (!(value <= highest))
-    throw WorkloadError(path, "must be <= " + formatNumber(highest) + ", got " + formatNumber(value));
+    throw WorkloadError(path,
+                        "must be <= " + formatNumber(highest) + ", got " + formatNumber(value));
 }
 
 JsonFields::JsonFields(const nlohmann::json& value, std::string path,

@@ -14,7 +14,8 @@ std::optional<int64_t> readClamp(const JsonFields& fields, std::string_view key)
   auto value = fields.integer(key);
   if (value) {
     checkAtLeast(static_cast<double>(*value), 1, fields.childPath(key));
-    checkAtMost(static_cast<double>(*value), static_cast<double>(kMaxTokens), fields.childPath(key));
+    checkAtMost(static_cast<double>(*value), static_cast<double>(kMaxTokens),
+                fields.childPath(key));
   }
   return value;
 }
@@ -35,11 +36,16 @@ void readClamps(const JsonFields& fields, LengthDist& dist) {
 
 const char* distKindName(DistKind kind) {
   switch (kind) {
-    case DistKind::Fixed: return "fixed";
-    case DistKind::Uniform: return "uniform";
-    case DistKind::Normal: return "normal";
-    case DistKind::Lognormal: return "lognormal";
-    case DistKind::Exponential: return "exponential";
+    case DistKind::Fixed:
+      return "fixed";
+    case DistKind::Uniform:
+      return "uniform";
+    case DistKind::Normal:
+      return "normal";
+    case DistKind::Lognormal:
+      return "lognormal";
+    case DistKind::Exponential:
+      return "exponential";
   }
   return "?";
 }

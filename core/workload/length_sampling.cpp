@@ -9,11 +9,16 @@ namespace plumbline::workload {
 
 double drawLength(const LengthDist& dist, util::Rng& rng) {
   switch (dist.kind) {
-    case DistKind::Fixed: return dist.p1;
-    case DistKind::Uniform: return dist.p1 - 0.5 + (dist.p2 - dist.p1 + 1.0) * rng.uniform01();
-    case DistKind::Normal: return rng.normal(dist.p1, dist.p2);
-    case DistKind::Lognormal: return std::exp(std::log(dist.p1) + dist.p2 * rng.normal(0.0, 1.0));
-    case DistKind::Exponential: return rng.exponential(dist.p1);
+    case DistKind::Fixed:
+      return dist.p1;
+    case DistKind::Uniform:
+      return dist.p1 - 0.5 + (dist.p2 - dist.p1 + 1.0) * rng.uniform01();
+    case DistKind::Normal:
+      return rng.normal(dist.p1, dist.p2);
+    case DistKind::Lognormal:
+      return std::exp(std::log(dist.p1) + dist.p2 * rng.normal(0.0, 1.0));
+    case DistKind::Exponential:
+      return rng.exponential(dist.p1);
   }
   return dist.p1;
 }

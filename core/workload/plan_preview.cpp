@@ -44,15 +44,15 @@ const char* arrivalName(Arrival arrival) {
 }
 
 nlohmann::json lengthJson(const LengthSummary& s) {
-  return {{"min", s.min}, {"p1", s.p1}, {"p10", s.p10}, {"p50", s.p50}, {"p90", s.p90},
+  return {{"min", s.min}, {"p1", s.p1},   {"p10", s.p10},   {"p50", s.p50},    {"p90", s.p90},
           {"p99", s.p99}, {"max", s.max}, {"mean", s.mean}, {"total", s.total}};
 }
 
 std::string lengthLine(const char* label, const LengthSummary& s, const LengthDist& dist) {
-  return formatText("  %-7s %-12s min %-6u p1 %-6u p10 %-6u p50 %-6u p90 %-6u p99 %-6u max %-6u "
-                "mean %.1f\n",
-                label, distKindName(dist.kind), s.min, s.p1, s.p10, s.p50, s.p90, s.p99, s.max,
-                s.mean);
+  return formatText(
+      "  %-7s %-12s min %-6u p1 %-6u p10 %-6u p50 %-6u p90 %-6u p99 %-6u max %-6u "
+      "mean %.1f\n",
+      label, distKindName(dist.kind), s.min, s.p1, s.p10, s.p50, s.p90, s.p99, s.max, s.mean);
 }
 
 }  // namespace
@@ -107,49 +107,54 @@ std::string formatPreview(const PlanPreview& preview, const WorkloadSpec& spec) 
   out += "workload  " + spec.name + "\n";
   if (!spec.description.empty()) out += "          " + spec.description + "\n";
   out += "target    " + spec.target.url + "  api " +
-         (spec.target.api == Api::Chat ? "chat" : "completions") + "  model " +
-         spec.target.model + (spec.target.stream ? "  streaming" : "  not streaming") + "\n";
+         (spec.target.api == Api::Chat ? "chat" : "completions") + "  model " + spec.target.model +
+         (spec.target.stream ? "  streaming" : "  not streaming") + "\n";
   out += formatText("arrival   %s  seed %llu  max in flight %lld  session shape %s\n",
-                arrivalName(spec.load.arrival), static_cast<unsigned long long>(spec.load.seed),
-                static_cast<long long>(spec.load.maxInFlight), spec.session.shape.c_str());
+                    arrivalName(spec.load.arrival), static_cast<unsigned long long>(spec.load.seed),
+                    static_cast<long long>(spec.load.maxInFlight), spec.session.shape.c_str());
   out += "\nstages\n";
-  out += formatText("  %-5s %9s %9s %10s %10s %12s %10s %10s\n", "#", "start s", "end s",
-                "from /s", "to /s", "expected", "planned", "req/s");
+  out += formatText("  %-5s %9s %9s %10s %10s %12s %10s %10s\n", "#", "start s", "end s", "from /s",
+                    "to /s", "expected", "planned", "req/s");
   for (const auto& row : preview.stages) {
-    out += formatText("  %-5u %9.1f %9.1f %10.2f %10.2f %12.1f %10llu %10.2f\n", row.index,
-                  row.startS, row.endS, row.startRate, row.endRate, row.expectedSessions,
-                  static_cast<unsigned long long>(row.plannedSessions), row.expectedRequestRate);
+    out +=
+        formatText("  %-5u %9.1f %9.1f %10.2f %10.2f %12.1f %10llu %10.2f\n", row.index, row.startS,
+                   row.endS, row.startRate, row.endRate, row.expectedSessions,
+                   static_cast<unsigned long long>(row.plannedSessions), row.expectedRequestRate);
   }
   out += "\nlengths (tokens)\n";
   out += lengthLine("input", preview.input, spec.requests.inputTokens);
   out += lengthLine("output", preview.output, spec.requests.outputTokens);
   out += "\ntotals\n";
-  out += formatText("  %llu sessions, %llu requests over %.1f s (%.2f requests/s)\n",
-                static_cast<unsigned long long>(preview.sessions),
-                static_cast<unsigned long long>(preview.requests), preview.durationS,
-                preview.durationS > 0 ? static_cast<double>(preview.requests) / preview.durationS
-                                      : 0.0);
-  out += formatText("  %llu input tokens (%.0f/s), %llu output tokens (%.0f/s)\n",
-                static_cast<unsigned long long>(preview.totalInputTokens), preview.inputTokensPerS,
-                static_cast<unsigned long long>(preview.totalOutputTokens),
-                preview.outputTokensPerS);
+  out += formatText(
+      "  %llu sessions, %llu requests over %.1f s (%.2f requests/s)\n",
+      static_cast<unsigned long long>(preview.sessions),
+      static_cast<unsigned long long>(preview.requests), preview.durationS,
+      preview.durationS > 0 ? static_cast<double>(preview.requests) / preview.durationS : 0.0);
+  out += formatText(
+      "  %llu input tokens (%.0f/s), %llu output tokens (%.0f/s)\n",
+      static_cast<unsigned long long>(preview.totalInputTokens), preview.inputTokensPerS,
+      static_cast<unsigned long long>(preview.totalOutputTokens), preview.outputTokensPerS);
   return out;
 }
 
 nlohmann::json previewJson(const PlanPreview& preview, const WorkloadSpec& spec) {
   nlohmann::json stages = nlohmann::json::array();
   for (const auto& row : preview.stages) {
-    stages.push_back({{"index", row.index}, {"start_s", row.startS}, {"end_s", row.endS},
-                      {"start_rate", row.startRate}, {"end_rate", row.endRate},
+    stages.push_back({{"index", row.index},
+                      {"start_s", row.startS},
+                      {"end_s", row.endS},
+                      {"start_rate", row.startRate},
+                      {"end_rate", row.endRate},
                       {"expected_sessions", row.expectedSessions},
                       {"planned_sessions", row.plannedSessions},
                       {"expected_request_rate", row.expectedRequestRate}});
   }
   return {{"name", spec.name},
-          {"target", {{"url", spec.target.url},
-                      {"api", spec.target.api == Api::Chat ? "chat" : "completions"},
-                      {"model", spec.target.model},
-                      {"stream", spec.target.stream}}},
+          {"target",
+           {{"url", spec.target.url},
+            {"api", spec.target.api == Api::Chat ? "chat" : "completions"},
+            {"model", spec.target.model},
+            {"stream", spec.target.stream}}},
           {"arrival", arrivalName(spec.load.arrival)},
           {"seed", spec.load.seed},
           {"session_shape", spec.session.shape},

@@ -22,9 +22,9 @@ struct StagePreview {
   uint32_t index = 0;
   double startS = 0, endS = 0;
   double startRate = 0, endRate = 0;
-  double expectedSessions = 0;    ///< integral of the rate
-  uint64_t plannedSessions = 0;   ///< sessions the planner actually placed in the stage
-  double expectedRequestRate = 0; ///< mean requests per second over the stage
+  double expectedSessions = 0;     ///< integral of the rate
+  uint64_t plannedSessions = 0;    ///< sessions the planner actually placed in the stage
+  double expectedRequestRate = 0;  ///< mean requests per second over the stage
 };
 
 /// What a workload will send, computed by running the planner over the whole schedule

@@ -12,8 +12,8 @@ namespace {
 
 /// Body fields the engine writes itself; letting `extra` set them would silently change a run.
 constexpr std::array<std::string_view, 10> kReservedBodyFields = {
-    "model",       "messages", "prompt", "stream", "stream_options",
-    "max_tokens",  "temperature", "top_p", "seed", "ignore_eos"};
+    "model",      "messages",    "prompt", "stream", "stream_options",
+    "max_tokens", "temperature", "top_p",  "seed",   "ignore_eos"};
 
 std::string parsePromptSource(const nlohmann::json& value, const std::string& path) {
   JsonFields fields(value, path, {"source"});

@@ -49,13 +49,16 @@ TargetSpec parseTarget(const nlohmann::json& value, const std::string& path) {
   TargetSpec target;
   if (auto url = fields.string("url")) {
     if (*url != "embedded" && !isHttpUrl(*url))
-      throw WorkloadError(fields.childPath("url"),
-                          "expected \"embedded\" or an http:// or https:// URL, got '" + *url + "'");
+      throw WorkloadError(
+          fields.childPath("url"),
+          "expected \"embedded\" or an http:// or https:// URL, got '" + *url + "'");
     target.url = *url;
   }
   if (auto api = fields.string("api")) {
-    if (*api == "chat") target.api = Api::Chat;
-    else if (*api == "completions") target.api = Api::Completions;
+    if (*api == "chat")
+      target.api = Api::Chat;
+    else if (*api == "completions")
+      target.api = Api::Completions;
     else
       throw WorkloadError(fields.childPath("api"),
                           "expected \"chat\" or \"completions\", got '" + *api + "'");
@@ -69,7 +72,8 @@ TargetSpec parseTarget(const nlohmann::json& value, const std::string& path) {
     if (!isEnvVarName(*env))
       throw WorkloadError(fields.childPath("api_key_env"),
                           "expected the NAME of an environment variable (like OPENAI_API_KEY), "
-                          "not '" + env->substr(0, 16) + (env->size() > 16 ? "...'" : "'"));
+                          "not '" +
+                              env->substr(0, 16) + (env->size() > 16 ? "...'" : "'"));
     target.apiKeyEnv = *env;
   }
   if (auto timeout = fields.number("timeout_s")) {
@@ -116,8 +120,10 @@ LoadSpec parseLoad(const nlohmann::json& value, const std::string& path) {
   JsonFields fields(value, path, {"arrival", "seed", "stages", "max_in_flight"});
   LoadSpec load;
   if (auto arrival = fields.string("arrival")) {
-    if (*arrival == "constant") load.arrival = Arrival::Constant;
-    else if (*arrival == "poisson") load.arrival = Arrival::Poisson;
+    if (*arrival == "constant")
+      load.arrival = Arrival::Constant;
+    else if (*arrival == "poisson")
+      load.arrival = Arrival::Poisson;
     else if (*arrival == "gamma" || *arrival == "trace")
       throw WorkloadError(fields.childPath("arrival"),
                           "arrival '" + *arrival + "' is not supported yet");
@@ -134,7 +140,8 @@ LoadSpec parseLoad(const nlohmann::json& value, const std::string& path) {
   double previousEndRate = 0;
   double expected = 0;
   for (size_t i = 0; i < stages.size(); ++i) {
-    Stage stage = parseStage(stages[i], stagesPath + "[" + std::to_string(i) + "]", previousEndRate);
+    Stage stage =
+        parseStage(stages[i], stagesPath + "[" + std::to_string(i) + "]", previousEndRate);
     previousEndRate = stage.endRate;
     expected += expectedSessions(stage);
     load.stages.push_back(stage);
@@ -190,12 +197,13 @@ void checkVersion(const nlohmann::json& document) {
   if (!it->is_number_integer())
     throw WorkloadError("plumbline", "expected an integer, got " + describeJsonType(*it));
   if (it->get<int64_t>() != kFormatVersion)
-    throw WorkloadError("plumbline", "unsupported format version " + it->dump() +
-                                         " (this build reads version 1)");
+    throw WorkloadError(
+        "plumbline", "unsupported format version " + it->dump() + " (this build reads version 1)");
 }
 
 std::string readFile(const std::string& path) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                       &std::fclose);
   if (!file) throw WorkloadError(path, std::string("cannot read: ") + std::strerror(errno));
   std::string content;
   char buffer[65536];
@@ -212,8 +220,10 @@ std::string readFile(const std::string& path) {
   const size_t end = std::min<size_t>(error.byte == 0 ? 0 : error.byte - 1, content.size());
   size_t line = 1, column = 1;
   for (size_t i = 0; i < end; ++i) {
-    if (content[i] == '\n') ++line, column = 1;
-    else ++column;
+    if (content[i] == '\n')
+      ++line, column = 1;
+    else
+      ++column;
   }
   std::string message = error.what();
   if (const auto colon = message.find(": "); colon != std::string::npos)
@@ -238,8 +248,9 @@ WorkloadSpec loadWorkloadFile(const std::string& path) {
 WorkloadSpec parseWorkload(const nlohmann::json& document) {
   requireObject(document, "(root)");
   checkVersion(document);
-  JsonFields fields(document, "", {"plumbline", "name", "description", "target", "load",
-                                   "requests", "session", "verdict"});
+  JsonFields fields(
+      document, "",
+      {"plumbline", "name", "description", "target", "load", "requests", "session", "verdict"});
   WorkloadSpec spec;
   spec.version = kFormatVersion;
   spec.name = fields.requireString("name");
@@ -248,8 +259,10 @@ WorkloadSpec parseWorkload(const nlohmann::json& document) {
   if (const auto* target = fields.find("target")) spec.target = parseTarget(*target, "target");
   spec.load = parseLoad(fields.require("load"), "load");
   spec.requests = parseRequests(fields.require("requests"), "requests");
-  if (const auto* session = fields.find("session")) spec.session = parseSession(*session, "session");
-  if (const auto* verdict = fields.find("verdict")) spec.verdict = parseVerdict(*verdict, "verdict");
+  if (const auto* session = fields.find("session"))
+    spec.session = parseSession(*session, "session");
+  if (const auto* verdict = fields.find("verdict"))
+    spec.verdict = parseVerdict(*verdict, "verdict");
   spec.document = document;
   return spec;
 }
@@ -272,8 +285,8 @@ void overrideLoad(WorkloadSpec& spec, std::optional<double> rate, std::optional<
   spec.load.stages = {stage};
   // The stored document must say what was actually run.
   if (spec.document.is_object() && spec.document.contains("load"))
-    spec.document["load"]["stages"] = nlohmann::json::array(
-        {{{"rate", stage.startRate}, {"duration_s", stage.durationS}}});
+    spec.document["load"]["stages"] =
+        nlohmann::json::array({{{"rate", stage.startRate}, {"duration_s", stage.durationS}}});
 }
 
 }  // namespace plumbline::workload

@@ -46,7 +46,8 @@ TEST(LengthDist, UniformMatchesItsCdf) {
   const auto d = dist(R"({"dist": "uniform", "min": 10, "max": 100})");
   const auto sample = rawDraws(d);
   const double lo = 9.5, hi = 100.5;
-  const double ks = ksStatistic(sample, [&](double x) { return std::clamp((x - lo) / (hi - lo), 0.0, 1.0); });
+  const double ks =
+      ksStatistic(sample, [&](double x) { return std::clamp((x - lo) / (hi - lo), 0.0, 1.0); });
   EXPECT_LT(ks, ksCritical(sample.size()));
 }
 
@@ -71,8 +72,9 @@ TEST(LengthDist, NormalMatchesItsCdf) {
 TEST(LengthDist, LognormalMatchesItsCdf) {
   const auto d = dist(R"({"dist": "lognormal", "median": 512, "sigma": 0.7})");
   const auto sample = rawDraws(d);
-  EXPECT_LT(ksStatistic(sample,
-                        [](double x) { return x <= 0 ? 0.0 : normalCdf(std::log(x), std::log(512), 0.7); }),
+  EXPECT_LT(ksStatistic(
+                sample,
+                [](double x) { return x <= 0 ? 0.0 : normalCdf(std::log(x), std::log(512), 0.7); }),
             ksCritical(sample.size()));
 }
 
@@ -91,7 +93,8 @@ TEST(LengthDist, KsRejectsAWrongDistribution) {
 }
 
 TEST(LengthDist, ClampsBoundEverySampleAndHoldTheTailMass) {
-  const auto d = dist(R"({"dist": "lognormal", "median": 256, "sigma": 0.6, "min": 16, "max": 512})");
+  const auto d =
+      dist(R"({"dist": "lognormal", "median": 256, "sigma": 0.6, "min": 16, "max": 512})");
   Rng rng(5);
   int atMax = 0;
   const int n = 50000;

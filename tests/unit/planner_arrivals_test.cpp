@@ -63,7 +63,8 @@ TEST(PlannerArrivals, PoissonGapsAreExponential) {
 
 TEST(PlannerArrivals, PoissonOnRampsIsExponentialInRescaledTime) {
   const auto spec = specWithStages(json::parse(R"([{"ramp_to": 200, "duration_s": 60},
-      {"rate": 200, "ramp_to": 20, "duration_s": 60}, {"rate": 50, "duration_s": 30}])"), "poisson");
+      {"rate": 200, "ramp_to": 20, "duration_s": 60}, {"rate": 50, "duration_s": 30}])"),
+                                   "poisson");
   const auto plan = planAll(spec);
   std::vector<double> gaps;
   double previous = 0;
@@ -88,7 +89,8 @@ TEST(PlannerArrivals, ConstantRampCountsMatchTheIntegral) {
 }
 
 TEST(PlannerArrivals, ConstantRampFromZeroStartsWhereTheIntegralReachesHalf) {
-  const auto spec = specWithStages(json::parse(R"([{"ramp_to": 100, "duration_s": 10}])"), "constant");
+  const auto spec =
+      specWithStages(json::parse(R"([{"ramp_to": 100, "duration_s": 10}])"), "constant");
   Planner planner(spec);
   SessionPlan s;
   ASSERT_TRUE(planner.next(s));
@@ -98,7 +100,8 @@ TEST(PlannerArrivals, ConstantRampFromZeroStartsWhereTheIntegralReachesHalf) {
 
 TEST(PlannerArrivals, PoissonRampCountsMatchTheIntegral) {
   const auto spec = specWithStages(json::parse(R"([{"rate": 10, "ramp_to": 300, "duration_s": 100},
-      {"ramp_to": 0, "duration_s": 50}])"), "poisson");
+      {"ramp_to": 0, "duration_s": 50}])"),
+                                   "poisson");
   std::vector<double> perStage(2, 0);
   for (const auto& s : planAll(spec)) ++perStage[s.stage];
   EXPECT_NEAR(perStage[0], 15500, 5 * std::sqrt(15500.0));
@@ -107,7 +110,8 @@ TEST(PlannerArrivals, PoissonRampCountsMatchTheIntegral) {
 
 TEST(PlannerArrivals, ZeroRateStageIsSilent) {
   const auto spec = specWithStages(json::parse(R"([{"rate": 10, "duration_s": 1},
-      {"rate": 0, "duration_s": 5}, {"rate": 10, "duration_s": 1}])"), "constant");
+      {"rate": 0, "duration_s": 5}, {"rate": 10, "duration_s": 1}])"),
+                                   "constant");
   const auto plan = planAll(spec);
   ASSERT_EQ(plan.size(), 20u);
   for (const auto& s : plan) {
@@ -118,7 +122,8 @@ TEST(PlannerArrivals, ZeroRateStageIsSilent) {
 }
 
 TEST(PlannerArrivals, NearlyFlatRampMatchesAFixedStage) {
-  const auto flat = planAll(specWithStages(json::parse(R"([{"rate": 100, "duration_s": 10}])"), "constant"));
+  const auto flat =
+      planAll(specWithStages(json::parse(R"([{"rate": 100, "duration_s": 10}])"), "constant"));
   const auto ramp = planAll(specWithStages(
       json::parse(R"([{"rate": 100, "ramp_to": 100.000000001, "duration_s": 10}])"), "constant"));
   ASSERT_EQ(flat.size(), ramp.size());
@@ -127,7 +132,8 @@ TEST(PlannerArrivals, NearlyFlatRampMatchesAFixedStage) {
 
 TEST(PlannerArrivals, PlannedTimesNeverDecreaseAndStayInTheRun) {
   const auto spec = specWithStages(json::parse(R"([{"ramp_to": 1000, "duration_s": 5},
-      {"ramp_to": 0, "duration_s": 5}])"), "poisson");
+      {"ramp_to": 0, "duration_s": 5}])"),
+                                   "poisson");
   Planner planner(spec);
   SessionPlan s;
   int64_t last = 0;

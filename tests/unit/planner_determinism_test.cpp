@@ -33,7 +33,8 @@ bool same(const SessionPlan& a, const SessionPlan& b) {
          a.outputTokens == b.outputTokens && a.stage == b.stage;
 }
 
-constexpr const char* kStages = R"([{"rate": 20, "duration_s": 30}, {"ramp_to": 200, "duration_s": 30}])";
+constexpr const char* kStages =
+    R"([{"rate": 20, "duration_s": 30}, {"ramp_to": 200, "duration_s": 30}])";
 
 }  // namespace
 

@@ -27,7 +27,8 @@ TEST(WorkloadCatalog, EveryShippedWorkloadValidates) {
 }
 
 TEST(WorkloadCatalog, QuickstartIsAMinuteOfChat) {
-  const auto spec = loadWorkloadFile(std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/quickstart.json");
+  const auto spec =
+      loadWorkloadFile(std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/quickstart.json");
   EXPECT_EQ(spec.name, "quickstart: a minute of chat");
   EXPECT_DOUBLE_EQ(spec.totalDurationS(), 60);
   EXPECT_EQ(spec.load.arrival, Arrival::Poisson);

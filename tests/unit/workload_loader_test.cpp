@@ -83,7 +83,8 @@ TEST(WorkloadLoader, AcceptsEveryKeyOfTheFormat) {
 
 TEST(WorkloadLoader, EmbeddedMockSettings) {
   auto document = validDocument();
-  document["target"] = {{"url", "embedded"}, {"mock", {{"preset", "fast"}, {"ttft_ms", 0}, {"itl_ms", 2.5}}}};
+  document["target"] = {{"url", "embedded"},
+                        {"mock", {{"preset", "fast"}, {"ttft_ms", 0}, {"itl_ms", 2.5}}}};
   const auto spec = parseWorkload(document);
   EXPECT_EQ(spec.target.mockPreset, "fast");
   EXPECT_DOUBLE_EQ(*spec.target.mockTtftMs, 0);
@@ -128,7 +129,8 @@ TEST(WorkloadLoader, ReasonsReadWell) {
   EXPECT_STREQ(errorOf(document).what(), "load.foo: unknown key 'foo'");
 
   document = validDocument();
-  document["requests"]["input_tokens"] = {{"dist", "normal"}, {"mean", 9}, {"stddev", 1}, {"min", 10}, {"max", 5}};
+  document["requests"]["input_tokens"] = {
+      {"dist", "normal"}, {"mean", 9}, {"stddev", 1}, {"min", 10}, {"max", 5}};
   EXPECT_EQ(errorOf(document).reason(), "min (10) > max (5)");
 
   document = validDocument();
@@ -177,7 +179,8 @@ TEST(WorkloadLoader, LoadsAFile) {
 
 TEST(WorkloadLoader, OverrideLoadRateAndDuration) {
   auto document = validDocument();
-  document["load"]["stages"] = json::parse(R"([{"rate": 5, "duration_s": 10}, {"ramp_to": 50, "duration_s": 20}])");
+  document["load"]["stages"] =
+      json::parse(R"([{"rate": 5, "duration_s": 10}, {"ramp_to": 50, "duration_s": 20}])");
   auto spec = parseWorkload(document);
   auto both = spec;
   overrideLoad(both, 100.0, 3.0);

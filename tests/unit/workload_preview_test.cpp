@@ -89,7 +89,8 @@ TEST(WorkloadPreview, TextAndJsonCarryTheSameFacts) {
 
 TEST(WorkloadPreview, HandlesMillionsOfSessions) {
   auto document = validDocument();
-  document["load"] = {{"arrival", "poisson"}, {"seed", 3},
+  document["load"] = {{"arrival", "poisson"},
+                      {"seed", 3},
                       {"stages", json::parse(R"([{"rate": 100000, "duration_s": 20}])")}};
   document["requests"]["input_tokens"] = {{"dist", "uniform"}, {"min", 1}, {"max", 1000}};
   const auto preview = buildPreview(parseWorkload(document));
