@@ -19,6 +19,7 @@ struct SessionPlan {
 /// Streams the schedule of a workload in planned-time order. Deterministic for a seed:
 /// arrival instants come from one stream, each session's lengths from a stream derived
 /// from (seed, session id), so the result never depends on how many workers run it.
+/// Holds a reference to the spec, which must outlive the planner.
 class Planner {
  public:
   explicit Planner(const WorkloadSpec& spec);

@@ -1,0 +1,173 @@
+#include "core/workload/plan_preview.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/workload/length_dist_parser.h"
+#include "core/workload/planner.h"
+
+namespace plumbline::workload {
+namespace {
+
+/// Nearest-rank percentile of a sorted, non-empty vector.
+uint32_t percentile(const std::vector<uint32_t>& sorted, double p) {
+  const double rank = std::ceil(p / 100.0 * static_cast<double>(sorted.size()));
+  const size_t index = rank < 1 ? 0 : static_cast<size_t>(rank) - 1;
+  return sorted[std::min(index, sorted.size() - 1)];
+}
+
+LengthSummary summarize(std::vector<uint32_t>& values) {
+  LengthSummary summary;
+  if (values.empty()) return summary;
+  std::sort(values.begin(), values.end());
+  for (uint32_t v : values) summary.total += v;
+  summary.min = values.front();
+  summary.max = values.back();
+  summary.p1 = percentile(values, 1);
+  summary.p10 = percentile(values, 10);
+  summary.p50 = percentile(values, 50);
+  summary.p90 = percentile(values, 90);
+  summary.p99 = percentile(values, 99);
+  summary.mean = static_cast<double>(summary.total) / static_cast<double>(values.size());
+  return summary;
+}
+
+std::string formatText(const char* format, auto... args) {
+  char buffer[512];
+  std::snprintf(buffer, sizeof buffer, format, args...);
+  return buffer;
+}
+
+const char* arrivalName(Arrival arrival) {
+  return arrival == Arrival::Poisson ? "poisson" : "constant";
+}
+
+nlohmann::json lengthJson(const LengthSummary& s) {
+  return {{"min", s.min}, {"p1", s.p1},   {"p10", s.p10},   {"p50", s.p50},    {"p90", s.p90},
+          {"p99", s.p99}, {"max", s.max}, {"mean", s.mean}, {"total", s.total}};
+}
+
+std::string lengthLine(const char* label, const LengthSummary& s, const LengthDist& dist) {
+  return formatText(
+      "  %-7s %-12s min %-6u p1 %-6u p10 %-6u p50 %-6u p90 %-6u p99 %-6u max %-6u "
+      "mean %.1f\n",
+      label, distKindName(dist.kind), s.min, s.p1, s.p10, s.p50, s.p90, s.p99, s.max, s.mean);
+}
+
+}  // namespace
+
+PlanPreview buildPreview(const WorkloadSpec& spec) {
+  PlanPreview preview;
+  preview.durationS = spec.totalDurationS();
+  double startS = 0;
+  for (size_t i = 0; i < spec.load.stages.size(); ++i) {
+    const Stage& stage = spec.load.stages[i];
+    StagePreview row;
+    row.index = static_cast<uint32_t>(i);
+    row.startS = startS;
+    row.endS = startS + stage.durationS;
+    row.startRate = stage.startRate;
+    row.endRate = stage.endRate;
+    row.expectedSessions = expectedSessions(stage);
+    row.expectedRequestRate = row.expectedSessions / stage.durationS;  // one request per session
+    preview.stages.push_back(row);
+    startS = row.endS;
+  }
+
+  double expectedTotal = 0;
+  for (const auto& row : preview.stages) expectedTotal += row.expectedSessions;
+  std::vector<uint32_t> inputs, outputs;
+  const auto reserve = static_cast<size_t>(expectedTotal * 1.05 + 64);
+  inputs.reserve(reserve);
+  outputs.reserve(reserve);
+
+  Planner planner(spec);
+  SessionPlan session;
+  while (planner.next(session)) {
+    inputs.push_back(session.inputTokens);
+    outputs.push_back(session.outputTokens);
+    ++preview.stages[session.stage].plannedSessions;
+  }
+  preview.sessions = inputs.size();
+  preview.requests = preview.sessions;
+  preview.input = summarize(inputs);
+  preview.output = summarize(outputs);
+  preview.totalInputTokens = preview.input.total;
+  preview.totalOutputTokens = preview.output.total;
+  if (preview.durationS > 0) {
+    preview.inputTokensPerS = static_cast<double>(preview.totalInputTokens) / preview.durationS;
+    preview.outputTokensPerS = static_cast<double>(preview.totalOutputTokens) / preview.durationS;
+  }
+  return preview;
+}
+
+std::string formatPreview(const PlanPreview& preview, const WorkloadSpec& spec) {
+  std::string out;
+  out += "workload  " + spec.name + "\n";
+  if (!spec.description.empty()) out += "          " + spec.description + "\n";
+  out += "target    " + spec.target.url + "  api " +
+         (spec.target.api == Api::Chat ? "chat" : "completions") + "  model " + spec.target.model +
+         (spec.target.stream ? "  streaming" : "  not streaming") + "\n";
+  out += formatText("arrival   %s  seed %llu  max in flight %lld  session shape %s\n",
+                    arrivalName(spec.load.arrival), static_cast<unsigned long long>(spec.load.seed),
+                    static_cast<long long>(spec.load.maxInFlight), spec.session.shape.c_str());
+  out += "\nstages\n";
+  out += formatText("  %-5s %9s %9s %10s %10s %12s %10s %10s\n", "#", "start s", "end s", "from /s",
+                    "to /s", "expected", "planned", "req/s");
+  for (const auto& row : preview.stages) {
+    out +=
+        formatText("  %-5u %9.1f %9.1f %10.2f %10.2f %12.1f %10llu %10.2f\n", row.index, row.startS,
+                   row.endS, row.startRate, row.endRate, row.expectedSessions,
+                   static_cast<unsigned long long>(row.plannedSessions), row.expectedRequestRate);
+  }
+  out += "\nlengths (tokens)\n";
+  out += lengthLine("input", preview.input, spec.requests.inputTokens);
+  out += lengthLine("output", preview.output, spec.requests.outputTokens);
+  out += "\ntotals\n";
+  out += formatText(
+      "  %llu sessions, %llu requests over %.1f s (%.2f requests/s)\n",
+      static_cast<unsigned long long>(preview.sessions),
+      static_cast<unsigned long long>(preview.requests), preview.durationS,
+      preview.durationS > 0 ? static_cast<double>(preview.requests) / preview.durationS : 0.0);
+  out += formatText(
+      "  %llu input tokens (%.0f/s), %llu output tokens (%.0f/s)\n",
+      static_cast<unsigned long long>(preview.totalInputTokens), preview.inputTokensPerS,
+      static_cast<unsigned long long>(preview.totalOutputTokens), preview.outputTokensPerS);
+  return out;
+}
+
+nlohmann::json previewJson(const PlanPreview& preview, const WorkloadSpec& spec) {
+  nlohmann::json stages = nlohmann::json::array();
+  for (const auto& row : preview.stages) {
+    stages.push_back({{"index", row.index},
+                      {"start_s", row.startS},
+                      {"end_s", row.endS},
+                      {"start_rate", row.startRate},
+                      {"end_rate", row.endRate},
+                      {"expected_sessions", row.expectedSessions},
+                      {"planned_sessions", row.plannedSessions},
+                      {"expected_request_rate", row.expectedRequestRate}});
+  }
+  return {{"name", spec.name},
+          {"target",
+           {{"url", spec.target.url},
+            {"api", spec.target.api == Api::Chat ? "chat" : "completions"},
+            {"model", spec.target.model},
+            {"stream", spec.target.stream}}},
+          {"arrival", arrivalName(spec.load.arrival)},
+          {"seed", spec.load.seed},
+          {"session_shape", spec.session.shape},
+          {"sessions", preview.sessions},
+          {"requests", preview.requests},
+          {"duration_s", preview.durationS},
+          {"stages", stages},
+          {"input_tokens", lengthJson(preview.input)},
+          {"output_tokens", lengthJson(preview.output)},
+          {"total_input_tokens", preview.totalInputTokens},
+          {"total_output_tokens", preview.totalOutputTokens},
+          {"input_tokens_per_s", preview.inputTokensPerS},
+          {"output_tokens_per_s", preview.outputTokensPerS}};
+}
+
+}  // namespace plumbline::workload

@@ -1,0 +1,65 @@
+#include "core/workload/planner.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace plumbline::workload {
+namespace {
+
+constexpr uint64_t kArrivalStream = 0;
+constexpr uint64_t kLengthStreamBase = 1'000'000;
+
+/// Time into a stage at which its integrated rate reaches `x` (0 <= x <= expected sessions).
+/// Λ(τ) = r0·τ + a·τ² with a = (r1 − r0) / 2D; the root is taken in the form
+/// 2x / (r0 + sqrt(r0² + 4ax)), which has no cancellation for rising or falling ramps
+/// and reduces to x / r0 when the ramp is (nearly) flat.
+double timeAtIntegral(const Stage& stage, double x) {
+  if (x <= 0) return 0;
+  const double r0 = stage.startRate;
+  const double a = (stage.endRate - stage.startRate) / (2.0 * stage.durationS);
+  const double discriminant = std::max(0.0, r0 * r0 + 4.0 * a * x);
+  const double denominator = r0 + std::sqrt(discriminant);
+  if (!(denominator > 0)) return stage.durationS;
+  return std::clamp(2.0 * x / denominator, 0.0, stage.durationS);
+}
+
+}  // namespace
+
+double expectedSessions(const Stage& stage) {
+  return 0.5 * (stage.startRate + stage.endRate) * stage.durationS;
+}
+
+Planner::Planner(const WorkloadSpec& spec)
+    : m_spec(spec),
+      m_arrivalRng(util::Rng::forStream(spec.load.seed, kArrivalStream)),
+      m_durationNs(std::llround(spec.totalDurationS() * 1e9)) {}
+
+bool Planner::nextArrival(int64_t& plannedNs, uint32_t& stage) {
+  const auto& stages = m_spec.load.stages;
+  if (m_stage >= stages.size()) return false;
+  if (m_spec.load.arrival == Arrival::Constant) {
+    m_cumulative = static_cast<double>(m_nextId) + 0.5;
+  } else {
+    m_cumulative += m_arrivalRng.exponential(1.0);
+  }
+  while (m_cumulative > m_stageStartCum + expectedSessions(stages[m_stage])) {
+    m_stageStartCum += expectedSessions(stages[m_stage]);
+    m_stageStartS += stages[m_stage].durationS;
+    if (++m_stage >= stages.size()) return false;
+  }
+  const double tau = timeAtIntegral(stages[m_stage], m_cumulative - m_stageStartCum);
+  plannedNs = std::min<int64_t>(std::llround((m_stageStartS + tau) * 1e9), m_durationNs);
+  stage = static_cast<uint32_t>(m_stage);
+  return true;
+}
+
+bool Planner::next(SessionPlan& out) {
+  if (!nextArrival(out.plannedNs, out.stage)) return false;
+  out.id = m_nextId++;
+  util::Rng lengths = util::Rng::forStream(m_spec.load.seed, kLengthStreamBase + out.id);
+  out.inputTokens = sampleLength(m_spec.requests.inputTokens, lengths);
+  out.outputTokens = sampleLength(m_spec.requests.outputTokens, lengths);
+  return true;
+}
+
+}  // namespace plumbline::workload

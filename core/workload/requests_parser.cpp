@@ -1,0 +1,79 @@
+#include "core/workload/requests_parser.h"
+
+#include <array>
+#include <string_view>
+
+#include "core/workload/json_fields.h"
+#include "core/workload/length_dist_parser.h"
+#include "core/workload/workload_error.h"
+
+namespace plumbline::workload {
+namespace {
+
+/// Body fields the engine writes itself; letting `extra` set them would silently change a run.
+constexpr std::array<std::string_view, 10> kReservedBodyFields = {
+    "model",      "messages",    "prompt", "stream", "stream_options",
+    "max_tokens", "temperature", "top_p",  "seed",   "ignore_eos"};
+
+std::string parsePromptSource(const nlohmann::json& value, const std::string& path) {
+  JsonFields fields(value, path, {"source"});
+  const std::string source = fields.requireString("source");
+  if (source == "synthetic") return source;
+  if (source == "sharegpt" || source == "trace" || source == "dataset")
+    throw WorkloadError(fields.childPath("source"),
+                        "prompt source '" + source + "' is not supported yet (only 'synthetic')");
+  throw WorkloadError(fields.childPath("source"),
+                      "unknown prompt source '" + source + "' (only 'synthetic' is supported)");
+}
+
+}  // namespace
+
+SamplingSpec parseSampling(const nlohmann::json& value, const std::string& path) {
+  JsonFields fields(value, path,
+                    {"temperature", "top_p", "max_tokens", "ignore_eos", "seed", "extra"});
+  SamplingSpec sampling;
+  sampling.temperature = fields.number("temperature");
+  if (sampling.temperature) {
+    checkNonNegative(*sampling.temperature, fields.childPath("temperature"));
+    checkAtMost(*sampling.temperature, 2, fields.childPath("temperature"));
+  }
+  sampling.topP = fields.number("top_p");
+  if (sampling.topP) {
+    checkPositive(*sampling.topP, fields.childPath("top_p"));
+    checkAtMost(*sampling.topP, 1, fields.childPath("top_p"));
+  }
+  sampling.maxTokens = fields.integer("max_tokens");
+  if (sampling.maxTokens)
+    checkAtLeast(static_cast<double>(*sampling.maxTokens), 1, fields.childPath("max_tokens"));
+  sampling.ignoreEos = fields.boolean("ignore_eos");
+  sampling.seed = fields.integer("seed");
+  if (const auto* extra = fields.find("extra")) {
+    const std::string extraPath = fields.childPath("extra");
+    requireObject(*extra, extraPath);
+    for (const auto& item : extra->items()) {
+      for (std::string_view reserved : kReservedBodyFields) {
+        if (item.key() == reserved)
+          throw WorkloadError(extraPath + "." + item.key(),
+                              "'" + item.key() + "' is set by Plumbline; it cannot be in extra");
+      }
+    }
+    sampling.extra = *extra;
+  }
+  return sampling;
+}
+
+RequestsSpec parseRequests(const nlohmann::json& value, const std::string& path) {
+  JsonFields fields(value, path, {"input_tokens", "output_tokens", "prompt", "sampling"});
+  RequestsSpec requests;
+  requests.inputTokens =
+      parseLengthDist(fields.require("input_tokens"), fields.childPath("input_tokens"));
+  requests.outputTokens =
+      parseLengthDist(fields.require("output_tokens"), fields.childPath("output_tokens"));
+  if (const auto* prompt = fields.find("prompt"))
+    requests.promptSource = parsePromptSource(*prompt, fields.childPath("prompt"));
+  if (const auto* sampling = fields.find("sampling"))
+    requests.sampling = parseSampling(*sampling, fields.childPath("sampling"));
+  return requests;
+}
+
+}  // namespace plumbline::workload

@@ -1,0 +1,292 @@
+#include "core/workload/workload_loader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string_view>
+
+#include "core/workload/json_fields.h"
+#include "core/workload/planner.h"
+#include "core/workload/requests_parser.h"
+
+namespace plumbline::workload {
+namespace {
+
+constexpr int kFormatVersion = 1;
+/// Beyond this the plan preview and the schedule would take minutes and gigabytes.
+constexpr double kMaxExpectedSessions = 1e9;
+
+bool isEnvVarName(const std::string& name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  for (char c : name) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  }
+  return true;
+}
+
+bool isHttpUrl(const std::string& url) {
+  for (std::string_view scheme : {"http://", "https://"}) {
+    if (url.rfind(scheme, 0) == 0 && url.size() > scheme.size()) return true;
+  }
+  return false;
+}
+
+void parseMock(const nlohmann::json& value, const std::string& path, TargetSpec& target) {
+  JsonFields fields(value, path, {"preset", "ttft_ms", "itl_ms"});
+  if (auto preset = fields.string("preset")) target.mockPreset = *preset;
+  target.mockTtftMs = fields.number("ttft_ms");
+  if (target.mockTtftMs) checkNonNegative(*target.mockTtftMs, fields.childPath("ttft_ms"));
+  target.mockItlMs = fields.number("itl_ms");
+  if (target.mockItlMs) checkNonNegative(*target.mockItlMs, fields.childPath("itl_ms"));
+}
+
+TargetSpec parseTarget(const nlohmann::json& value, const std::string& path) {
+  JsonFields fields(value, path,
+                    {"url", "api", "model", "stream", "api_key_env", "timeout_s", "mock"});
+  TargetSpec target;
+  if (auto url = fields.string("url")) {
+    if (*url != "embedded" && !isHttpUrl(*url))
+      throw WorkloadError(
+          fields.childPath("url"),
+          "expected \"embedded\" or an http:// or https:// URL, got '" + *url + "'");
+    target.url = *url;
+  }
+  if (auto api = fields.string("api")) {
+    if (*api == "chat")
+      target.api = Api::Chat;
+    else if (*api == "completions")
+      target.api = Api::Completions;
+    else
+      throw WorkloadError(fields.childPath("api"),
+                          "expected \"chat\" or \"completions\", got '" + *api + "'");
+  }
+  if (auto model = fields.string("model")) {
+    if (model->empty()) throw WorkloadError(fields.childPath("model"), "must not be empty");
+    target.model = *model;
+  }
+  if (auto stream = fields.boolean("stream")) target.stream = *stream;
+  if (auto env = fields.string("api_key_env")) {
+    if (!isEnvVarName(*env))
+      throw WorkloadError(fields.childPath("api_key_env"),
+                          "expected the NAME of an environment variable (like OPENAI_API_KEY), "
+                          "not '" +
+                              env->substr(0, 16) + (env->size() > 16 ? "...'" : "'"));
+    target.apiKeyEnv = *env;
+  }
+  if (auto timeout = fields.number("timeout_s")) {
+    checkPositive(*timeout, fields.childPath("timeout_s"));
+    target.timeoutS = *timeout;
+  }
+  if (const auto* mock = fields.find("mock")) {
+    if (target.url != "embedded")
+      throw WorkloadError(fields.childPath("mock"), "only allowed with url \"embedded\"");
+    parseMock(*mock, fields.childPath("mock"), target);
+  }
+  return target;
+}
+
+Stage parseStage(const nlohmann::json& value, const std::string& path, double previousEndRate) {
+  JsonFields fields(value, path, {"rate", "ramp_to", "duration_s"});
+  const auto rate = fields.number("rate");
+  const auto rampTo = fields.number("ramp_to");
+  if (!rate && !rampTo) throw WorkloadError(path, "needs 'rate' or 'ramp_to'");
+  if (rate) checkNonNegative(*rate, fields.childPath("rate"));
+  if (rampTo) checkNonNegative(*rampTo, fields.childPath("ramp_to"));
+  Stage stage;
+  stage.durationS = fields.requireNumber("duration_s");
+  checkPositive(stage.durationS, fields.childPath("duration_s"));
+  stage.startRate = rate ? *rate : previousEndRate;
+  stage.endRate = rampTo ? *rampTo : *rate;
+  return stage;
+}
+
+uint64_t parseSeed(const JsonFields& fields) {
+  const auto* value = fields.find("seed");
+  if (!value) return LoadSpec{}.seed;
+  if (value->is_number_unsigned()) return value->get<uint64_t>();
+  // Documents built in code hold non-negative integers as signed.
+  if (value->is_number_integer()) {
+    if (value->get<int64_t>() >= 0) return static_cast<uint64_t>(value->get<int64_t>());
+    throw WorkloadError(fields.childPath("seed"), "must be >= 0, got " + value->dump());
+  }
+  throw WorkloadError(fields.childPath("seed"),
+                      "expected a non-negative integer, got " + describeJsonType(*value));
+}
+
+LoadSpec parseLoad(const nlohmann::json& value, const std::string& path) {
+  JsonFields fields(value, path, {"arrival", "seed", "stages", "max_in_flight"});
+  LoadSpec load;
+  if (auto arrival = fields.string("arrival")) {
+    if (*arrival == "constant")
+      load.arrival = Arrival::Constant;
+    else if (*arrival == "poisson")
+      load.arrival = Arrival::Poisson;
+    else if (*arrival == "gamma" || *arrival == "trace")
+      throw WorkloadError(fields.childPath("arrival"),
+                          "arrival '" + *arrival + "' is not supported yet");
+    else
+      throw WorkloadError(fields.childPath("arrival"),
+                          "expected \"constant\" or \"poisson\", got '" + *arrival + "'");
+  }
+  load.seed = parseSeed(fields);
+  const std::string stagesPath = fields.childPath("stages");
+  const auto& stages = fields.require("stages");
+  if (!stages.is_array())
+    throw WorkloadError(stagesPath, "expected an array, got " + describeJsonType(stages));
+  if (stages.empty()) throw WorkloadError(stagesPath, "must not be empty");
+  double previousEndRate = 0;
+  double expected = 0;
+  for (size_t i = 0; i < stages.size(); ++i) {
+    Stage stage =
+        parseStage(stages[i], stagesPath + "[" + std::to_string(i) + "]", previousEndRate);
+    previousEndRate = stage.endRate;
+    expected += expectedSessions(stage);
+    load.stages.push_back(stage);
+  }
+  if (!(expected > 0))
+    throw WorkloadError(stagesPath, "the load profile plans no sessions (every rate is 0)");
+  if (expected > kMaxExpectedSessions)
+    throw WorkloadError(stagesPath, "the load profile plans " + formatNumber(expected) +
+                                        " sessions; at most 1e9 are supported");
+  if (auto cap = fields.integer("max_in_flight")) {
+    checkAtLeast(static_cast<double>(*cap), 1, fields.childPath("max_in_flight"));
+    load.maxInFlight = *cap;
+  }
+  return load;
+}
+
+SessionSpec parseSession(const nlohmann::json& value, const std::string& path) {
+  requireObject(value, path);
+  SessionSpec session;
+  if (const auto it = value.find("shape"); it != value.end()) {
+    if (!it->is_string())
+      throw WorkloadError(path + ".shape", "expected a string, got " + describeJsonType(*it));
+    const std::string shape = it->get<std::string>();
+    if (shape == "multi_turn" || shape == "tree" || shape == "agentic" || shape == "summarize")
+      throw WorkloadError(path + ".shape", "session shape '" + shape + "' is not supported yet");
+    if (shape != "single")
+      throw WorkloadError(path + ".shape", "unknown session shape '" + shape + "'");
+    session.shape = shape;
+  }
+  JsonFields fields(value, path, {"shape"});
+  return session;
+}
+
+VerdictSpec parseVerdict(const nlohmann::json& value, const std::string& path) {
+  JsonFields fields(value, path, {"send_lag_tolerance_ms", "min_sent_fraction"});
+  VerdictSpec verdict;
+  if (auto tolerance = fields.number("send_lag_tolerance_ms")) {
+    checkPositive(*tolerance, fields.childPath("send_lag_tolerance_ms"));
+    verdict.sendLagToleranceMs = *tolerance;
+  }
+  if (auto fraction = fields.number("min_sent_fraction")) {
+    checkPositive(*fraction, fields.childPath("min_sent_fraction"));
+    checkAtMost(*fraction, 1, fields.childPath("min_sent_fraction"));
+    verdict.minSentFraction = *fraction;
+  }
+  return verdict;
+}
+
+void checkVersion(const nlohmann::json& document) {
+  const auto it = document.find("plumbline");
+  if (it == document.end())
+    throw WorkloadError("plumbline", "missing required key (the format version, 1)");
+  if (!it->is_number_integer())
+    throw WorkloadError("plumbline", "expected an integer, got " + describeJsonType(*it));
+  if (it->get<int64_t>() != kFormatVersion)
+    throw WorkloadError(
+        "plumbline", "unsupported format version " + it->dump() + " (this build reads version 1)");
+}
+
+std::string readFile(const std::string& path) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                       &std::fclose);
+  if (!file) throw WorkloadError(path, std::string("cannot read: ") + std::strerror(errno));
+  std::string content;
+  char buffer[65536];
+  size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) content.append(buffer, n);
+  if (std::ferror(file.get()))
+    throw WorkloadError(path, std::string("cannot read: ") + std::strerror(errno));
+  return content;
+}
+
+[[noreturn]] void throwSyntaxError(const std::string& file, const std::string& content,
+                                   const nlohmann::json::parse_error& error) {
+  // error.byte is 1-based and points just past the offending character.
+  const size_t end = std::min<size_t>(error.byte == 0 ? 0 : error.byte - 1, content.size());
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i < end; ++i) {
+    if (content[i] == '\n')
+      ++line, column = 1;
+    else
+      ++column;
+  }
+  std::string message = error.what();
+  if (const auto colon = message.find(": "); colon != std::string::npos)
+    message = message.substr(colon + 2);
+  throw WorkloadError(file + ":" + std::to_string(line) + ":" + std::to_string(column),
+                      "invalid JSON: " + message);
+}
+
+}  // namespace
+
+WorkloadSpec loadWorkloadFile(const std::string& path) {
+  const std::string content = readFile(path);
+  nlohmann::json document;
+  try {
+    document = nlohmann::json::parse(content);
+  } catch (const nlohmann::json::parse_error& error) {
+    throwSyntaxError(path, content, error);
+  }
+  return parseWorkload(document);
+}
+
+WorkloadSpec parseWorkload(const nlohmann::json& document) {
+  requireObject(document, "(root)");
+  checkVersion(document);
+  JsonFields fields(
+      document, "",
+      {"plumbline", "name", "description", "target", "load", "requests", "session", "verdict"});
+  WorkloadSpec spec;
+  spec.version = kFormatVersion;
+  spec.name = fields.requireString("name");
+  if (spec.name.empty()) throw WorkloadError("name", "must not be empty");
+  if (auto description = fields.string("description")) spec.description = *description;
+  if (const auto* target = fields.find("target")) spec.target = parseTarget(*target, "target");
+  spec.load = parseLoad(fields.require("load"), "load");
+  spec.requests = parseRequests(fields.require("requests"), "requests");
+  if (const auto* session = fields.find("session"))
+    spec.session = parseSession(*session, "session");
+  if (const auto* verdict = fields.find("verdict"))
+    spec.verdict = parseVerdict(*verdict, "verdict");
+  spec.document = document;
+  return spec;
+}
+
+void overrideLoad(WorkloadSpec& spec, std::optional<double> rate, std::optional<double> durationS) {
+  if (!rate && !durationS) return;
+  if (rate) checkPositive(*rate, "--rate");
+  if (durationS) checkPositive(*durationS, "--duration");
+  const double keptDuration = spec.totalDurationS();
+  double keptRate = 0;
+  if (!spec.load.stages.empty()) {
+    const Stage& first = spec.load.stages.front();
+    keptRate = first.startRate > 0 ? first.startRate : first.endRate;
+  }
+  Stage stage;
+  stage.startRate = stage.endRate = rate.value_or(keptRate);
+  stage.durationS = durationS.value_or(keptDuration);
+  checkPositive(stage.startRate, "--rate");
+  checkPositive(stage.durationS, "--duration");
+  spec.load.stages = {stage};
+  // The stored document must say what was actually run.
+  if (spec.document.is_object() && spec.document.contains("load"))
+    spec.document["load"]["stages"] =
+        nlohmann::json::array({{{"rate", stage.startRate}, {"duration_s", stage.durationS}}});
+}
+
+}  // namespace plumbline::workload

@@ -1,0 +1,30 @@
+#pragma once
+// A valid workload document the tests mutate, and a parser shortcut.
+#include <nlohmann/json.hpp>
+
+#include "core/workload/workload_loader.h"
+
+namespace plumbline::testing {
+
+inline nlohmann::json validDocument() {
+  return nlohmann::json::parse(R"({
+    "plumbline": 1,
+    "name": "test",
+    "load": {"arrival": "constant", "seed": 7, "stages": [{"rate": 10, "duration_s": 10}]},
+    "requests": {
+      "input_tokens": {"dist": "fixed", "value": 100},
+      "output_tokens": {"dist": "fixed", "value": 20}
+    }
+  })");
+}
+
+inline workload::WorkloadSpec specWithStages(const nlohmann::json& stages, const char* arrival,
+                                             uint64_t seed = 7) {
+  auto document = validDocument();
+  document["load"]["stages"] = stages;
+  document["load"]["arrival"] = arrival;
+  document["load"]["seed"] = seed;
+  return workload::parseWorkload(document);
+}
+
+}  // namespace plumbline::testing
