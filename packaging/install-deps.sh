@@ -10,7 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev qtkeychain-qt6-dev qt6-qpa-plugins
   xvfb xauth imagemagick x11-utils fonts-dejavu-core
-  sqlite3 curl procps
+  sqlite3 curl procps wrk
 )
 
 sudo_cmd=()

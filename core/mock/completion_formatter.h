@@ -1,0 +1,43 @@
+#pragma once
+// Renders OpenAI-format response bodies and SSE chunks for one mock completion.
+#include <cstdint>
+#include <string>
+
+#include "core/mock/mock_request.h"
+
+namespace plumbline::mock {
+
+/// Appends OpenAI's exact wire format (chat.completion[.chunk] or text_completion) to
+/// a string; one instance per response, so the constant prefix is rendered once.
+class CompletionFormatter {
+ public:
+  CompletionFormatter(const MockRequest& request, int64_t completionTokens, uint64_t id, int64_t created);
+
+  /// `data: {...}\n\n` for token `index` (0-based): the first carries the role, the
+  /// last the finish_reason.
+  void appendTokenChunk(std::string& out, int64_t index) const;
+  /// The include_usage chunk (empty choices) when requested, then `data: [DONE]`.
+  void appendStreamEnd(std::string& out) const;
+  /// The whole non-streaming JSON body.
+  void appendFullBody(std::string& out) const;
+
+  int64_t completionTokens() const { return m_completionTokens; }
+
+ private:
+  void appendHead(std::string& out, bool chunk) const;
+  void appendUsage(std::string& out) const;
+  const char* finishReason() const;
+
+  ApiKind m_kind;
+  bool m_includeUsage;
+  int64_t m_completionTokens;
+  int64_t m_promptTokens;
+  bool m_hitMaxTokens;
+  std::string m_id;
+  std::string m_createdAndModel;  ///< `,"created":…,"model":"…"`, rendered once
+};
+
+/// Escapes a string for inclusion between JSON double quotes.
+std::string jsonEscape(std::string_view text);
+
+}  // namespace plumbline::mock

@@ -1,0 +1,146 @@
+#include "core/mock/mock_loop.h"
+
+#include <event2/buffer.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include <event2/util.h>
+#include <unistd.h>
+
+#include <ctime>
+#include <stdexcept>
+#include <string_view>
+
+#include "core/mock/completion_formatter.h"
+#include "core/mock/mock_stats.h"
+#include "core/mock/timed_completion.h"
+
+namespace plumbline::mock {
+namespace {
+
+constexpr std::string_view kModelsBody =
+    R"({"object":"list","data":[{"id":"mock","object":"model","created":0,"owned_by":"plumbline"}]})";
+
+int64_t msToNs(double ms) { return static_cast<int64_t>(ms * 1e6); }
+
+std::string_view pathOf(const char* uri) {
+  std::string_view path(uri != nullptr ? uri : "");
+  const auto query = path.find('?');
+  return query == std::string_view::npos ? path : path.substr(0, query);
+}
+
+}  // namespace
+
+MockLoop::MockLoop(const MockSettings& settings, int listenFd, MockStatsBoard& board, int index)
+    : m_settings(settings), m_board(board), m_stats(board.forLoop(index)), m_index(index) {
+  // The changelist coalesces evhttp's per-request read/write toggles into fewer
+  // epoll_ctl calls: syscalls, not our code, dominate a profile of this server.
+  event_config* config = event_config_new();
+  event_config_set_flag(config, EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST);
+  m_base = event_base_new_with_config(config);
+  event_config_free(config);
+  m_http = m_base != nullptr ? evhttp_new(m_base) : nullptr;
+  if (m_http == nullptr) throw std::runtime_error("mock: cannot create an event loop");
+  evhttp_set_allowed_methods(m_http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT |
+                                         EVHTTP_REQ_DELETE | EVHTTP_REQ_OPTIONS | EVHTTP_REQ_PATCH);
+  evhttp_set_gencb(m_http, &MockLoop::onRequest, this);
+  m_stopEvent = event_new(m_base, -1, 0, &MockLoop::onStop, this);
+  const int own = dup(listenFd);
+  if (own < 0 || evhttp_accept_socket(m_http, own) != 0) {
+    if (own >= 0) close(own);
+    throw std::runtime_error("mock: cannot accept on the listening socket");
+  }
+}
+
+MockLoop::~MockLoop() {
+  // Timers and close callbacks go first; evhttp_free then frees connections and requests.
+  for (auto& [raw, completion] : m_active) completion->detach();
+  m_active.clear();
+  if (m_stopEvent != nullptr) event_free(m_stopEvent);
+  if (m_http != nullptr) evhttp_free(m_http);
+  if (m_base != nullptr) event_base_free(m_base);
+}
+
+void MockLoop::run() { event_base_dispatch(m_base); }
+
+// An activated event, unlike event_base_loopbreak, is not lost when stop() comes
+// before run() has entered the loop.
+void MockLoop::stop() { event_active(m_stopEvent, EV_READ, 0); }
+
+void MockLoop::onStop(int /*fd*/, short /*what*/, void* self) {
+  event_base_loopbreak(static_cast<MockLoop*>(self)->m_base);
+}
+
+void MockLoop::retire(TimedCompletion* completion) { m_active.erase(completion); }
+
+void MockLoop::onRequest(evhttp_request* request, void* self) { static_cast<MockLoop*>(self)->route(request); }
+
+void MockLoop::route(evhttp_request* request) {
+  const std::string_view path = pathOf(evhttp_request_get_uri(request));
+  const evhttp_cmd_type method = evhttp_request_get_command(request);
+  const bool isGet = method == EVHTTP_REQ_GET;
+  const bool isPost = method == EVHTTP_REQ_POST;
+  if (path == "/v1/chat/completions" || path == "/v1/completions") {
+    if (!isPost) return replyError(request, 405, "Method Not Allowed", "use POST for " + std::string(path));
+    return handleCompletion(request, path == "/v1/completions" ? ApiKind::Completions : ApiKind::Chat);
+  }
+  if (path == "/v1/models" || path == "/mock/stats") {
+    if (!isGet) return replyError(request, 405, "Method Not Allowed", "use GET for " + std::string(path));
+    return replyJson(request, 200, "OK", path == "/mock/stats" ? m_board.toJson() : std::string(kModelsBody));
+  }
+  replyError(request, 404, "Not Found", "no such endpoint: " + std::string(path));
+}
+
+void MockLoop::handleCompletion(evhttp_request* request, ApiKind kind) {
+  const int64_t receivedNs = monotonicNs();
+  evbuffer* input = evhttp_request_get_input_buffer(request);
+  const auto length = evbuffer_get_length(input);
+  const auto* data = reinterpret_cast<const char*>(evbuffer_pullup(input, -1));
+  std::string error;
+  const auto parsed = parseMockRequest(kind, std::string_view(data != nullptr ? data : "", length), error);
+  if (!parsed) return replyError(request, 400, "Bad Request", error);
+  MockStats::bump(m_stats.requestsReceived);
+  const int64_t tokens = completionTokens(*parsed, m_settings.naturalLengthMean);
+  const TokenSchedule schedule{receivedNs, msToNs(m_settings.ttftMs), msToNs(m_settings.itlMs)};
+  if (schedule.dueAt(receivedNs, tokens) >= tokens) return replyAtOnce(request, *parsed, tokens);
+  CompletionFormatter formatter(*parsed, tokens, nextId(), static_cast<int64_t>(time(nullptr)));
+  auto completion =
+      std::make_unique<TimedCompletion>(*this, m_stats, request, std::move(formatter), parsed->stream, schedule);
+  TimedCompletion* raw = completion.get();
+  m_active.emplace(raw, std::move(completion));
+  raw->begin();
+}
+
+void MockLoop::replyAtOnce(evhttp_request* request, const MockRequest& parsed, int64_t tokens) {
+  thread_local std::string body;
+  body.clear();
+  const CompletionFormatter formatter(parsed, tokens, nextId(), static_cast<int64_t>(time(nullptr)));
+  if (parsed.stream) {
+    for (int64_t i = 0; i < tokens; ++i) formatter.appendTokenChunk(body, i);
+    formatter.appendStreamEnd(body);
+  } else {
+    formatter.appendFullBody(body);
+  }
+  evkeyvalq* headers = evhttp_request_get_output_headers(request);
+  evhttp_add_header(headers, "Content-Type", parsed.stream ? "text/event-stream" : "application/json");
+  evbuffer* out = evhttp_request_get_output_buffer(request);
+  evbuffer_add(out, body.data(), body.size());
+  MockStats::bump(m_stats.tokensSent, static_cast<uint64_t>(tokens));
+  MockStats::bump(m_stats.requestsCompleted);
+  evhttp_send_reply(request, 200, "OK", out);
+}
+
+void MockLoop::replyJson(evhttp_request* request, int status, const char* reason, const std::string& body) {
+  evhttp_add_header(evhttp_request_get_output_headers(request), "Content-Type", "application/json");
+  evbuffer* out = evhttp_request_get_output_buffer(request);
+  evbuffer_add(out, body.data(), body.size());
+  evhttp_send_reply(request, status, reason, out);
+}
+
+void MockLoop::replyError(evhttp_request* request, int status, const char* reason, const std::string& message) {
+  const char* type = status == 404 ? "not_found_error" : "invalid_request_error";
+  replyJson(request, status, reason,
+            R"({"error":{"message":")" + jsonEscape(message) + R"(","type":")" + type +
+                R"(","param":null,"code":)" + std::to_string(status) + "}}");
+}
+
+}  // namespace plumbline::mock

@@ -1,0 +1,164 @@
+#include "core/mock/mock_request.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <string>
+
+namespace plumbline::mock {
+namespace {
+
+using simdjson::ondemand::json_type;
+using simdjson::ondemand::value;
+
+constexpr uint64_t kFnvOffset = 1469598103934665603ull;
+constexpr uint64_t kFnvPrime = 1099511628211ull;
+
+/// Thrown for well-formed JSON that is not a valid request.
+struct BadRequest {
+  std::string reason;
+};
+
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+
+void addText(MockRequest& req, std::string_view text) {
+  req.promptTokens += countWords(text);
+  for (char c : text) req.promptHash = (req.promptHash ^ static_cast<unsigned char>(c)) * kFnvPrime;
+  req.promptHash = (req.promptHash ^ 0xffu) * kFnvPrime;  // separator between parts
+}
+
+void parseContent(MockRequest& req, value content) {
+  switch (content.type()) {
+    case json_type::string: addText(req, content.get_string()); break;
+    case json_type::null: break;
+    case json_type::array:
+      for (auto part : content.get_array()) {
+        for (auto field : part.get_object()) {
+          if (field.unescaped_key().value() == "text") addText(req, field.value().get_string());
+        }
+      }
+      break;
+    default: throw BadRequest{"messages[].content must be a string or an array of parts"};
+  }
+}
+
+void parseMessages(MockRequest& req, value messages) {
+  if (messages.type() != json_type::array) throw BadRequest{"'messages' must be an array"};
+  for (auto message : messages.get_array()) {
+    if (message.type() != json_type::object) throw BadRequest{"'messages' items must be objects"};
+    for (auto field : message.get_object()) {
+      if (field.unescaped_key().value() == "content") parseContent(req, field.value());
+    }
+  }
+}
+
+void parsePrompt(MockRequest& req, value prompt) {
+  if (prompt.type() == json_type::string) return addText(req, prompt.get_string());
+  if (prompt.type() != json_type::array) throw BadRequest{"'prompt' must be a string or an array"};
+  for (auto item : prompt.get_array()) {
+    if (item.type() == json_type::string) {
+      addText(req, item.get_string());
+    } else if (item.type() == json_type::number) {
+      req.promptTokens += 1;
+      req.promptHash = (req.promptHash ^ item.get_uint64()) * kFnvPrime;
+    } else {
+      throw BadRequest{"'prompt' array items must be strings or token ids"};
+    }
+  }
+}
+
+bool boolField(value v, const char* name) {
+  if (v.type() != json_type::boolean) throw BadRequest{std::string("'") + name + "' must be a boolean"};
+  return v.get_bool();
+}
+
+void parseStreamOptions(MockRequest& req, value v) {
+  if (v.type() == json_type::null) return;
+  if (v.type() != json_type::object) throw BadRequest{"'stream_options' must be an object"};
+  for (auto field : v.get_object()) {
+    if (field.unescaped_key().value() == "include_usage") req.includeUsage = boolField(field.value(), "include_usage");
+  }
+}
+
+void parseMaxTokens(MockRequest& req, value v, const char* name) {
+  if (v.type() == json_type::null) return;
+  int64_t n = 0;
+  if (v.type() != json_type::number || v.get_int64().get(n) != simdjson::SUCCESS || n < 1) {
+    throw BadRequest{std::string("'") + name + "' must be a positive integer"};
+  }
+  req.maxTokens = n;
+}
+
+/// Returns whether the required field (messages or prompt) was seen.
+bool parseField(MockRequest& req, std::string_view key, value v) {
+  if (key == "messages" && req.kind == ApiKind::Chat) return parseMessages(req, v), true;
+  if (key == "prompt" && req.kind == ApiKind::Completions) return parsePrompt(req, v), true;
+  if (key == "model" && v.type() == json_type::string) req.model = std::string(std::string_view(v.get_string()));
+  if (key == "stream") req.stream = boolField(v, "stream");
+  if (key == "stream_options") parseStreamOptions(req, v);
+  if (key == "ignore_eos") req.ignoreEos = boolField(v, "ignore_eos");
+  if (key == "max_tokens" || key == "max_completion_tokens") parseMaxTokens(req, v, key == "max_tokens" ? "max_tokens" : "max_completion_tokens");
+  return false;
+}
+
+std::string_view paddedCopy(std::string_view body, std::string& buffer) {
+  buffer.reserve(body.size() + simdjson::SIMDJSON_PADDING);
+  buffer.assign(body.data(), body.size());
+  return buffer;
+}
+
+}  // namespace
+
+int64_t countWords(std::string_view text) {
+  int64_t words = 0;
+  bool inWord = false;
+  for (char c : text) {
+    const bool space = isSpace(c);
+    if (!space && !inWord) ++words;
+    inWord = !space;
+  }
+  return words;
+}
+
+std::optional<MockRequest> parseMockRequest(ApiKind kind, std::string_view body, std::string& error) {
+  thread_local simdjson::ondemand::parser parser;
+  thread_local std::string buffer;
+  MockRequest req;
+  req.kind = kind;
+  req.promptHash = kFnvOffset;
+  bool sawInput = false;
+  try {
+    const std::string_view padded = paddedCopy(body, buffer);
+    simdjson::padded_string_view view(padded.data(), padded.size(), buffer.capacity());
+    simdjson::ondemand::document doc = parser.iterate(view);
+    if (doc.type() != json_type::object) throw BadRequest{"request body must be a JSON object"};
+    for (auto field : doc.get_object()) {
+      const std::string_view key = field.unescaped_key();
+      sawInput = parseField(req, key, field.value()) || sawInput;
+    }
+  } catch (const simdjson::simdjson_error& e) {
+    error = std::string("malformed JSON body: ") + e.what();
+    return std::nullopt;
+  } catch (const BadRequest& e) {
+    error = e.reason;
+    return std::nullopt;
+  }
+  if (!sawInput) {
+    error = kind == ApiKind::Chat ? "missing required field 'messages'" : "missing required field 'prompt'";
+    return std::nullopt;
+  }
+  return req;
+}
+
+int64_t completionTokens(const MockRequest& request, double naturalLengthMean) {
+  if (request.ignoreEos && request.maxTokens) return *request.maxTokens;
+  const auto span = static_cast<uint64_t>(std::max(1.0, 2.0 * naturalLengthMean - 1.0));
+  uint64_t h = request.promptHash;
+  h ^= h >> 33;  // finalize FNV so low bits are well mixed
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  const auto natural = static_cast<int64_t>(1 + h % span);
+  return request.maxTokens ? std::min(*request.maxTokens, natural) : natural;
+}
+
+}  // namespace plumbline::mock

@@ -1,0 +1,102 @@
+#include "core/mock/mock_server.h"
+
+#include <arpa/inet.h>
+#include <event2/thread.h>
+#include <event2/util.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <iostream>
+#include <stdexcept>
+
+#include "core/mock/mock_loop.h"
+#include "core/mock/mock_stats.h"
+
+namespace plumbline::mock {
+namespace {
+
+constexpr int kBacklog = 4096;
+
+int bindListener(const std::string& host, int port, int& boundPort) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) throw std::runtime_error(std::string("mock: socket: ") + std::strerror(errno));
+  const int one = 1;
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  inet_pton(AF_INET, host.c_str(), &addr.sin_addr);
+  socklen_t len = sizeof addr;
+  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), len) != 0 || listen(fd, kBacklog) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    const std::string reason = std::strerror(errno);
+    close(fd);
+    throw std::runtime_error("mock: cannot listen on " + host + ":" + std::to_string(port) + ": " + reason);
+  }
+  boundPort = ntohs(addr.sin_port);
+  return fd;
+}
+
+}  // namespace
+
+MockServer::MockServer(const MockSettings& settings) : m_settings(settings) {
+  evthread_use_pthreads();  // lets stop() break loops from another thread
+  m_listenFd = bindListener(settings.host, settings.port, m_port);
+  m_board = std::make_unique<MockStatsBoard>(settings.threads);
+  for (int i = 0; i < settings.threads; ++i) {
+    m_loops.push_back(std::make_unique<MockLoop>(settings, m_listenFd, *m_board, i));
+  }
+}
+
+MockServer::~MockServer() {
+  stop();
+  m_loops.clear();
+  if (m_listenFd >= 0) close(m_listenFd);
+}
+
+std::string MockServer::baseUrl() const { return "http://" + m_settings.host + ":" + std::to_string(m_port); }
+
+void MockServer::start() {
+  for (auto& loop : m_loops) m_threads.emplace_back([raw = loop.get()] { raw->run(); });
+}
+
+void MockServer::stop() {
+  for (auto& loop : m_loops) loop->stop();
+  for (auto& thread : m_threads) thread.join();
+  m_threads.clear();
+}
+
+int runMockServer(const MockConfig& config) {
+  MockSettings settings;
+  try {
+    settings = resolveMockSettings(config);
+  } catch (const MockConfigError& e) {
+    std::cerr << "plumbline mock: " << e.what() << '\n';
+    return 2;
+  }
+  // Block the stop signals in every loop thread; this thread waits for them below.
+  sigset_t stopSignals;
+  sigemptyset(&stopSignals);
+  sigaddset(&stopSignals, SIGTERM);
+  sigaddset(&stopSignals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);  // a vanished client must be an error code, not a death
+  try {
+    MockServer server(settings);
+    server.start();
+    std::cout << server.baseUrl() << std::endl;
+    int received = 0;
+    sigwait(&stopSignals, &received);
+    server.stop();
+  } catch (const std::runtime_error& e) {
+    std::cerr << "plumbline " << e.what() << '\n';
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace plumbline::mock

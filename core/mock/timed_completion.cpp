@@ -1,0 +1,127 @@
+#include "core/mock/timed_completion.h"
+
+#include <event2/buffer.h>
+#include <event2/event.h>
+#include <event2/http.h>
+
+#include <algorithm>
+#include <ctime>
+#include <string>
+
+#include "core/mock/mock_loop.h"
+#include "core/mock/mock_stats.h"
+
+namespace plumbline::mock {
+
+int64_t monotonicNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+int64_t TokenSchedule::dueAt(int64_t nowNs, int64_t total) const {
+  const int64_t first = startNs + ttftNs;
+  if (nowNs < first) return 0;
+  if (itlNs <= 0) return total;
+  return std::min(total, 1 + (nowNs - first) / itlNs);
+}
+
+TimedCompletion::TimedCompletion(MockLoop& loop, MockStats& stats, evhttp_request* request,
+                                 CompletionFormatter formatter, bool stream, TokenSchedule schedule)
+    : m_loop(loop),
+      m_stats(stats),
+      m_request(request),
+      m_formatter(std::move(formatter)),
+      m_stream(stream),
+      m_schedule(schedule) {
+  m_timer = evtimer_new(loop.base(), &TimedCompletion::onTimer, this);
+}
+
+TimedCompletion::~TimedCompletion() {
+  if (m_timer != nullptr) event_free(m_timer);
+}
+
+void TimedCompletion::begin() {
+  evhttp_connection_set_closecb(evhttp_request_get_connection(m_request), &TimedCompletion::onClose, this);
+  if (m_stream) {
+    evkeyvalq* headers = evhttp_request_get_output_headers(m_request);
+    evhttp_add_header(headers, "Content-Type", "text/event-stream");
+    evhttp_add_header(headers, "Cache-Control", "no-cache");
+    evhttp_send_reply_start(m_request, 200, "OK");
+  }
+  armTimer(monotonicNs());
+}
+
+void TimedCompletion::detach() {
+  releaseConnection();
+  m_request = nullptr;
+}
+
+void TimedCompletion::armTimer(int64_t nowNs) {
+  const int64_t next = m_stream ? m_sent : m_formatter.completionTokens() - 1;
+  const int64_t waitNs = std::max<int64_t>(0, m_schedule.deadline(std::max<int64_t>(next, 0)) - nowNs);
+  const int64_t waitUs = (waitNs + 999) / 1000;  // round up: never wake before the deadline
+  const timeval tv{static_cast<time_t>(waitUs / 1'000'000), static_cast<suseconds_t>(waitUs % 1'000'000)};
+  evtimer_add(m_timer, &tv);
+}
+
+void TimedCompletion::onTimer(int /*fd*/, short /*what*/, void* self) { static_cast<TimedCompletion*>(self)->step(); }
+
+void TimedCompletion::onClose(evhttp_connection* /*connection*/, void* self) {
+  auto* completion = static_cast<TimedCompletion*>(self);
+  // A request the connection let go of (client vanished mid-reply) is ours to free;
+  // one still attached is freed by the connection right after this callback.
+  if (evhttp_request_get_connection(completion->m_request) == nullptr) evhttp_request_free(completion->m_request);
+  completion->m_request = nullptr;
+  completion->m_loop.retire(completion);
+}
+
+void TimedCompletion::releaseConnection() {
+  if (m_request == nullptr) return;
+  evhttp_connection* connection = evhttp_request_get_connection(m_request);
+  if (connection != nullptr) evhttp_connection_set_closecb(connection, nullptr, nullptr);
+}
+
+void TimedCompletion::step() {
+  const int64_t total = m_formatter.completionTokens();
+  const int64_t due = m_schedule.dueAt(monotonicNs(), total);
+  if (m_stream && due > m_sent) sendStreamChunks(due);
+  if (m_stream && m_sent < total) return armTimer(monotonicNs());
+  if (!m_stream && due < total) return armTimer(monotonicNs());
+  if (!m_stream) sendFullBody();
+  m_loop.retire(this);
+}
+
+void TimedCompletion::sendStreamChunks(int64_t due) {
+  thread_local std::string text;
+  text.clear();
+  for (int64_t i = m_sent; i < due; ++i) m_formatter.appendTokenChunk(text, i);
+  const bool done = due >= m_formatter.completionTokens();
+  if (done) m_formatter.appendStreamEnd(text);
+  evbuffer* out = evhttp_request_get_output_buffer(m_request);
+  evbuffer_add(out, text.data(), text.size());
+  MockStats::bump(m_stats.tokensSent, static_cast<uint64_t>(due - m_sent));
+  m_sent = due;
+  if (done) releaseConnection();  // before the end: the reply may complete synchronously
+  evhttp_send_reply_chunk(m_request, out);
+  if (!done) return;
+  MockStats::bump(m_stats.requestsCompleted);
+  evhttp_send_reply_end(m_request);
+  m_request = nullptr;
+}
+
+void TimedCompletion::sendFullBody() {
+  thread_local std::string text;
+  text.clear();
+  m_formatter.appendFullBody(text);
+  releaseConnection();
+  evbuffer* out = evhttp_request_get_output_buffer(m_request);
+  evbuffer_add(out, text.data(), text.size());
+  evhttp_add_header(evhttp_request_get_output_headers(m_request), "Content-Type", "application/json");
+  MockStats::bump(m_stats.tokensSent, static_cast<uint64_t>(m_formatter.completionTokens()));
+  MockStats::bump(m_stats.requestsCompleted);
+  evhttp_send_reply(m_request, 200, "OK", out);
+  m_request = nullptr;
+}
+
+}  // namespace plumbline::mock

@@ -1,0 +1,65 @@
+#pragma once
+// A response whose tokens are due over time: driven by one evtimer on its loop's
+// event_base, cancelled when the client goes away.
+#include <cstdint>
+
+#include "core/mock/completion_formatter.h"
+
+struct event;
+struct evhttp_request;
+struct evhttp_connection;
+
+namespace plumbline::mock {
+
+class MockLoop;
+struct MockStats;
+
+/// When tokens are due: token i at start + ttft + i * itl (monotonic ns).
+struct TokenSchedule {
+  int64_t startNs = 0;
+  int64_t ttftNs = 0;
+  int64_t itlNs = 0;
+
+  int64_t deadline(int64_t index) const { return startNs + ttftNs + index * itlNs; }
+  /// How many of `total` tokens are due at `nowNs`.
+  int64_t dueAt(int64_t nowNs, int64_t total) const;
+};
+
+/// One timed response in flight. Owned by its MockLoop, which deletes it through
+/// retire() once it finished or its connection closed.
+class TimedCompletion {
+ public:
+  TimedCompletion(MockLoop& loop, MockStats& stats, evhttp_request* request, CompletionFormatter formatter,
+                  bool stream, TokenSchedule schedule);
+  ~TimedCompletion();
+  TimedCompletion(const TimedCompletion&) = delete;
+  TimedCompletion& operator=(const TimedCompletion&) = delete;
+
+  /// Sends the stream headers (if streaming) and arms the first timer.
+  void begin();
+  /// Forgets the request without touching it (the server is shutting down).
+  void detach();
+
+ private:
+  static void onTimer(int fd, short what, void* self);
+  static void onClose(evhttp_connection* connection, void* self);
+  void step();
+  void sendStreamChunks(int64_t due);
+  void sendFullBody();
+  void releaseConnection();
+  void armTimer(int64_t nowNs);
+
+  MockLoop& m_loop;
+  MockStats& m_stats;
+  evhttp_request* m_request;
+  CompletionFormatter m_formatter;
+  bool m_stream;
+  TokenSchedule m_schedule;
+  int64_t m_sent = 0;
+  event* m_timer = nullptr;
+};
+
+/// CLOCK_MONOTONIC in nanoseconds.
+int64_t monotonicNs();
+
+}  // namespace plumbline::mock

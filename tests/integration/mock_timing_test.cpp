@@ -1,0 +1,95 @@
+// Scripted timing and client disconnects of `plumbline mock` (generous bounds only:
+// tests never assert on tight wall-clock numbers).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "core/mock/embedded_target.h"
+#include "tests/integration/mock_http.h"
+
+namespace {
+
+using nlohmann::json;
+using plumbline::mock::EmbeddedTarget;
+using plumbline::test::httpCall;
+using plumbline::test::httpGet;
+using plumbline::test::httpPost;
+using plumbline::test::sseData;
+
+std::string streamBody(int tokens) {
+  return R"({"messages":[{"role":"user","content":"hi"}],"stream":true,"ignore_eos":true,"max_tokens":)" +
+         std::to_string(tokens) + "}";
+}
+
+json statsOf(const EmbeddedTarget& mock) { return json::parse(httpGet(mock.baseUrl() + "/mock/stats").body); }
+
+TEST(MockTiming, StreamFollowsTtftAndItl) {
+  EmbeddedTarget mock({PLUMBLINE_BIN, "", 50.0, 20.0, 1});
+  const auto r = httpPost(mock.baseUrl() + "/v1/chat/completions", streamBody(5));
+  ASSERT_EQ(r.status, 200);
+  ASSERT_EQ(sseData(r.body).size(), 6u);
+  ASSERT_FALSE(r.arrivalsMs.empty());
+  EXPECT_GE(r.arrivalsMs.front(), 45.0);
+  EXPECT_LE(r.arrivalsMs.front(), 150.0);
+  const double spread = r.arrivalsMs.back() - r.arrivalsMs.front();  // 4 gaps of 20 ms
+  EXPECT_GE(spread, 60.0);
+  EXPECT_LE(spread, 300.0);
+}
+
+TEST(MockTiming, NonStreamingAnswersWhenGenerationWouldEnd) {
+  EmbeddedTarget mock({PLUMBLINE_BIN, "", 50.0, 20.0, 1});
+  const auto r = httpPost(mock.baseUrl() + "/v1/completions", R"({"prompt":"x","max_tokens":5,"ignore_eos":true})");
+  ASSERT_EQ(r.status, 200);
+  ASSERT_FALSE(r.arrivalsMs.empty());
+  EXPECT_GE(r.arrivalsMs.front(), 120.0);  // 50 + 4 * 20
+  EXPECT_LE(r.arrivalsMs.front(), 400.0);
+}
+
+TEST(MockTiming, DefaultPresetIsSlowerThanInstant) {
+  EmbeddedTarget mock({PLUMBLINE_BIN, "default", std::nullopt, std::nullopt, 1});
+  const auto r = httpPost(mock.baseUrl() + "/v1/chat/completions", streamBody(2));
+  ASSERT_EQ(r.status, 200);
+  ASSERT_FALSE(r.arrivalsMs.empty());
+  EXPECT_GE(r.arrivalsMs.front(), 45.0);  // default preset: ttft 50 ms
+}
+
+TEST(MockTiming, ClientDisconnectMidStreamIsCancelled) {
+  EmbeddedTarget mock({PLUMBLINE_BIN, "", 10.0, 10.0, 2});
+  // 300 tokens would take 3 s; the client leaves after the first chunk.
+  const auto cut = httpCall({mock.baseUrl() + "/v1/chat/completions", streamBody(300), "", 5000, 1});
+  EXPECT_EQ(cut.code, CURLE_WRITE_ERROR);
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  const auto stats = statsOf(mock);
+  EXPECT_EQ(stats["requests_received"], 1);
+  EXPECT_EQ(stats["requests_completed"], 0);
+  EXPECT_LT(stats["tokens_sent"].get<int>(), 100);
+  EXPECT_EQ(httpPost(mock.baseUrl() + "/v1/chat/completions", streamBody(3)).status, 200);
+  EXPECT_EQ(statsOf(mock)["requests_completed"], 1);
+}
+
+TEST(MockTiming, ClientTimeoutBeforeFirstTokenIsCancelled) {
+  EmbeddedTarget mock({PLUMBLINE_BIN, "", 400.0, 10.0, 1});
+  const auto early = httpCall({mock.baseUrl() + "/v1/completions", R"({"prompt":"x","max_tokens":3})", "", 100, 0});
+  EXPECT_EQ(early.code, CURLE_OPERATION_TIMEDOUT);
+  const auto streamed = httpCall({mock.baseUrl() + "/v1/chat/completions", streamBody(3), "", 100, 0});
+  EXPECT_EQ(streamed.code, CURLE_OPERATION_TIMEDOUT);
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));  // past when both would have answered
+  const auto stats = statsOf(mock);
+  EXPECT_EQ(stats["requests_received"], 2);
+  EXPECT_LE(stats["requests_completed"].get<int>(), 2);
+}
+
+TEST(MockTiming, SigtermWithStreamsInFlightExitsZero) {
+  EmbeddedTarget mock({PLUMBLINE_BIN, "", 10.0, 10.0, 2});
+  std::thread client([url = mock.baseUrl()] { httpCall({url + "/v1/chat/completions", streamBody(500), "", 3000, 0}); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const int status = mock.stop();
+  client.join();
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+}  // namespace

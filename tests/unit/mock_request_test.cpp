@@ -1,0 +1,100 @@
+// Request parsing, mock tokenization and output length of `plumbline mock`.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/mock/completion_formatter.h"
+#include "core/mock/mock_request.h"
+
+namespace {
+
+using plumbline::mock::ApiKind;
+using plumbline::mock::completionTokens;
+using plumbline::mock::CompletionFormatter;
+using plumbline::mock::countWords;
+using plumbline::mock::MockRequest;
+using plumbline::mock::parseMockRequest;
+
+MockRequest parseOk(ApiKind kind, const std::string& body) {
+  std::string error;
+  auto req = parseMockRequest(kind, body, error);
+  EXPECT_TRUE(req.has_value()) << error;
+  return req.value_or(MockRequest{});
+}
+
+std::string parseError(ApiKind kind, const std::string& body) {
+  std::string error;
+  EXPECT_FALSE(parseMockRequest(kind, body, error).has_value()) << body;
+  return error;
+}
+
+TEST(MockRequest, CountsWhitespaceSeparatedWords) {
+  EXPECT_EQ(countWords(""), 0);
+  EXPECT_EQ(countWords("   "), 0);
+  EXPECT_EQ(countWords("one"), 1);
+  EXPECT_EQ(countWords(" one\ttwo\n\nthree  "), 3);
+}
+
+TEST(MockRequest, ParsesChatFields) {
+  const auto req = parseOk(ApiKind::Chat,
+                           R"({"model":"m","stream":true,"stream_options":{"include_usage":true},"ignore_eos":true,)"
+                           R"("max_tokens":7,"messages":[{"role":"user","content":"a b"},)"
+                           R"({"role":"user","content":[{"type":"text","text":"c d e"}]}]})");
+  EXPECT_EQ(req.model, "m");
+  EXPECT_TRUE(req.stream);
+  EXPECT_TRUE(req.includeUsage);
+  EXPECT_TRUE(req.ignoreEos);
+  EXPECT_EQ(req.maxTokens, 7);
+  EXPECT_EQ(req.promptTokens, 5);
+  EXPECT_EQ(completionTokens(req, 128.0), 7);
+}
+
+TEST(MockRequest, ParsesCompletionPromptForms) {
+  EXPECT_EQ(parseOk(ApiKind::Completions, R"({"prompt":"x y z"})").promptTokens, 3);
+  EXPECT_EQ(parseOk(ApiKind::Completions, R"({"prompt":["x y","z"]})").promptTokens, 3);
+  EXPECT_EQ(parseOk(ApiKind::Completions, R"({"prompt":[101, 102, 103, 104]})").promptTokens, 4);
+  EXPECT_EQ(parseOk(ApiKind::Completions, R"({"prompt":"x","max_completion_tokens":2,"ignore_eos":true})").maxTokens, 2);
+}
+
+TEST(MockRequest, RejectsInvalidBodies) {
+  EXPECT_NE(parseError(ApiKind::Chat, R"({"messages":)").find("malformed"), std::string::npos);
+  EXPECT_NE(parseError(ApiKind::Chat, R"({"prompt":"x"})").find("messages"), std::string::npos);
+  EXPECT_NE(parseError(ApiKind::Completions, R"({"messages":[]})").find("prompt"), std::string::npos);
+  EXPECT_NE(parseError(ApiKind::Completions, R"({"prompt":"x","max_tokens":0})").find("max_tokens"), std::string::npos);
+  EXPECT_NE(parseError(ApiKind::Completions, R"({"prompt":"x","stream":"yes"})").find("stream"), std::string::npos);
+  EXPECT_FALSE(parseError(ApiKind::Chat, "[1,2]").empty());
+  EXPECT_FALSE(parseError(ApiKind::Chat, "").empty());
+}
+
+TEST(MockRequest, NaturalLengthIsDeterministicWithTheConfiguredMean) {
+  double sum = 0;
+  constexpr int kPrompts = 4000;
+  for (int i = 0; i < kPrompts; ++i) {
+    const auto req = parseOk(ApiKind::Completions, R"({"prompt":"prompt number )" + std::to_string(i) + R"("})");
+    const int64_t n = completionTokens(req, 64.0);
+    ASSERT_GE(n, 1);
+    ASSERT_LE(n, 127);
+    EXPECT_EQ(n, completionTokens(req, 64.0));
+    sum += static_cast<double>(n);
+  }
+  EXPECT_NEAR(sum / kPrompts, 64.0, 3.0);
+}
+
+TEST(MockRequest, MaxTokensCapsTheNaturalLength) {
+  auto req = parseOk(ApiKind::Completions, R"({"prompt":"x","max_tokens":1})");
+  EXPECT_EQ(completionTokens(req, 128.0), 1);
+}
+
+TEST(CompletionFormatter, EscapesTheEchoedModel) {
+  auto req = parseOk(ApiKind::Chat, R"({"model":"a\"b\\c","messages":[{"content":"x"}]})");
+  std::string body;
+  CompletionFormatter(req, 2, 9, 1700000000).appendFullBody(body);
+  const auto json = nlohmann::json::parse(body);
+  EXPECT_EQ(json["model"], "a\"b\\c");
+  EXPECT_EQ(json["id"], "chatcmpl-mock-9");
+  EXPECT_EQ(json["created"], 1700000000);
+  EXPECT_EQ(json["choices"][0]["message"]["content"], "tok tok ");
+  EXPECT_EQ(json["choices"][0]["finish_reason"], "stop");
+}
+
+}  // namespace
