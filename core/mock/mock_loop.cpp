@@ -97,8 +97,11 @@ void MockLoop::handleCompletion(evhttp_request* request, ApiKind kind) {
   const auto* data = reinterpret_cast<const char*>(evbuffer_pullup(input, -1));
   std::string error;
   const auto parsed = parseMockRequest(kind, std::string_view(data != nullptr ? data : "", length), error);
-  if (!parsed) return replyError(request, 400, "Bad Request", error);
   MockStats::bump(m_stats.requestsReceived);
+  if (!parsed) {
+    MockStats::bump(m_stats.requestsCompleted);  // a 400 is a complete answer too
+    return replyError(request, 400, "Bad Request", error);
+  }
   const int64_t tokens = completionTokens(*parsed, m_settings.naturalLengthMean);
   const TokenSchedule schedule{receivedNs, msToNs(m_settings.ttftMs), msToNs(m_settings.itlMs)};
   if (schedule.dueAt(receivedNs, tokens) >= tokens) return replyAtOnce(request, *parsed, tokens);
