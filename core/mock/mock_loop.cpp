@@ -20,6 +20,8 @@ namespace {
 constexpr std::string_view kModelsBody =
     R"({"object":"list","data":[{"id":"mock","object":"model","created":0,"owned_by":"plumbline"}]})";
 
+constexpr int kConnectionTimeoutS = 3600;
+
 int64_t msToNs(double ms) { return static_cast<int64_t>(ms * 1e6); }
 
 std::string_view pathOf(const char* uri) {
@@ -43,6 +45,9 @@ MockLoop::MockLoop(const MockSettings& settings, int listenFd, MockStatsBoard& b
   evhttp_set_allowed_methods(m_http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT |
                                          EVHTTP_REQ_DELETE | EVHTTP_REQ_OPTIONS | EVHTTP_REQ_PATCH);
   evhttp_set_gencb(m_http, &MockLoop::onRequest, this);
+  // evhttp's 50 s default would cut long streams: read stays armed (for close detection)
+  // while the client, rightly, sends nothing.
+  evhttp_set_timeout(m_http, kConnectionTimeoutS);
   m_stopEvent = event_new(m_base, -1, 0, &MockLoop::onStop, this);
   const int own = dup(listenFd);
   if (own < 0 || evhttp_accept_socket(m_http, own) != 0) {
