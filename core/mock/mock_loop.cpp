@@ -4,6 +4,7 @@
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/util.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <ctime>
@@ -48,7 +49,11 @@ MockLoop::MockLoop(const MockSettings& settings, int listenFd, MockStatsBoard& b
   // evhttp's 50 s default would cut long streams: read stays armed (for close detection)
   // while the client, rightly, sends nothing.
   evhttp_set_timeout(m_http, kConnectionTimeoutS);
-  m_stopEvent = event_new(m_base, -1, 0, &MockLoop::onStop, this);
+  m_wakeFd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  m_stopEvent = m_wakeFd >= 0 ? event_new(m_base, m_wakeFd, EV_READ, &MockLoop::onStop, this) : nullptr;
+  if (m_stopEvent == nullptr || event_add(m_stopEvent, nullptr) != 0) {
+    throw std::runtime_error("mock: cannot create the stop event");
+  }
   const int own = dup(listenFd);
   if (own < 0 || evhttp_accept_socket(m_http, own) != 0) {
     if (own >= 0) close(own);
@@ -63,13 +68,17 @@ MockLoop::~MockLoop() {
   if (m_stopEvent != nullptr) event_free(m_stopEvent);
   if (m_http != nullptr) evhttp_free(m_http);
   if (m_base != nullptr) event_base_free(m_base);
+  if (m_wakeFd >= 0) close(m_wakeFd);
 }
 
 void MockLoop::run() { event_base_dispatch(m_base); }
 
-// An activated event, unlike event_base_loopbreak, is not lost when stop() comes
-// before run() has entered the loop.
-void MockLoop::stop() { event_active(m_stopEvent, EV_READ, 0); }
+// An eventfd, unlike event_base_loopbreak, is not lost when stop() comes before run()
+// has entered the loop, and it needs no locking in libevent (the loops run lock-free).
+void MockLoop::stop() {
+  const uint64_t one = 1;
+  [[maybe_unused]] const ssize_t n = write(m_wakeFd, &one, sizeof one);
+}
 
 void MockLoop::onStop(int /*fd*/, short /*what*/, void* self) {
   event_base_loopbreak(static_cast<MockLoop*>(self)->m_base);

@@ -56,6 +56,7 @@ class MockLoop {
   event_base* m_base = nullptr;
   evhttp* m_http = nullptr;
   event* m_stopEvent = nullptr;
+  int m_wakeFd = -1;
   std::unordered_map<TimedCompletion*, std::unique_ptr<TimedCompletion>> m_active;
 };
 
