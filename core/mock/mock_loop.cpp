@@ -35,6 +35,15 @@ std::string_view pathOf(const char* uri) {
 
 MockLoop::MockLoop(const MockSettings& settings, int listenFd, MockStatsBoard& board, int index)
     : m_settings(settings), m_board(board), m_stats(board.forLoop(index)), m_index(index) {
+  try {
+    setUp(listenFd);
+  } catch (...) {
+    release();  // the destructor does not run for a throwing constructor
+    throw;
+  }
+}
+
+void MockLoop::setUp(int listenFd) {
   // The changelist coalesces evhttp's per-request read/write toggles into fewer
   // epoll_ctl calls: syscalls, not our code, dominate a profile of this server.
   event_config* config = event_config_new();
@@ -61,7 +70,9 @@ MockLoop::MockLoop(const MockSettings& settings, int listenFd, MockStatsBoard& b
   }
 }
 
-MockLoop::~MockLoop() {
+MockLoop::~MockLoop() { release(); }
+
+void MockLoop::release() {
   // Timers and close callbacks go first; evhttp_free then frees connections and requests.
   for (auto& [raw, completion] : m_active) completion->detach();
   m_active.clear();
@@ -69,6 +80,10 @@ MockLoop::~MockLoop() {
   if (m_http != nullptr) evhttp_free(m_http);
   if (m_base != nullptr) event_base_free(m_base);
   if (m_wakeFd >= 0) close(m_wakeFd);
+  m_stopEvent = nullptr;
+  m_http = nullptr;
+  m_base = nullptr;
+  m_wakeFd = -1;
 }
 
 void MockLoop::run() { event_base_dispatch(m_base); }

@@ -39,6 +39,8 @@ class MockLoop {
   void retire(TimedCompletion* completion);
 
  private:
+  void setUp(int listenFd);
+  void release();
   static void onRequest(evhttp_request* request, void* self);
   static void onStop(int fd, short what, void* self);
   void route(evhttp_request* request);
