@@ -4,6 +4,7 @@
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/util.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <ctime>
@@ -20,6 +21,8 @@ namespace {
 constexpr std::string_view kModelsBody =
     R"({"object":"list","data":[{"id":"mock","object":"model","created":0,"owned_by":"plumbline"}]})";
 
+constexpr int kConnectionTimeoutS = 3600;
+
 int64_t msToNs(double ms) { return static_cast<int64_t>(ms * 1e6); }
 
 std::string_view pathOf(const char* uri) {
@@ -32,6 +35,15 @@ std::string_view pathOf(const char* uri) {
 
 MockLoop::MockLoop(const MockSettings& settings, int listenFd, MockStatsBoard& board, int index)
     : m_settings(settings), m_board(board), m_stats(board.forLoop(index)), m_index(index) {
+  try {
+    setUp(listenFd);
+  } catch (...) {
+    release();  // the destructor does not run for a throwing constructor
+    throw;
+  }
+}
+
+void MockLoop::setUp(int listenFd) {
   // The changelist coalesces evhttp's per-request read/write toggles into fewer
   // epoll_ctl calls: syscalls, not our code, dominate a profile of this server.
   event_config* config = event_config_new();
@@ -43,7 +55,14 @@ MockLoop::MockLoop(const MockSettings& settings, int listenFd, MockStatsBoard& b
   evhttp_set_allowed_methods(m_http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT |
                                          EVHTTP_REQ_DELETE | EVHTTP_REQ_OPTIONS | EVHTTP_REQ_PATCH);
   evhttp_set_gencb(m_http, &MockLoop::onRequest, this);
-  m_stopEvent = event_new(m_base, -1, 0, &MockLoop::onStop, this);
+  // evhttp's 50 s default would cut long streams: read stays armed (for close detection)
+  // while the client, rightly, sends nothing.
+  evhttp_set_timeout(m_http, kConnectionTimeoutS);
+  m_wakeFd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  m_stopEvent = m_wakeFd >= 0 ? event_new(m_base, m_wakeFd, EV_READ, &MockLoop::onStop, this) : nullptr;
+  if (m_stopEvent == nullptr || event_add(m_stopEvent, nullptr) != 0) {
+    throw std::runtime_error("mock: cannot create the stop event");
+  }
   const int own = dup(listenFd);
   if (own < 0 || evhttp_accept_socket(m_http, own) != 0) {
     if (own >= 0) close(own);
@@ -51,20 +70,30 @@ MockLoop::MockLoop(const MockSettings& settings, int listenFd, MockStatsBoard& b
   }
 }
 
-MockLoop::~MockLoop() {
+MockLoop::~MockLoop() { release(); }
+
+void MockLoop::release() {
   // Timers and close callbacks go first; evhttp_free then frees connections and requests.
   for (auto& [raw, completion] : m_active) completion->detach();
   m_active.clear();
   if (m_stopEvent != nullptr) event_free(m_stopEvent);
   if (m_http != nullptr) evhttp_free(m_http);
   if (m_base != nullptr) event_base_free(m_base);
+  if (m_wakeFd >= 0) close(m_wakeFd);
+  m_stopEvent = nullptr;
+  m_http = nullptr;
+  m_base = nullptr;
+  m_wakeFd = -1;
 }
 
 void MockLoop::run() { event_base_dispatch(m_base); }
 
-// An activated event, unlike event_base_loopbreak, is not lost when stop() comes
-// before run() has entered the loop.
-void MockLoop::stop() { event_active(m_stopEvent, EV_READ, 0); }
+// An eventfd, unlike event_base_loopbreak, is not lost when stop() comes before run()
+// has entered the loop, and it needs no locking in libevent (the loops run lock-free).
+void MockLoop::stop() {
+  const uint64_t one = 1;
+  [[maybe_unused]] const ssize_t n = write(m_wakeFd, &one, sizeof one);
+}
 
 void MockLoop::onStop(int /*fd*/, short /*what*/, void* self) {
   event_base_loopbreak(static_cast<MockLoop*>(self)->m_base);
@@ -97,8 +126,11 @@ void MockLoop::handleCompletion(evhttp_request* request, ApiKind kind) {
   const auto* data = reinterpret_cast<const char*>(evbuffer_pullup(input, -1));
   std::string error;
   const auto parsed = parseMockRequest(kind, std::string_view(data != nullptr ? data : "", length), error);
-  if (!parsed) return replyError(request, 400, "Bad Request", error);
   MockStats::bump(m_stats.requestsReceived);
+  if (!parsed) {
+    MockStats::bump(m_stats.requestsCompleted);  // a 400 is a complete answer too
+    return replyError(request, 400, "Bad Request", error);
+  }
   const int64_t tokens = completionTokens(*parsed, m_settings.naturalLengthMean);
   const TokenSchedule schedule{receivedNs, msToNs(m_settings.ttftMs), msToNs(m_settings.itlMs)};
   if (schedule.dueAt(receivedNs, tokens) >= tokens) return replyAtOnce(request, *parsed, tokens);

@@ -39,6 +39,8 @@ class MockLoop {
   void retire(TimedCompletion* completion);
 
  private:
+  void setUp(int listenFd);
+  void release();
   static void onRequest(evhttp_request* request, void* self);
   static void onStop(int fd, short what, void* self);
   void route(evhttp_request* request);
@@ -56,6 +58,7 @@ class MockLoop {
   event_base* m_base = nullptr;
   evhttp* m_http = nullptr;
   event* m_stopEvent = nullptr;
+  int m_wakeFd = -1;
   std::unordered_map<TimedCompletion*, std::unique_ptr<TimedCompletion>> m_active;
 };
 

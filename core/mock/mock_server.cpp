@@ -1,7 +1,6 @@
 #include "core/mock/mock_server.h"
 
 #include <arpa/inet.h>
-#include <event2/thread.h>
 #include <event2/util.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -44,7 +43,6 @@ int bindListener(const std::string& host, int port, int& boundPort) {
 }  // namespace
 
 MockServer::MockServer(const MockSettings& settings) : m_settings(settings) {
-  evthread_use_pthreads();  // lets stop() break loops from another thread
   m_listenFd = bindListener(settings.host, settings.port, m_port);
   m_board = std::make_unique<MockStatsBoard>(settings.threads);
   for (int i = 0; i < settings.threads; ++i) {

@@ -9,8 +9,11 @@ namespace plumbline::mock {
 
 /// One event loop's counters; written only by that loop (relaxed), read by any.
 struct alignas(64) MockStats {
-  std::atomic<uint64_t> requestsReceived{0};   ///< completion requests whose body was read
-  std::atomic<uint64_t> requestsCompleted{0};  ///< last byte handed to the connection
+  /// POSTs to a completion endpoint whose body was read, valid or not (a 400 counts).
+  std::atomic<uint64_t> requestsReceived{0};
+  /// Of those, the ones whose reply's last byte was handed to the connection; the
+  /// difference is in flight or abandoned by the client.
+  std::atomic<uint64_t> requestsCompleted{0};
   std::atomic<uint64_t> tokensSent{0};
 
   static void bump(std::atomic<uint64_t>& counter, uint64_t by = 1) {

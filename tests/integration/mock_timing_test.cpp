@@ -6,6 +6,7 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <thread>
+#include <vector>
 
 #include "core/mock/embedded_target.h"
 #include "tests/integration/mock_http.h"
@@ -80,6 +81,28 @@ TEST(MockTiming, ClientTimeoutBeforeFirstTokenIsCancelled) {
   const auto stats = statsOf(mock);
   EXPECT_EQ(stats["requests_received"], 2);
   EXPECT_LE(stats["requests_completed"].get<int>(), 2);
+}
+
+TEST(MockTiming, ParallelStreamsOnAllLoopsComplete) {
+  EmbeddedTarget mock({PLUMBLINE_BIN, "", 5.0, 2.0, 2});
+  constexpr int kClients = 8;
+  constexpr int kEach = 5;
+  std::vector<std::thread> clients;
+  std::vector<int> good(kClients, 0);
+  for (int c = 0; c < kClients; ++c) {
+    clients.emplace_back([&, c] {
+      for (int i = 0; i < kEach; ++i) {
+        const auto r = httpPost(mock.baseUrl() + "/v1/chat/completions", streamBody(10));
+        if (r.status == 200 && sseData(r.body).size() == 11u) ++good[static_cast<size_t>(c)];
+      }
+    });
+  }
+  for (auto& t : clients) t.join();
+  for (int c = 0; c < kClients; ++c) EXPECT_EQ(good[static_cast<size_t>(c)], kEach) << "client " << c;
+  const auto stats = statsOf(mock);
+  EXPECT_EQ(stats["requests_received"], kClients * kEach);
+  EXPECT_EQ(stats["requests_completed"], kClients * kEach);
+  EXPECT_EQ(stats["tokens_sent"], kClients * kEach * 10);
 }
 
 TEST(MockTiming, SigtermWithStreamsInFlightExitsZero) {
