@@ -33,6 +33,9 @@ std::vector<std::string> mockArguments(const EmbeddedTargetOptions& options) {
 [[noreturn]] void execChild(int writeFd, pid_t parent, const std::vector<char*>& argv) {
   prctl(PR_SET_PDEATHSIG, SIGTERM);
   if (getppid() != parent) _exit(127);  // the parent died before prctl took effect
+  // Its own process group: a terminal's Ctrl-C reaches the run, which stops sending and lets
+  // in-flight requests finish; the target must still be serving them.
+  setpgid(0, 0);
   if (dup2(writeFd, STDOUT_FILENO) < 0) _exit(127);
   execv(argv[0], argv.data());
   _exit(127);

@@ -1,0 +1,119 @@
+#include "core/engine/chunk_decoder.h"
+
+#include <simdjson.h>
+
+namespace plumbline::engine {
+
+namespace od = simdjson::ondemand;
+
+struct ChunkDecoder::Impl {
+  od::parser parser;
+};
+
+ChunkDecoder::ChunkDecoder() : m_impl(std::make_unique<Impl>()) {}
+ChunkDecoder::~ChunkDecoder() = default;
+
+namespace {
+
+bool nonEmptyString(od::value v) {
+  std::string_view s;
+  return v.type() == od::json_type::string && !v.get_string().get(s) && !s.empty();
+}
+
+int32_t intOrMinus1(od::value v) {
+  int64_t n = -1;
+  if (v.type() != od::json_type::number || v.get_int64().get(n) || n < 0 || n > INT32_MAX) return -1;
+  return static_cast<int32_t>(n);
+}
+
+// choices[0]: chat "delta"/"message" {content}, completions "text".
+simdjson::error_code readChoice(od::object choice, ChunkInfo& info) {
+  for (auto field : choice) {
+    std::string_view key;
+    if (auto e = field.unescaped_key().get(key)) return e;
+    od::value v;
+    if (auto e = field.value().get(v)) return e;
+    if (key == "delta" || key == "message") {
+      od::object inner;
+      if (v.get_object().get(inner)) continue;  // a null delta carries nothing
+      for (auto f2 : inner) {
+        std::string_view k2;
+        if (auto e = f2.unescaped_key().get(k2)) return e;
+        if (k2 == "content") {
+          od::value c;
+          if (auto e = f2.value().get(c)) return e;
+          if (nonEmptyString(c)) info.hasContent = true;
+        }
+      }
+    } else if (key == "text") {
+      if (nonEmptyString(v)) info.hasContent = true;
+    }
+  }
+  return simdjson::SUCCESS;
+}
+
+simdjson::error_code readUsage(od::object usage, ChunkInfo& info) {
+  for (auto field : usage) {
+    std::string_view key;
+    if (auto e = field.unescaped_key().get(key)) return e;
+    od::value v;
+    if (auto e = field.value().get(v)) return e;
+    if (key == "prompt_tokens") info.promptTokens = intOrMinus1(v);
+    else if (key == "completion_tokens") info.completionTokens = intOrMinus1(v);
+  }
+  info.hasUsage = info.promptTokens >= 0 || info.completionTokens >= 0;
+  return simdjson::SUCCESS;
+}
+
+simdjson::error_code readTop(od::document& doc, ChunkInfo& info) {
+  od::object obj;
+  if (auto e = doc.get_object().get(obj)) return e;
+  for (auto field : obj) {
+    std::string_view key;
+    if (auto e = field.unescaped_key().get(key)) return e;
+    od::value v;
+    if (auto e = field.value().get(v)) return e;
+    if (key == "choices") {
+      od::array arr;
+      if (auto e = v.get_array().get(arr)) return e;
+      for (auto el : arr) {  // the first choice is the one we asked for (n = 1)
+        od::object choice;
+        if (auto e = el.get_object().get(choice)) return e;
+        if (auto e = readChoice(choice, info)) return e;
+        break;
+      }
+    } else if (key == "usage") {
+      od::object usage;
+      if (!v.get_object().get(usage))
+        if (auto e = readUsage(usage, info)) return e;
+    } else if (key == "error") {
+      info.serverError = true;
+    }
+  }
+  return simdjson::SUCCESS;
+}
+
+}  // namespace
+
+ChunkInfo ChunkDecoder::decodeChunk(const std::string& data) {
+  ChunkInfo info;
+  if (data == "[DONE]") {
+    info.done = true;
+    return info;
+  }
+  od::document doc;
+  if (m_impl->parser.iterate(data.data(), data.size(), data.capacity()).get(doc) ||
+      readTop(doc, info)) {
+    ChunkInfo bad;
+    bad.malformed = true;
+    return bad;
+  }
+  return info;
+}
+
+ChunkInfo ChunkDecoder::decodeBody(std::string& body) {
+  body.reserve(body.size() + simdjson::SIMDJSON_PADDING);
+  return decodeChunk(body);
+}
+
+}  // namespace plumbline::engine

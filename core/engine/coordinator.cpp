@@ -1,0 +1,286 @@
+#include "core/engine/coordinator.h"
+
+#include <event2/event.h>
+#include <unistd.h>
+
+#include <cinttypes>
+#include <csignal>
+#include <cstdio>
+
+#include "core/util/clock.h"
+
+namespace plumbline::engine {
+
+using protocol::FrameType;
+
+namespace {
+constexpr int64_t kTickNs = 20'000'000;
+constexpr int64_t kStartDelayNs = 100'000'000;  ///< workers receive their config before t0
+constexpr int64_t kWorkerStartTimeoutNs = 10'000'000'000;
+constexpr size_t kSessionsPerFrame = 20'000;
+
+std::string fmtSeconds(int64_t ns) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f s", static_cast<double>(ns) / 1e9);
+  return b;
+}
+}  // namespace
+
+Coordinator::Coordinator(const workload::WorkloadSpec& spec, CoordinatorOptions options, RunSink& sink)
+    : m_spec(spec), m_opt(std::move(options)), m_sink(sink), m_planner(spec),
+      m_aggregator(m_opt.windowNs, m_opt.windowNs) {
+  m_base = event_base_new();
+  m_tick = event_new(m_base, -1, EV_PERSIST, &Coordinator::onTick, this);
+  m_sigint = evsignal_new(m_base, SIGINT, &Coordinator::onSignal, this);
+  m_sigterm = evsignal_new(m_base, SIGTERM, &Coordinator::onSignal, this);
+}
+
+Coordinator::~Coordinator() {
+  for (auto& w : m_workers) {
+    w.channel.reset();
+    reapWorker(w.proc.pid, 2000);
+  }
+  for (event* e : {m_tick, m_sigint, m_sigterm}) event_free(e);
+  event_base_free(m_base);
+}
+
+int64_t Coordinator::nowRel() const { return util::monotonicNs() - m_t0; }
+
+void Coordinator::start() {
+  for (auto& proc : spawnWorkers(m_opt.executable, m_opt.workers)) {
+    m_workers.push_back(WorkerSlot{proc, nullptr, {}, false, false});
+  }
+  for (auto& w : m_workers) {
+    WorkerSlot* slot = &w;
+    w.channel = std::make_unique<ControlChannel>(
+        m_base, w.proc.fd, [this, slot](Frame&& f) { onWorkerFrame(*slot, std::move(f)); },
+        [this, slot](const std::string& why) { onWorkerClosed(*slot, why); });
+  }
+  waitForWorkers();
+  // t0 is set once every worker is up, so that no send is late because a process was starting.
+  m_t0 = util::monotonicNs() + kStartDelayNs;
+  const int64_t perWorkerCap = std::max<int64_t>(
+      1, (m_spec.load.maxInFlight + m_opt.workers - 1) / static_cast<int64_t>(m_opt.workers));
+  for (auto& w : m_workers) {
+    if (w.dead) continue;
+    WorkerConfig c;
+    c.workerId = w.proc.id;
+    c.t0Ns = m_t0;
+    c.windowNs = m_opt.windowNs;
+    c.scheduleEndNs = m_planner.durationNs();
+    c.endpointUrl = m_opt.endpointUrl;
+    c.api = m_spec.target.api;
+    c.model = m_spec.target.model;
+    c.stream = m_spec.target.stream;
+    c.timeoutMs = static_cast<int64_t>(m_spec.target.timeoutS * 1000);
+    c.maxInFlight = perWorkerCap;
+    c.promptSeed = m_spec.load.seed;
+    c.sampling = m_spec.requests.sampling;
+    c.apiKey = m_opt.apiKey;
+    w.channel->send(FrameType::Config, c.toJson().dump());
+  }
+  workload::SessionPlan first;
+  if (m_planner.next(first)) m_next = first; else m_planExhausted = true;
+  const timeval tv{0, static_cast<suseconds_t>(kTickNs / 1000)};
+  event_add(m_tick, &tv);
+  event_add(m_sigint, nullptr);
+  event_add(m_sigterm, nullptr);
+}
+
+RunOutcome Coordinator::run() {
+  start();
+  tick();
+  event_base_dispatch(m_base);
+  if (m_opt.statusLine) std::fprintf(stderr, "\r\x1b[K");
+  countPlannedUpTo(m_stopAtNs >= 0 ? m_stopAtNs : INT64_MAX);
+  for (auto& w : m_aggregator.takeAllWindows()) m_sink.onWindow(w);
+
+  const bool stopped = m_stopAtNs >= 0;
+  const int64_t durationNs = stopped ? std::min(m_stopAtNs, m_planner.durationNs()) : m_planner.durationNs();
+  const double durationS = std::max(1e-9, static_cast<double>(durationNs) / 1e9);
+  metrics::VerdictPolicy policy;
+  policy.minSentFraction = m_spec.verdict.minSentFraction;
+  policy.sendLagToleranceNs = static_cast<int64_t>(m_spec.verdict.sendLagToleranceMs * 1e6);
+  const double requested = static_cast<double>(m_aggregator.planned()) / durationS;
+  RunOutcome out;
+  out.summary = m_aggregator.summarize(durationS, requested, policy, m_reasons);
+  out.summary.notSent = out.summary.planned > out.summary.sent ? out.summary.planned - out.summary.sent : 0;
+  out.stoppedEarly = stopped;
+  for (size_t i = 0; i < out.totals.size(); ++i) out.totals[i] = m_aggregator.total(static_cast<metrics::Metric>(i));
+  out.notes = m_notes;
+  if (stopped) out.notes.push_back("stopped early at " + fmtSeconds(m_stopAtNs) + "; windows after it were not planned");
+  return out;
+}
+
+void Coordinator::waitForWorkers() {
+  const int64_t deadline = util::monotonicNs() + kWorkerStartTimeoutNs;
+  auto allUp = [this] {
+    for (const auto& w : m_workers)
+      if (!w.dead && !w.channel->peerGreeted()) return false;
+    return true;
+  };
+  while (!allUp()) {
+    if (util::monotonicNs() > deadline) {
+      for (auto& w : m_workers)
+        if (!w.dead && !w.channel->peerGreeted()) onWorkerClosed(w, "did not start within 10 s");
+      return;
+    }
+    event_base_loop(m_base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
+    usleep(1000);
+  }
+}
+
+void Coordinator::requestStop() {
+  if (m_stopAtNs >= 0) return;
+  m_stopAtNs = std::max<int64_t>(0, nowRel());
+  m_planExhausted = true;
+  m_next.reset();
+  for (auto& w : m_workers)
+    if (!w.dead && !w.done) w.channel->send(FrameType::Stop, encodeStop(m_opt.graceNs));
+  // Sessions handed out for after the stop were never due: they are not part of the plan.
+  while (!m_handedOutPlanned.empty() && m_handedOutPlanned.back() >= m_stopAtNs) m_handedOutPlanned.pop_back();
+}
+
+void Coordinator::onSignal(int sig, short, void* self) {
+  auto* c = static_cast<Coordinator*>(self);
+  if (c->m_stopAtNs >= 0) {
+    // A second signal: give up waiting for in-flight requests.
+    for (auto& w : c->m_workers)
+      if (!w.dead && !w.done) w.channel->send(FrameType::Stop, encodeStop(0));
+    return;
+  }
+  c->m_notes.push_back(std::string("received ") + (sig == SIGINT ? "SIGINT" : "SIGTERM"));
+  c->requestStop();
+}
+
+void Coordinator::onTick(int, short, void* self) { static_cast<Coordinator*>(self)->tick(); }
+
+void Coordinator::tick() {
+  const int64_t now = nowRel();
+  if (m_stopAtNs < 0) handOut(now + m_opt.lookaheadNs);
+  countPlannedUpTo(m_stopAtNs >= 0 ? std::min(now, m_stopAtNs) : now);
+  closeWindows(now);
+  if (m_opt.statusLine && now - m_lastStatusNs >= 250'000'000) {
+    printStatus(now);
+    m_lastStatusNs = now;
+  }
+  checkFinished();
+}
+
+Coordinator::WorkerSlot* Coordinator::nextAliveWorker() {
+  for (size_t i = 0; i < m_workers.size(); ++i) {
+    WorkerSlot& w = m_workers[m_rr++ % m_workers.size()];
+    if (!w.dead) return &w;
+  }
+  return nullptr;
+}
+
+void Coordinator::handOut(int64_t horizonNs) {
+  while (m_next && m_next->plannedNs <= horizonNs) {
+    WorkerSlot* w = nextAliveWorker();
+    if (w == nullptr) break;
+    w->batch.push_back(*m_next);
+    m_handedOutPlanned.push_back(m_next->plannedNs);
+    if (w->batch.size() >= kSessionsPerFrame) {
+      w->channel->send(FrameType::Sessions, encodeSessions(w->batch));
+      w->batch.clear();
+    }
+    workload::SessionPlan s;
+    if (m_planner.next(s)) m_next = s; else { m_next.reset(); m_planExhausted = true; }
+  }
+  for (auto& w : m_workers) {
+    if (!w.batch.empty() && !w.dead) w.channel->send(FrameType::Sessions, encodeSessions(w.batch));
+    w.batch.clear();
+  }
+  if (m_planExhausted && !m_endSent) {
+    m_endSent = true;
+    for (auto& w : m_workers)
+      if (!w.dead) w.channel->send(FrameType::EndOfSessions, {});
+  }
+}
+
+void Coordinator::countPlannedUpTo(int64_t nowNs) {
+  while (!m_handedOutPlanned.empty() && m_handedOutPlanned.front() <= nowNs) {
+    m_aggregator.addPlanned(m_handedOutPlanned.front());
+    m_handedOutPlanned.pop_front();
+  }
+}
+
+void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
+  try {
+    switch (f.type) {
+      case FrameType::Records: {
+        auto records = decodeRecords(f.payload);
+        for (const auto& r : records) m_aggregator.addRecord(r);
+        m_sink.onRecords(records);
+        return;
+      }
+      case FrameType::Stats: {
+        StatsReport s = decodeStats(f.payload);
+        for (const auto& send : s.sends) m_aggregator.addSends(send);
+        m_aggregator.addItl(s.itl, s.sample.atNs);
+        m_aggregator.addWorkerSample(s.sample);
+        return;
+      }
+      case FrameType::Done: {
+        const DoneReport d = decodeDone(f.payload);
+        m_notSentReported += d.notSent;
+        w.done = true;
+        return checkFinished();
+      }
+      case FrameType::Error:
+        m_notes.push_back("worker " + std::to_string(w.proc.id) + " reported: " + f.payload);
+        return;
+      default:
+        throw ProtocolError("unexpected frame " + std::string(protocol::frameTypeName(f.type)));
+    }
+  } catch (const ProtocolError& e) {
+    onWorkerClosed(w, e.what());
+  }
+}
+
+void Coordinator::onWorkerClosed(WorkerSlot& w, const std::string& why) {
+  if (w.done || w.dead) return;
+  w.dead = true;
+  const int64_t now = nowRel();
+  m_aggregator.markWorkerDied(w.proc.id, now);
+  const std::string status = reapWorker(w.proc.pid, 500);
+  m_reasons.push_back("worker " + std::to_string(w.proc.id) + " died at " + fmtSeconds(now) + " (" +
+                      why + ", " + status + "); its requests in flight were lost");
+  checkFinished();
+}
+
+void Coordinator::closeWindows(int64_t nowNs) {
+  for (auto& w : m_aggregator.takeClosedWindows(nowNs)) {
+    m_sink.onWindow(w);
+    m_lastWindow = std::move(w);
+  }
+}
+
+void Coordinator::printStatus(int64_t nowNs) {
+  const double total = static_cast<double>(m_planner.durationNs()) / 1e9;
+  const double t = std::max(0.0, static_cast<double>(nowNs) / 1e9);
+  double reqRps = 0, achRps = 0, ttftP99 = 0;
+  if (m_lastWindow) {
+    const double len = static_cast<double>(m_lastWindow->lengthNs) / 1e9;
+    reqRps = static_cast<double>(m_lastWindow->planned) / len;
+    achRps = static_cast<double>(m_lastWindow->sent) / len;
+    ttftP99 = static_cast<double>(m_lastWindow->hist(metrics::Metric::Ttft).percentile(0.99)) / 1e6;
+  }
+  uint64_t errors = 0;
+  for (size_t i = 1; i < metrics::kErrorClassCount; ++i) errors += m_aggregator.errors()[i];
+  std::fprintf(stderr,
+               "\r\x1b[K %5.1f/%.1f s  sent %" PRIu64 "/%" PRIu64 "  requested %.1f rps  achieved %.1f rps  "
+               "ttft p99 %.1f ms  errors %" PRIu64,
+               std::min(t, total), total, m_aggregator.sent(), m_aggregator.planned(), reqRps, achRps, ttftP99,
+               errors);
+  std::fflush(stderr);
+}
+
+void Coordinator::checkFinished() {
+  for (const auto& w : m_workers)
+    if (!w.done && !w.dead) return;
+  event_base_loopbreak(m_base);
+}
+
+}  // namespace plumbline::engine

@@ -1,0 +1,102 @@
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/engine/control_channel.h"
+#include "core/engine/run_sink.h"
+#include "core/engine/worker_config.h"
+#include "core/engine/worker_pool.h"
+#include "core/metrics/run_aggregator.h"
+#include "core/workload/planner.h"
+
+struct event_base;
+struct event;
+
+namespace plumbline::engine {
+
+struct CoordinatorOptions {
+  std::string executable;              ///< what to exec for workers (normally ourselves)
+  std::string endpointUrl;             ///< full completion URL
+  std::string apiKey;                  ///< kept in memory; sent to workers over socket pairs
+  uint32_t workers = 1;
+  int64_t windowNs = 1'000'000'000;
+  int64_t lookaheadNs = 1'000'000'000; ///< sessions reach workers this far ahead of time
+  int64_t graceNs = 10'000'000'000;    ///< after a stop, in-flight requests may finish this long
+  bool statusLine = false;             ///< live one-line status on stderr
+};
+
+/// How the run ended, for the summary and the exit code.
+struct RunOutcome {
+  metrics::RunSummary summary;
+  std::vector<std::string> notes;  ///< stopped by signal, worker errors...
+  bool stoppedEarly = false;
+  std::array<metrics::LatencyHistogram, static_cast<size_t>(metrics::Metric::Count)> totals;
+};
+
+/// Plans the workload, hands sessions to worker processes ahead of their time, gathers what
+/// they measure into windows and a verdict. Never sends a request itself.
+class Coordinator {
+ public:
+  Coordinator(const workload::WorkloadSpec& spec, CoordinatorOptions options, RunSink& sink);
+  ~Coordinator();
+  Coordinator(const Coordinator&) = delete;
+  Coordinator& operator=(const Coordinator&) = delete;
+
+  RunOutcome run();
+  /// Asks the run to stop (as SIGINT does): no new sends, in-flight requests get the grace.
+  void requestStop();
+
+ private:
+  struct WorkerSlot {
+    WorkerProcess proc;
+    std::unique_ptr<ControlChannel> channel;
+    std::vector<workload::SessionPlan> batch;
+    bool done = false;
+    bool dead = false;
+  };
+
+  static void onTick(int, short, void* self);
+  static void onSignal(int, short, void* self);
+  void start();
+  void waitForWorkers();
+  void tick();
+  void handOut(int64_t horizonNs);
+  void countPlannedUpTo(int64_t nowNs);
+  void onWorkerFrame(WorkerSlot& w, Frame&& f);
+  void onWorkerClosed(WorkerSlot& w, const std::string& why);
+  void closeWindows(int64_t nowNs);
+  void printStatus(int64_t nowNs);
+  void checkFinished();
+  WorkerSlot* nextAliveWorker();
+  int64_t nowRel() const;
+
+  const workload::WorkloadSpec& m_spec;
+  CoordinatorOptions m_opt;
+  RunSink& m_sink;
+  workload::Planner m_planner;
+  metrics::RunAggregator m_aggregator;
+  event_base* m_base = nullptr;
+  event* m_tick = nullptr;
+  event* m_sigint = nullptr;
+  event* m_sigterm = nullptr;
+  std::vector<WorkerSlot> m_workers;
+  std::optional<workload::SessionPlan> m_next;
+  std::deque<int64_t> m_handedOutPlanned;  ///< planned instants not yet counted as planned
+  size_t m_rr = 0;
+  int64_t m_t0 = 0;
+  int64_t m_stopAtNs = -1;
+  int64_t m_lastStatusNs = 0;
+  bool m_planExhausted = false;
+  bool m_endSent = false;
+  uint64_t m_notSentReported = 0;
+  std::vector<std::string> m_reasons;
+  std::vector<std::string> m_notes;
+  std::optional<metrics::WindowStats> m_lastWindow;
+};
+
+}  // namespace plumbline::engine

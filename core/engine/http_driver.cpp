@@ -1,0 +1,297 @@
+#include "core/engine/http_driver.h"
+
+#include <curl/curl.h>
+#include <event2/event.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/util/clock.h"
+
+namespace plumbline::engine {
+
+using metrics::ErrorClass;
+
+namespace {
+constexpr size_t kMaxKeptBody = 8u << 20;   ///< a non-streaming body larger than this is cut
+constexpr size_t kMaxErrorBody = 4096;
+
+// Per-socket state handed to curl via curl_multi_assign.
+struct SocketWatch {
+  event* ev = nullptr;
+};
+}  // namespace
+
+HttpDriver::HttpDriver(event_base* base, const WorkerConfig& config, OnDone onDone)
+    : m_base(base), m_config(config), m_onDone(std::move(onDone)) {
+  m_multi = curl_multi_init();
+  if (m_multi == nullptr) throw std::runtime_error("curl_multi_init failed");
+  curl_multi_setopt(m_multi, CURLMOPT_SOCKETFUNCTION, &HttpDriver::onSocket);
+  curl_multi_setopt(m_multi, CURLMOPT_SOCKETDATA, this);
+  curl_multi_setopt(m_multi, CURLMOPT_TIMERFUNCTION, &HttpDriver::onTimerSet);
+  curl_multi_setopt(m_multi, CURLMOPT_TIMERDATA, this);
+  // Keep a warm connection for every request that may be in flight at once.
+  curl_multi_setopt(m_multi, CURLMOPT_MAXCONNECTS, static_cast<long>(config.maxInFlight + 16));
+  m_timer = evtimer_new(base, &HttpDriver::onTimeout, this);
+  m_headers = curl_slist_append(m_headers, "Content-Type: application/json");
+  m_headers = curl_slist_append(m_headers, "Expect:");  // never wait for 100-continue
+  if (config.stream) m_headers = curl_slist_append(m_headers, "Accept: text/event-stream");
+  if (!config.apiKey.empty()) {
+    const std::string auth = "Authorization: Bearer " + config.apiKey;
+    m_headers = curl_slist_append(m_headers, auth.c_str());
+  }
+}
+
+HttpDriver::~HttpDriver() {
+  for (auto& t : m_all) {
+    if (t->activeIndex != SIZE_MAX) curl_multi_remove_handle(m_multi, t->easy);
+    curl_easy_cleanup(t->easy);
+  }
+  curl_multi_cleanup(m_multi);  // closes sockets: onSocket frees their events
+  curl_slist_free_all(m_headers);
+  event_free(m_timer);
+}
+
+int64_t HttpDriver::nowRel() const { return util::monotonicNs() - m_config.t0Ns; }
+
+CURL* HttpDriver::newEasy(Transfer* t) {
+  CURL* e = curl_easy_init();
+  if (e == nullptr) throw std::runtime_error("curl_easy_init failed");
+  curl_easy_setopt(e, CURLOPT_URL, m_config.endpointUrl.c_str());
+  curl_easy_setopt(e, CURLOPT_HTTPHEADER, m_headers);
+  curl_easy_setopt(e, CURLOPT_POST, 1L);
+  curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
+  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
+  curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(m_config.timeoutMs));
+  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(std::min<int64_t>(m_config.timeoutMs, 10'000)));
+  curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &HttpDriver::onHeader);
+  curl_easy_setopt(e, CURLOPT_HEADERDATA, t);
+  curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &HttpDriver::onWrite);
+  curl_easy_setopt(e, CURLOPT_WRITEDATA, t);
+  curl_easy_setopt(e, CURLOPT_PRIVATE, t);
+  return e;
+}
+
+Transfer* HttpDriver::acquire() {
+  if (m_free.empty()) {
+    auto t = std::make_unique<Transfer>();
+    t->driver = this;
+    t->easy = newEasy(t.get());
+    t->activeIndex = SIZE_MAX;
+    m_free.push_back(t.get());
+    m_all.push_back(std::move(t));
+  }
+  Transfer* t = m_free.back();
+  m_free.pop_back();
+  t->resetForRequest();
+  return t;
+}
+
+void HttpDriver::start(Transfer* t) {
+  curl_easy_setopt(t->easy, CURLOPT_POSTFIELDS, t->body.data());
+  curl_easy_setopt(t->easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(t->body.size()));
+  t->activeIndex = m_active.size();
+  m_active.push_back(t);
+  if (t->record.sendNs < 0) t->record.sendNs = nowRel();
+  curl_multi_add_handle(m_multi, t->easy);
+  // Drive it now rather than on the next loop turn, so the send happens at this instant.
+  // Completions this finds are reported by the caller's drainFinished(), never from here.
+  int running = 0;
+  curl_multi_socket_action(m_multi, CURL_SOCKET_TIMEOUT, 0, &running);
+}
+
+void HttpDriver::release(Transfer& t) {
+  curl_multi_remove_handle(m_multi, t.easy);
+  Transfer* last = m_active.back();
+  m_active[t.activeIndex] = last;
+  last->activeIndex = t.activeIndex;
+  m_active.pop_back();
+  t.activeIndex = SIZE_MAX;
+  m_free.push_back(&t);
+}
+
+void HttpDriver::abortAll(ErrorClass cls) {
+  const int64_t now = nowRel();
+  while (!m_active.empty()) {
+    Transfer& t = *m_active.back();
+    t.record.endNs = now;
+    t.record.error = cls;
+    t.record.httpStatus = static_cast<int32_t>(t.status);
+    release(t);
+    m_onDone(t);
+  }
+}
+
+int HttpDriver::onSocket(CURL*, int s, int what, void* self, void* socketp) {
+  auto* d = static_cast<HttpDriver*>(self);
+  auto* watch = static_cast<SocketWatch*>(socketp);
+  if (what == CURL_POLL_REMOVE) {
+    if (watch != nullptr) {
+      event_free(watch->ev);
+      delete watch;
+      curl_multi_assign(d->m_multi, s, nullptr);
+      --d->m_sockets;
+    }
+    return 0;
+  }
+  const short kind = static_cast<short>(((what & CURL_POLL_IN) != 0 ? EV_READ : 0) |
+                                        ((what & CURL_POLL_OUT) != 0 ? EV_WRITE : 0) | EV_PERSIST);
+  if (watch == nullptr) {
+    watch = new SocketWatch{event_new(d->m_base, s, kind, &HttpDriver::onSocketEvent, d)};
+    curl_multi_assign(d->m_multi, s, watch);
+    ++d->m_sockets;
+  } else {
+    event_del(watch->ev);
+    event_assign(watch->ev, d->m_base, s, kind, &HttpDriver::onSocketEvent, d);
+  }
+  event_add(watch->ev, nullptr);
+  return 0;
+}
+
+int HttpDriver::onTimerSet(CURLM*, long timeoutMs, void* self) {
+  auto* d = static_cast<HttpDriver*>(self);
+  if (timeoutMs < 0) {
+    evtimer_del(d->m_timer);
+  } else {
+    timeval tv{timeoutMs / 1000, (timeoutMs % 1000) * 1000};
+    evtimer_add(d->m_timer, &tv);
+  }
+  return 0;
+}
+
+void HttpDriver::onSocketEvent(int fd, short events, void* self) {
+  auto* d = static_cast<HttpDriver*>(self);
+  const int action = ((events & EV_READ) != 0 ? CURL_CSELECT_IN : 0) |
+                     ((events & EV_WRITE) != 0 ? CURL_CSELECT_OUT : 0);
+  int running = 0;
+  curl_multi_socket_action(d->m_multi, fd, action, &running);
+  d->drainFinished();
+}
+
+void HttpDriver::onTimeout(int, short, void* self) {
+  auto* d = static_cast<HttpDriver*>(self);
+  int running = 0;
+  curl_multi_socket_action(d->m_multi, CURL_SOCKET_TIMEOUT, 0, &running);
+  d->drainFinished();
+}
+
+size_t HttpDriver::onHeader(char*, size_t size, size_t n, void* transfer) {
+  auto* t = static_cast<Transfer*>(transfer);
+  if (t->record.firstByteNs < 0) t->record.firstByteNs = t->driver->nowRel();
+  return size * n;
+}
+
+size_t HttpDriver::onWrite(char* p, size_t size, size_t n, void* transfer) {
+  auto* t = static_cast<Transfer*>(transfer);
+  HttpDriver* d = t->driver;
+  const size_t len = size * n;
+  const int64_t now = d->nowRel();
+  if (t->record.firstByteNs < 0) t->record.firstByteNs = now;
+  if (!t->statusKnown) {
+    curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &t->status);
+    t->statusKnown = true;
+  }
+  t->bytesReceived += len;
+  if (t->status / 100 != 2) {  // keep the start of an error body for the log, nothing else
+    if (t->response.size() < kMaxErrorBody)
+      t->response.append(p, std::min(len, kMaxErrorBody - t->response.size()));
+    return len;
+  }
+  if (d->m_config.stream) {
+    d->readStream(*t, p, len, now);
+  } else if (t->response.size() < kMaxKeptBody) {
+    t->response.append(p, std::min(len, kMaxKeptBody - t->response.size()));
+  }
+  return len;
+}
+
+void HttpDriver::readStream(Transfer& t, const char* p, size_t n, int64_t now) {
+  t.sse.feed(p, n, [&](const std::string& data) { onChunk(t, data, now); });
+}
+
+void HttpDriver::onChunk(Transfer& t, const std::string& data, int64_t now) {
+  auto& r = t.record;
+  ++r.chunks;
+  const ChunkInfo info = m_decoder.decodeChunk(data);
+  if (info.done) {
+    t.sawDone = true;
+    return;
+  }
+  if (info.malformed) t.malformed = true;
+  if (info.serverError) t.serverError = true;
+  if (info.hasContent) {
+    r.outputTokensClient = r.outputTokensClient < 0 ? 1 : r.outputTokensClient + 1;
+    if (r.firstTokenNs < 0) {
+      r.firstTokenNs = now;
+    } else {
+      m_itl.record(now - r.lastTokenNs);
+    }
+    r.lastTokenNs = now;
+  }
+  if (info.promptTokens >= 0) r.inputTokensServer = info.promptTokens;
+  if (info.completionTokens >= 0) r.outputTokensServer = info.completionTokens;
+}
+
+void HttpDriver::drainFinished() {
+  int left = 0;
+  while (CURLMsg* msg = curl_multi_info_read(m_multi, &left)) {
+    if (msg->msg != CURLMSG_DONE) continue;
+    Transfer* t = nullptr;
+    curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &t);
+    finish(*t, static_cast<int>(msg->data.result));
+  }
+}
+
+namespace {
+ErrorClass classifyHttp(long status) {
+  if (status == 429) return ErrorClass::RateLimited;
+  if (status >= 500) return ErrorClass::Http5xx;
+  return ErrorClass::Http4xx;  // 4xx, and any other non-2xx answer to a completion request
+}
+
+ErrorClass classifyCurl(int code, bool gotBytes) {
+  switch (static_cast<CURLcode>(code)) {
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+      return ErrorClass::Connect;
+    case CURLE_OPERATION_TIMEDOUT:
+      return ErrorClass::Timeout;
+    case CURLE_WEIRD_SERVER_REPLY:
+    case CURLE_UNSUPPORTED_PROTOCOL:
+    case CURLE_BAD_CONTENT_ENCODING:
+      return ErrorClass::MalformedStream;
+    default:
+      return gotBytes ? ErrorClass::StreamCut : ErrorClass::Connect;
+  }
+}
+}  // namespace
+
+void HttpDriver::finish(Transfer& t, int curlCode) {
+  auto& r = t.record;
+  r.endNs = nowRel();
+  if (!t.statusKnown) curl_easy_getinfo(t.easy, CURLINFO_RESPONSE_CODE, &t.status);
+  r.httpStatus = static_cast<int32_t>(t.status);
+  if (curlCode != CURLE_OK) {
+    r.error = classifyCurl(curlCode, t.bytesReceived > 0 || r.firstByteNs >= 0);
+  } else if (t.status / 100 != 2) {
+    r.error = classifyHttp(t.status);
+  } else if (m_config.stream) {
+    if (t.sse.eventsDispatched() == 0 && t.bytesReceived > 0) r.error = ErrorClass::MalformedStream;
+    else if (t.serverError) r.error = ErrorClass::Http5xx;
+    else if (t.malformed) r.error = ErrorClass::MalformedStream;
+    else if (!t.sawDone) r.error = ErrorClass::StreamCut;
+  } else {
+    const ChunkInfo info = m_decoder.decodeBody(t.response);
+    if (info.serverError) r.error = ErrorClass::Http5xx;
+    else if (info.malformed || (!info.hasContent && !info.hasUsage)) r.error = ErrorClass::MalformedStream;
+    r.inputTokensServer = info.promptTokens;
+    r.outputTokensServer = info.completionTokens;
+    r.chunks = 1;
+  }
+  release(t);
+  m_onDone(t);
+}
+
+}  // namespace plumbline::engine

@@ -1,0 +1,165 @@
+#include "core/engine/run_command.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+#include "core/engine/coordinator.h"
+#include "core/engine/endpoint_url.h"
+#include "core/engine/store_sink.h"
+#include "core/engine/terminal_report.h"
+#include "core/mock/embedded_target.h"
+#include "core/store/default_paths.h"
+#include "core/store/run_writer.h"
+#include "core/store/store_error.h"
+#include "core/util/clock.h"
+#include "core/workload/workload_loader.h"
+
+namespace plumbline::engine {
+
+namespace {
+
+/// A bad flag or input: exit code 2 with this one-line message.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string hostName() {
+  char buf[256] = {};
+  gethostname(buf, sizeof buf - 1);
+  return buf;
+}
+
+std::string readApiKey(const RunOptions& opt, const workload::WorkloadSpec& spec) {
+  if (!opt.apiKeyFile.empty()) {
+    std::ifstream in(opt.apiKeyFile);
+    if (!in) throw UsageError("--api-key-file " + opt.apiKeyFile + ": cannot read");
+    std::string key;
+    std::getline(in, key);
+    while (!key.empty() && (key.back() == '\r' || key.back() == ' ')) key.pop_back();
+    if (key.empty()) throw UsageError("--api-key-file " + opt.apiKeyFile + ": empty");
+    return key;
+  }
+  if (spec.target.apiKeyEnv.empty()) return {};
+  const char* v = std::getenv(spec.target.apiKeyEnv.c_str());
+  if (v == nullptr || *v == '\0') {
+    if (spec.target.url == "embedded") return {};  // the embedded target needs no key
+    throw UsageError("target.api_key_env: environment variable " + spec.target.apiKeyEnv + " is not set");
+  }
+  return v;
+}
+
+workload::WorkloadSpec loadSpec(const RunOptions& opt) {
+  workload::WorkloadSpec spec = workload::loadWorkloadFile(opt.workloadPath);
+  if (opt.rate && *opt.rate <= 0) throw UsageError("--rate must be > 0");
+  if (opt.durationS && *opt.durationS <= 0) throw UsageError("--duration must be > 0");
+  workload::overrideLoad(spec, opt.rate, opt.durationS);
+  if (!opt.target.empty()) {
+    spec.target.url = opt.target;
+    spec.document["target"]["url"] = opt.target;
+  }
+  if (opt.workers > 256) throw UsageError("--workers must be between 1 and 256");
+  if (opt.graceS < 0) throw UsageError("--grace must be >= 0");
+  return spec;
+}
+
+void writeSummaryJson(const std::string& path, const nlohmann::json& j) {
+  if (path.empty()) return;
+  if (path == "-") {
+    std::cout << j.dump(2) << std::endl;
+    return;
+  }
+  std::ofstream out(path);
+  out << j.dump(2) << '\n';
+  if (!out) throw std::runtime_error("--summary-json " + path + ": cannot write");
+}
+
+int execute(const RunOptions& opt) {
+  workload::WorkloadSpec spec = loadSpec(opt);
+  const std::string apiKey = readApiKey(opt, spec);
+  const uint32_t workers = opt.workers != 0 ? opt.workers : std::max(1u, std::thread::hardware_concurrency());
+
+  std::unique_ptr<mock::EmbeddedTarget> embedded;
+  std::string baseUrl = spec.target.url;
+  if (baseUrl == "embedded") {
+    mock::EmbeddedTargetOptions mo;
+    mo.executable = selfExecutable();
+    mo.preset = spec.target.mockPreset;
+    mo.ttftMs = spec.target.mockTtftMs;
+    mo.itlMs = spec.target.mockItlMs;
+    embedded = std::make_unique<mock::EmbeddedTarget>(mo);
+    baseUrl = embedded->baseUrl();
+  }
+  std::string endpoint;
+  try {
+    endpoint = completionEndpoint(baseUrl, spec.target.api);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("target.url: ") + e.what());
+  }
+
+  store::RunInfo info;
+  info.name = opt.name.empty() ? spec.name : opt.name;
+  info.workloadName = spec.name;
+  info.spec = spec.document;
+  info.targetUrl = spec.target.url == "embedded" ? "embedded (" + baseUrl + ")" : redactUrl(spec.target.url);
+  info.api = spec.target.api == workload::Api::Chat ? "chat" : "completions";
+  info.model = spec.target.model;
+  info.toolVersion = PLUMBLINE_VERSION;
+  info.host = hostName();
+  info.cores = std::thread::hardware_concurrency();
+  info.workers = workers;
+  info.t0WallNs = util::wallClockNs();
+  const std::string dbPath = opt.dbPath.empty() ? store::defaultDatabasePath() : opt.dbPath;
+  store::RunWriter writer(dbPath, info);
+
+  CoordinatorOptions co;
+  co.executable = selfExecutable();
+  co.endpointUrl = endpoint;
+  co.apiKey = apiKey;
+  co.workers = workers;
+  co.graceNs = static_cast<int64_t>(opt.graceS * 1e9);
+  co.statusLine = !opt.quiet && isatty(STDERR_FILENO) != 0;
+  StoreSink sink(writer);
+  Coordinator coordinator(spec, co, sink);
+  RunOutcome outcome = coordinator.run();
+  if (embedded) embedded->stop();
+
+  outcome.summary.runId = writer.runId();
+  const nlohmann::json summary = outcome.summary.toJson();
+  writer.finish(summary, histogramBlobs(outcome.totals), !outcome.stoppedEarly);
+
+  if (!opt.quiet) {
+    std::string report = formatRunReport(outcome.summary, outcome.notes);
+    report += "  run " + std::to_string(writer.runId()) + " stored in " + dbPath + "\n";
+    (opt.summaryJson == "-" ? std::cerr : std::cout) << report << std::flush;
+  }
+  writeSummaryJson(opt.summaryJson, summary);
+  return outcome.summary.verdict.kind == metrics::VerdictKind::KeptUp ? 0 : 3;
+}
+
+}  // namespace
+
+int runCommand(const RunOptions& options) {
+  try {
+    return execute(options);
+  } catch (const workload::WorkloadError& e) {
+    std::cerr << "plumbline run: invalid workload: " << e.what() << std::endl;
+    return 2;
+  } catch (const store::StoreError& e) {
+    std::cerr << "plumbline run: " << e.what() << std::endl;
+    return e.kind() == store::StoreErrorKind::Failure ? 1 : 2;
+  } catch (const UsageError& e) {
+    std::cerr << "plumbline run: " << e.what() << std::endl;
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "plumbline run: failed: " << e.what() << std::endl;
+    return 1;
+  }
+}
+
+}  // namespace plumbline::engine

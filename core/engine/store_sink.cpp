@@ -1,0 +1,62 @@
+#include "core/engine/store_sink.h"
+
+#include <nlohmann/json.hpp>
+
+namespace plumbline::engine {
+
+using metrics::Metric;
+
+namespace {
+double ms(int64_t ns) { return static_cast<double>(ns) / 1e6; }
+}  // namespace
+
+store::WindowRow toWindowRow(const metrics::WindowStats& w) {
+  store::WindowRow r;
+  r.idx = w.index;
+  r.startNs = w.startNs;
+  r.lengthNs = w.lengthNs;
+  r.planned = static_cast<int64_t>(w.planned);
+  r.sent = static_cast<int64_t>(w.sent);
+  r.completed = static_cast<int64_t>(w.completed);
+  r.errors = static_cast<int64_t>(w.errorCount());
+  nlohmann::json errors = nlohmann::json::object();
+  for (size_t i = 1; i < metrics::kErrorClassCount; ++i)
+    if (w.errors[i] != 0) errors[std::string(metrics::kErrorClassNames[i])] = w.errors[i];
+  r.errorsJson = errors.dump();
+  r.inputTokens = static_cast<int64_t>(w.inputTokens);
+  r.outputTokens = static_cast<int64_t>(w.outputTokens);
+  r.inFlight = w.harness.inFlight;
+  r.ttftP50Ms = ms(w.hist(Metric::Ttft).percentile(0.5));
+  r.ttftP99Ms = ms(w.hist(Metric::Ttft).percentile(0.99));
+  r.itlP50Ms = ms(w.hist(Metric::Itl).percentile(0.5));
+  r.itlP99Ms = ms(w.hist(Metric::Itl).percentile(0.99));
+  r.e2eP50Ms = ms(w.hist(Metric::E2e).percentile(0.5));
+  r.e2eP99Ms = ms(w.hist(Metric::E2e).percentile(0.99));
+  r.sendLagP50Ms = ms(w.hist(Metric::SendLag).percentile(0.5));
+  r.sendLagP99Ms = ms(w.hist(Metric::SendLag).percentile(0.99));
+  r.sendLagMaxMs = ms(w.hist(Metric::SendLag).max());
+  r.workerCpuMax = w.harness.workerCpuMax;
+  r.workerCpuMean = w.harness.workerCpuMean;
+  r.loopDelayMaxMs = ms(w.harness.loopDelayMaxNs);
+  r.inFlightCapHits = w.harness.inFlightCapHits;
+  r.workerDied = w.harness.workerDied;
+  return r;
+}
+
+store::HistogramBlobs histogramBlobs(
+    const std::array<metrics::LatencyHistogram, static_cast<size_t>(Metric::Count)>& hists) {
+  store::HistogramBlobs out;
+  for (size_t i = 0; i < hists.size(); ++i)
+    if (hists[i].count() != 0) out.emplace_back(metrics::kMetricNames[i], hists[i].serialize());
+  return out;
+}
+
+void StoreSink::onRecords(const std::vector<metrics::RequestRecord>& records) {
+  m_writer.addRequests(records);
+}
+
+void StoreSink::onWindow(const metrics::WindowStats& window) {
+  m_writer.addWindow(toWindowRow(window), histogramBlobs(window.latency));
+}
+
+}  // namespace plumbline::engine

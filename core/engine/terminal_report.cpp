@@ -1,0 +1,48 @@
+#include "core/engine/terminal_report.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+namespace plumbline::engine {
+
+namespace {
+void line(std::string& out, const char* fmt, auto... args) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, fmt, args...);
+  out += buf;
+  out += '\n';
+}
+
+void latencyRow(std::string& out, const char* name, const metrics::Percentiles& p) {
+  line(out, "  %-20s %10.3f %10.3f %10.3f %10.3f", name, p.p50, p.p90, p.p99, p.max);
+}
+}  // namespace
+
+std::string formatRunReport(const metrics::RunSummary& s, const std::vector<std::string>& notes) {
+  std::string out;
+  out += "verdict: " + metrics::verdictName(s.verdict.kind) + "\n";
+  for (const auto& r : s.verdict.reasons) out += "  - " + r + "\n";
+  for (const auto& n : notes) out += "  note: " + n + "\n";
+  uint64_t errors = 0;
+  for (const auto& [cls, n] : s.errors) errors += n;
+  line(out, "  planned %" PRIu64 "  sent %" PRIu64 "  completed %" PRIu64 "  failed %" PRIu64 "  not sent %" PRIu64,
+       s.planned, s.sent, s.completed, errors, s.notSent);
+  if (errors != 0) {
+    std::string byClass = "  failed by class:";
+    for (const auto& [cls, n] : s.errors) byClass += " " + cls + " " + std::to_string(n);
+    out += byClass + "\n";
+  }
+  line(out, "  requested %.2f rps  achieved %.2f rps  over %.2f s", s.requestedRps, s.achievedRps, s.durationS);
+  line(out, "  %-20s %10s %10s %10s %10s", "latency (ms)", "p50", "p90", "p99", "max");
+  latencyRow(out, "send lag", s.sendLagMs);
+  latencyRow(out, "ttft", s.ttftMs);
+  latencyRow(out, "inter-token", s.itlMs);
+  latencyRow(out, "end-to-end", s.e2eMs);
+  latencyRow(out, "ttft from planned", s.ttftFromPlannedMs);
+  latencyRow(out, "e2e from planned", s.e2eFromPlannedMs);
+  line(out, "  tokens/s  in %.1f  out %.1f  (counts: %s)", s.inputTokensPerS, s.outputTokensPerS,
+       s.tokenCountSource.c_str());
+  return out;
+}
+
+}  // namespace plumbline::engine

@@ -1,0 +1,42 @@
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "core/engine/sse_parser.h"
+#include "core/metrics/request_record.h"
+
+using CURL = void;
+
+namespace plumbline::engine {
+
+class HttpDriver;
+
+/// One request on the wire and everything measured about it so far. Reused across
+/// requests (with its curl handle and buffers) so the hot path allocates nothing.
+struct Transfer {
+  CURL* easy = nullptr;
+  HttpDriver* driver = nullptr;
+  size_t activeIndex = 0;          ///< position in the driver's active list
+  metrics::RequestRecord record;
+  std::string body;                ///< request body (reused capacity)
+  std::string response;            ///< non-streaming body or an error body (bounded)
+  SseParser sse;
+  long status = 0;
+  bool statusKnown = false;
+  bool sawDone = false;
+  bool malformed = false;
+  bool serverError = false;
+  uint64_t bytesReceived = 0;
+
+  void resetForRequest() {
+    record = metrics::RequestRecord{};
+    response.clear();
+    sse.reset();
+    status = 0;
+    statusKnown = false;
+    sawDone = malformed = serverError = false;
+    bytesReceived = 0;
+  }
+};
+
+}  // namespace plumbline::engine

@@ -1,0 +1,268 @@
+#include "core/engine/worker.h"
+
+#include <curl/curl.h>
+#include <event2/event.h>
+#include <sys/prctl.h>
+
+#include <cstdio>
+
+#include "core/util/clock.h"
+
+namespace plumbline::engine {
+
+using protocol::FrameType;
+
+namespace {
+constexpr int64_t kStatsIntervalNs = 250'000'000;
+constexpr int64_t kFlushIntervalNs = 50'000'000;
+constexpr int64_t kProbeIntervalNs = 10'000'000;
+constexpr size_t kRecordsPerFrame = 2048;
+constexpr int64_t kScheduleEndSlackNs = 100'000'000;
+constexpr int kMaxSendsPerTurn = 64;
+/// Timers wake this much before a planned send and spin the rest: waking a sleeping CPU on a
+/// VM takes ~50-100 µs, far more than the send-lag budget.
+constexpr int64_t kSpinNs = 200'000;
+
+timeval toTimeval(int64_t ns) {
+  if (ns < 0) ns = 0;
+  return timeval{static_cast<time_t>(ns / 1'000'000'000), static_cast<suseconds_t>((ns % 1'000'000'000) / 1000)};
+}
+}  // namespace
+
+Worker::Worker(int controlFd) {
+  prctl(PR_SET_TIMERSLACK, 1UL);  // timers fire when asked, not up to 50 µs later
+  event_config* cfg = event_config_new();
+  event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER);  // µs timers (timerfd), not ms
+  m_base = event_base_new_with_config(cfg);
+  event_config_free(cfg);
+  m_channel = std::make_unique<ControlChannel>(
+      m_base, controlFd, [this](Frame&& f) { onFrame(std::move(f)); },
+      [this](const std::string& why) { onClosed(why); });
+  m_sendTimer = evtimer_new(m_base, &Worker::onSendTimer, this);
+  m_statsTimer = event_new(m_base, -1, EV_PERSIST, &Worker::onStatsTimer, this);
+  m_flushTimer = event_new(m_base, -1, EV_PERSIST, &Worker::onFlushTimer, this);
+  m_probeTimer = evtimer_new(m_base, &Worker::onProbeTimer, this);
+  m_graceTimer = evtimer_new(m_base, &Worker::onGraceTimer, this);
+}
+
+Worker::~Worker() {
+  m_http.reset();
+  m_channel.reset();
+  for (event* e : {m_sendTimer, m_statsTimer, m_flushTimer, m_probeTimer, m_graceTimer}) event_free(e);
+  event_base_free(m_base);
+}
+
+int Worker::run() {
+  event_base_dispatch(m_base);
+  return m_exitCode;
+}
+
+void Worker::onFrame(Frame&& f) {
+  try {
+    if (!m_config && f.type != FrameType::Config) return fatal("first frame was not config");
+    switch (f.type) {
+      case FrameType::Config: return configure(f.payload);
+      case FrameType::Sessions: {
+        auto sessions = decodeSessions(f.payload);
+        m_sessionsReceived += sessions.size();
+        if (m_stopping) {
+          m_notSent += sessions.size();
+          return;
+        }
+        for (auto& s : sessions) m_pending.push_back(s);
+        return sendDue();
+      }
+      case FrameType::EndOfSessions:
+        m_endOfSessions = true;
+        return maybeFinish();
+      case FrameType::Stop: return stop(decodeStop(f.payload));
+      default: return fatal(std::string("unexpected frame ") + std::string(protocol::frameTypeName(f.type)));
+    }
+  } catch (const std::exception& e) {
+    fatal(e.what());
+  }
+}
+
+void Worker::configure(const std::string& json) {
+  if (m_config) return fatal("config sent twice");
+  m_config = WorkerConfig::fromJson(nlohmann::json::parse(json));
+  m_http = std::make_unique<HttpDriver>(m_base, *m_config, [this](Transfer& t) { onRequestDone(t); });
+  m_bodies = std::make_unique<RequestBodyBuilder>(*m_config);
+  const timeval stats = toTimeval(kStatsIntervalNs), flush = toTimeval(kFlushIntervalNs);
+  event_add(m_statsTimer, &stats);
+  event_add(m_flushTimer, &flush);
+  m_lastStatsWallNs = util::monotonicNs();
+  m_lastStatsCpuNs = util::processCpuNs();
+  m_probeDueNs = m_lastStatsWallNs + kProbeIntervalNs;
+  const timeval probe = toTimeval(kProbeIntervalNs);
+  evtimer_add(m_probeTimer, &probe);
+}
+
+void Worker::onClosed(const std::string& why) {
+  // The coordinator is gone (or spoke nonsense): nobody can record what we would send.
+  std::fprintf(stderr, "plumbline worker: control channel closed: %s\n", why.c_str());
+  if (m_http) m_http->abortAll(metrics::ErrorClass::Cancelled);
+  m_exitCode = 1;
+  event_base_loopbreak(m_base);
+}
+
+void Worker::fatal(const std::string& why) {
+  if (!m_channel->closed()) {
+    m_channel->send(FrameType::Error, why);
+    m_channel->flushBlocking(1000);
+  }
+  std::fprintf(stderr, "plumbline worker: %s\n", why.c_str());
+  m_exitCode = 1;
+  event_base_loopbreak(m_base);
+}
+
+void Worker::sendDue() {
+  const int64_t cap = m_config->maxInFlight;
+  // Bounded per turn, so that a backlog of overdue sends never starves the reading of streams.
+  for (int sent = 0; !m_pending.empty() && sent < kMaxSendsPerTurn; ++sent) {
+    const int64_t now = m_http->nowRel();
+    if (now > m_config->scheduleEndNs + kScheduleEndSlackNs) {
+      m_notSent += m_pending.size();  // too late to be the load that was asked for
+      m_pending.clear();
+      return maybeFinish();
+    }
+    const auto& s = m_pending.front();
+    if (s.plannedNs > now + kSpinNs) break;
+    if (s.plannedNs > now) {
+      if (sent != 0) break;  // let the loop read what arrived before spinning again
+      spinUntil(s.plannedNs);
+    }
+    if (static_cast<int64_t>(m_http->inFlight()) >= cap) {
+      if (s.id != m_lastCapBlockedId) {
+        ++m_capHits;
+        m_lastCapBlockedId = s.id;
+      }
+      return;  // resumed when a request finishes
+    }
+    const workload::SessionPlan session = s;
+    m_pending.pop_front();
+    startSession(session);
+  }
+  armSendTimer();
+  m_http->drainFinished();
+}
+
+void Worker::spinUntil(int64_t plannedNs) {
+  const int64_t start = util::monotonicNs();
+  while (m_http->nowRel() < plannedNs) {
+  }
+  m_spinNs += util::monotonicNs() - start;  // idle time: not counted as CPU use
+}
+
+void Worker::armSendTimer() {
+  if (m_pending.empty()) return;
+  const timeval tv = toTimeval(m_pending.front().plannedNs - kSpinNs - m_http->nowRel());
+  evtimer_add(m_sendTimer, &tv);
+}
+
+void Worker::startSession(const workload::SessionPlan& s) {
+  Transfer* t = m_http->acquire();
+  m_bodies->build(s, t->body);
+  auto& r = t->record;
+  r.sessionId = s.id;
+  r.turn = 0;
+  r.workerId = m_config->workerId;
+  r.plannedNs = s.plannedNs;
+  r.inputTokensClient = static_cast<int32_t>(s.inputTokens);
+  r.sendNs = m_http->nowRel();
+  // Count the send before starting it: it may complete, and the run finish, inside start().
+  const int64_t window = s.plannedNs / m_config->windowNs;
+  auto& report = m_sends[window];
+  report.windowIndex = window;
+  ++report.sent;
+  report.sendLag.record(r.sendNs - s.plannedNs);
+  m_http->start(t);
+}
+
+void Worker::onRequestDone(Transfer& t) {
+  m_records.push_back(t.record);
+  if (m_records.size() >= kRecordsPerFrame) flushRecords();
+  // A send slot opened: take the next send turn from the loop, never from inside a completion.
+  if (!m_pending.empty() && !m_stopping && m_pending.front().plannedNs <= m_http->nowRel() + kSpinNs)
+    event_active(m_sendTimer, EV_TIMEOUT, 0);
+  maybeFinish();
+}
+
+void Worker::flushRecords() {
+  if (m_records.empty()) return;
+  m_channel->send(FrameType::Records, encodeRecords(m_records));
+  m_records.clear();
+}
+
+void Worker::sendStats() {
+  if (!m_config) return;
+  const int64_t wall = util::monotonicNs(), cpu = util::processCpuNs();
+  StatsReport s;
+  s.sample.workerId = m_config->workerId;
+  s.sample.atNs = wall - m_config->t0Ns;
+  const int64_t busy = std::max<int64_t>(0, cpu - m_lastStatsCpuNs - m_spinNs);
+  s.sample.cpuFraction =
+      wall > m_lastStatsWallNs ? static_cast<double>(busy) / static_cast<double>(wall - m_lastStatsWallNs) : 0.0;
+  m_spinNs = 0;
+  s.sample.loopDelayMaxNs = m_loopDelayMaxNs;
+  s.sample.inFlight = static_cast<int64_t>(m_http->inFlight());
+  s.sample.inFlightCapHits = m_capHits;
+  s.connectionsOpen = m_http->socketsOpen();
+  for (auto& [window, report] : m_sends) s.sends.push_back(std::move(report));
+  s.itl = m_http->itl();
+  m_channel->send(FrameType::Stats, encodeStats(s));
+  m_sends.clear();
+  m_http->itl().clear();
+  m_capHits = 0;
+  m_loopDelayMaxNs = 0;
+  m_lastStatsWallNs = wall;
+  m_lastStatsCpuNs = cpu;
+}
+
+void Worker::stop(int64_t graceNs) {
+  if (m_stopping) return;
+  m_stopping = true;
+  m_notSent += m_pending.size();
+  m_pending.clear();
+  evtimer_del(m_sendTimer);
+  const timeval tv = toTimeval(graceNs);
+  evtimer_add(m_graceTimer, &tv);
+  maybeFinish();
+}
+
+void Worker::maybeFinish() {
+  if (m_doneSent || !(m_endOfSessions || m_stopping) || !m_pending.empty() || m_http->inFlight() != 0) return;
+  m_doneSent = true;
+  flushRecords();
+  sendStats();
+  m_channel->send(FrameType::Done, encodeDone({m_sessionsReceived, m_notSent}));
+  m_channel->flushBlocking(5000);
+  event_base_loopbreak(m_base);
+}
+
+void Worker::onSendTimer(int, short, void* self) { static_cast<Worker*>(self)->sendDue(); }
+void Worker::onStatsTimer(int, short, void* self) { static_cast<Worker*>(self)->sendStats(); }
+void Worker::onFlushTimer(int, short, void* self) { static_cast<Worker*>(self)->flushRecords(); }
+
+void Worker::onProbeTimer(int, short, void* self) {
+  auto* w = static_cast<Worker*>(self);
+  const int64_t now = util::monotonicNs();
+  w->m_loopDelayMaxNs = std::max(w->m_loopDelayMaxNs, now - w->m_probeDueNs);
+  w->m_probeDueNs = now + kProbeIntervalNs;
+  const timeval tv = toTimeval(kProbeIntervalNs);
+  evtimer_add(w->m_probeTimer, &tv);
+}
+
+void Worker::onGraceTimer(int, short, void* self) {
+  auto* w = static_cast<Worker*>(self);
+  w->m_http->abortAll(metrics::ErrorClass::Cancelled);
+  w->maybeFinish();
+}
+
+int runWorkerProcess(int controlFd) {
+  curl_global_init(CURL_GLOBAL_DEFAULT);  // TLS libraries load now, not on the first send
+  Worker worker(controlFd);
+  return worker.run();
+}
+
+}  // namespace plumbline::engine

@@ -1,0 +1,87 @@
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/engine/control_channel.h"
+#include "core/engine/frame_codec.h"
+#include "core/engine/http_driver.h"
+#include "core/engine/request_body.h"
+#include "core/engine/worker_config.h"
+
+struct event_base;
+struct event;
+
+namespace plumbline::engine {
+
+/// A worker process: receives sessions ahead of time over its control socket, fires each at
+/// its planned instant (precise timers), drives the HTTP requests, and streams records and
+/// its own health (CPU, loop delay, in-flight, sends by window) back to the coordinator.
+class Worker {
+ public:
+  explicit Worker(int controlFd);
+  ~Worker();
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  /// Runs until the coordinator's work is done (0) or the coordinator is gone (1).
+  int run();
+
+ private:
+  static void onSendTimer(int, short, void* self);
+  static void onStatsTimer(int, short, void* self);
+  static void onFlushTimer(int, short, void* self);
+  static void onProbeTimer(int, short, void* self);
+  static void onGraceTimer(int, short, void* self);
+
+  void onFrame(Frame&& f);
+  void onClosed(const std::string& why);
+  void configure(const std::string& json);
+  void sendDue();
+  void armSendTimer();
+  void spinUntil(int64_t plannedNs);
+  void startSession(const workload::SessionPlan& s);
+  void onRequestDone(Transfer& t);
+  void flushRecords();
+  void sendStats();
+  void stop(int64_t graceNs);
+  void maybeFinish();
+  void fatal(const std::string& why);
+
+  event_base* m_base = nullptr;
+  std::unique_ptr<ControlChannel> m_channel;
+  std::optional<WorkerConfig> m_config;
+  std::unique_ptr<HttpDriver> m_http;
+  std::unique_ptr<RequestBodyBuilder> m_bodies;
+  event* m_sendTimer = nullptr;
+  event* m_statsTimer = nullptr;
+  event* m_flushTimer = nullptr;
+  event* m_probeTimer = nullptr;
+  event* m_graceTimer = nullptr;
+
+  std::deque<workload::SessionPlan> m_pending;
+  std::vector<metrics::RequestRecord> m_records;
+  std::map<int64_t, metrics::SendReport> m_sends;  ///< by planned-time window, since last stats
+  uint64_t m_sessionsReceived = 0;
+  uint64_t m_notSent = 0;        ///< stopped, or still pending when the schedule ended
+  int64_t m_capHits = 0;
+  uint64_t m_lastCapBlockedId = UINT64_MAX;
+  int64_t m_probeDueNs = 0;
+  int64_t m_loopDelayMaxNs = 0;
+  int64_t m_lastStatsWallNs = 0;
+  int64_t m_lastStatsCpuNs = 0;
+  int64_t m_spinNs = 0;  ///< spent spinning to planned instants since the last stats
+  bool m_endOfSessions = false;
+  bool m_stopping = false;
+  bool m_doneSent = false;
+  int m_exitCode = 0;
+};
+
+/// Entry point of `plumbline worker --fd N` (internal).
+int runWorkerProcess(int controlFd);
+
+}  // namespace plumbline::engine

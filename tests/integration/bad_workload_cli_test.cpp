@@ -1,0 +1,54 @@
+// Every bad workload in the corpus: exit 2, the JSON path in the message, nothing written.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "tests/integration/child_process.h"
+
+using plumbline::test::ChildProcess;
+using plumbline::test::TempDir;
+
+namespace {
+bool exists(const std::string& p) {
+  struct stat st{};
+  return stat(p.c_str(), &st) == 0;
+}
+}  // namespace
+
+TEST(BadWorkloadCli, EveryCorpusFileExitsTwoNamingThePathAndWritesNothing) {
+  const std::string dir = std::string(PLUMBLINE_TEST_DATA) + "/bad_workloads/";
+  std::ifstream in(dir + "expected.json");
+  const auto expected = nlohmann::json::parse(in);
+  ASSERT_GE(expected.size(), 20u);
+  for (const auto& [file, path] : expected.items()) {
+    TempDir tmp;
+    const std::string db = tmp.file("runs.db");
+    ChildProcess run({PLUMBLINE_BIN, "run", dir + file, "--db", db}, tmp.file("run.txt"));
+    EXPECT_EQ(run.wait(10000), 2) << file << ": " << run.output();
+    const std::string out = run.output();
+    EXPECT_NE(out.find(path.get<std::string>()), std::string::npos) << file << ": " << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << "one line: " << out;
+    EXPECT_FALSE(exists(db)) << file << " created a database";
+    ChildProcess plan({PLUMBLINE_BIN, "plan", dir + file}, tmp.file("plan.txt"));
+    EXPECT_EQ(plan.wait(10000), 2) << file << ": " << plan.output();
+    EXPECT_NE(plan.output().find(path.get<std::string>()), std::string::npos) << file << ": " << plan.output();
+  }
+}
+
+TEST(BadWorkloadCli, MissingFileAndBadFlagsExitTwo) {
+  TempDir tmp;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{PLUMBLINE_BIN, "run", "/nonexistent/w.json", "--db", tmp.file("x.db")},
+        {PLUMBLINE_BIN, "plan", "/nonexistent/w.json"},
+        {PLUMBLINE_BIN, "run", std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/quickstart.json", "--workers", "0"},
+        {PLUMBLINE_BIN, "run", std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/quickstart.json", "--rate", "-5",
+         "--db", tmp.file("x.db")},
+        {PLUMBLINE_BIN, "run"},
+        {PLUMBLINE_BIN, "frobnicate"}}) {
+    ChildProcess p(args, tmp.file("out.txt"));
+    EXPECT_EQ(p.wait(10000), 2) << args[1] << " " << p.output();
+  }
+  EXPECT_FALSE(exists(tmp.file("x.db")));
+}

@@ -1,0 +1,92 @@
+// A run interrupted by kill -9 or SIGINT keeps everything it committed, and says how it ended.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "tests/integration/child_process.h"
+
+using nlohmann::json;
+using plumbline::test::ChildProcess;
+using plumbline::test::TempDir;
+
+namespace {
+
+std::string writeWorkload(const TempDir& dir, double rate, double durationS) {
+  const json w{{"plumbline", 1},
+               {"name", "interrupted"},
+               {"target", {{"url", "embedded"}, {"stream", true}, {"mock", {{"ttft_ms", 5}, {"itl_ms", 1}}}}},
+               {"load", {{"arrival", "poisson"}, {"seed", 9},
+                         {"stages", json::array({{{"rate", rate}, {"duration_s", durationS}}})}}},
+               {"requests", {{"input_tokens", {{"dist", "fixed"}, {"value", 32}}},
+                             {"output_tokens", {{"dist", "fixed"}, {"value", 8}}}}}};
+  const std::string path = dir.file("w.json");
+  std::ofstream(path) << w.dump();
+  return path;
+}
+
+std::string query(const std::string& db, const std::string& sql) {
+  sqlite3* h = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  std::string out;
+  if (sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+    const unsigned char* t = sqlite3_column_text(st, 0);
+    out = t != nullptr ? reinterpret_cast<const char*>(t) : "";
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return out;
+}
+
+}  // namespace
+
+TEST(RunInterruption, KillNineKeepsCommittedBatchesAndShowsIncomplete) {
+  TempDir dir;
+  const std::string db = dir.file("runs.db");
+  ChildProcess run({PLUMBLINE_BIN, "run", writeWorkload(dir, 300, 30), "--db", db, "--quiet", "--workers", "2"},
+                   dir.file("out.txt"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(3500));
+  run.signal(SIGKILL);
+  EXPECT_EQ(run.wait(5000), 128 + SIGKILL);
+
+  EXPECT_EQ(query(db, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(query(db, "SELECT count(*) FROM runs"), "1");
+  const long rows = std::stol(query(db, "SELECT count(*) FROM requests"));
+  EXPECT_GT(rows, 100) << "committed batches must survive";
+  EXPECT_GT(std::stol(query(db, "SELECT count(*) FROM windows")), 0);
+
+  ChildProcess show({PLUMBLINE_BIN, "runs", "--db", db, "show", "1"}, dir.file("show.txt"));
+  ASSERT_EQ(show.wait(10000), 0) << show.output();
+  EXPECT_NE(show.output().find("incomplete"), std::string::npos) << show.output();
+
+  // Workers and the embedded mock follow the coordinator out; nothing is left sending.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const long after = std::stol(query(db, "SELECT count(*) FROM requests"));
+  EXPECT_EQ(after, rows);
+}
+
+TEST(RunInterruption, SigintStopsSendingStoresEverythingAndAddsUp) {
+  TempDir dir;
+  const std::string db = dir.file("runs.db");
+  ChildProcess run({PLUMBLINE_BIN, "run", writeWorkload(dir, 200, 30), "--db", db, "--workers", "2",
+                    "--summary-json", dir.file("s.json")},
+                   dir.file("out.txt"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(3000));
+  run.signal(SIGINT);
+  const int code = run.wait(20000);
+  ASSERT_TRUE(code == 0 || code == 3) << run.output();
+  std::ifstream in(dir.file("s.json"));
+  const json s = json::parse(in);
+  EXPECT_LT(s["duration_s"].get<double>(), 10.0);
+  uint64_t failed = 0;
+  for (const auto& [k, v] : s["errors"].items()) failed += v.get<uint64_t>();
+  EXPECT_EQ(s["completed"].get<uint64_t>() + failed + s["not_sent"].get<uint64_t>(), s["planned"].get<uint64_t>())
+      << s.dump(2);
+  EXPECT_NE(run.output().find("SIGINT"), std::string::npos) << run.output();
+  EXPECT_EQ(query(db, "SELECT count(*) FROM requests"), std::to_string(s["completed"].get<uint64_t>() + failed));
+  EXPECT_EQ(query(db, "PRAGMA integrity_check"), "ok");
+}
