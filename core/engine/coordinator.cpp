@@ -79,8 +79,8 @@ void Coordinator::start() {
     c.apiKey = m_opt.apiKey;
     w.channel->send(FrameType::Config, c.toJson().dump());
   }
-  workload::SessionPlan first;
-  if (m_planner.next(first)) m_next = first; else m_planExhausted = true;
+  m_next = nextPlanned();
+  if (!m_next) m_planExhausted = true;
   const timeval tv{0, static_cast<suseconds_t>(kTickNs / 1000)};
   event_add(m_tick, &tv);
   event_add(m_sigint, nullptr);
@@ -93,6 +93,10 @@ RunOutcome Coordinator::run() {
   event_base_dispatch(m_base);
   if (m_opt.statusLine) std::fprintf(stderr, "\r\x1b[K");
   countPlannedUpTo(m_stopAtNs >= 0 ? m_stopAtNs : INT64_MAX);
+  if (m_stopAtNs < 0) {
+    // Every worker died before the schedule ended: the rest of it was planned and not sent.
+    for (; m_next; m_next = nextPlanned()) m_aggregator.addPlanned(m_next->plannedNs);
+  }
   for (auto& w : m_aggregator.takeAllWindows()) m_sink.onWindow(w);
 
   const bool stopped = m_stopAtNs >= 0;
@@ -106,6 +110,7 @@ RunOutcome Coordinator::run() {
   out.summary = m_aggregator.summarize(durationS, requested, policy, m_reasons);
   out.summary.notSent = out.summary.planned > out.summary.sent ? out.summary.planned - out.summary.sent : 0;
   out.stoppedEarly = stopped;
+  out.summary.complete = !stopped;
   for (size_t i = 0; i < out.totals.size(); ++i) out.totals[i] = m_aggregator.total(static_cast<metrics::Metric>(i));
   out.notes = m_notes;
   if (stopped) out.notes.push_back("stopped early at " + fmtSeconds(m_stopAtNs) + "; windows after it were not planned");
@@ -167,6 +172,12 @@ void Coordinator::tick() {
   checkFinished();
 }
 
+std::optional<workload::SessionPlan> Coordinator::nextPlanned() {
+  workload::SessionPlan s;
+  if (!m_planner.next(s)) return std::nullopt;
+  return s;
+}
+
 Coordinator::WorkerSlot* Coordinator::nextAliveWorker() {
   for (size_t i = 0; i < m_workers.size(); ++i) {
     WorkerSlot& w = m_workers[m_rr++ % m_workers.size()];
@@ -185,8 +196,8 @@ void Coordinator::handOut(int64_t horizonNs) {
       w->channel->send(FrameType::Sessions, encodeSessions(w->batch));
       w->batch.clear();
     }
-    workload::SessionPlan s;
-    if (m_planner.next(s)) m_next = s; else { m_next.reset(); m_planExhausted = true; }
+    m_next = nextPlanned();
+    if (!m_next) m_planExhausted = true;
   }
   for (auto& w : m_workers) {
     if (!w.batch.empty() && !w.dead) w.channel->send(FrameType::Sessions, encodeSessions(w.batch));
@@ -223,8 +234,7 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
         return;
       }
       case FrameType::Done: {
-        const DoneReport d = decodeDone(f.payload);
-        m_notSentReported += d.notSent;
+        decodeDone(f.payload);  // validated; not-sent is derived as planned − sent
         w.done = true;
         return checkFinished();
       }

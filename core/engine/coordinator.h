@@ -73,6 +73,7 @@ class Coordinator {
   void printStatus(int64_t nowNs);
   void checkFinished();
   WorkerSlot* nextAliveWorker();
+  std::optional<workload::SessionPlan> nextPlanned();
   int64_t nowRel() const;
 
   const workload::WorkloadSpec& m_spec;
@@ -93,7 +94,6 @@ class Coordinator {
   int64_t m_lastStatusNs = 0;
   bool m_planExhausted = false;
   bool m_endSent = false;
-  uint64_t m_notSentReported = 0;
   std::vector<std::string> m_reasons;
   std::vector<std::string> m_notes;
   std::optional<metrics::WindowStats> m_lastWindow;

@@ -36,8 +36,7 @@ RequestBodyBuilder::RequestBodyBuilder(const WorkerConfig& config) : m_config(co
   if (s.seed) tail["seed"] = *s.seed;
   for (const auto& [key, value] : s.extra.items()) tail[key] = value;
   const std::string t = tail.dump();  // "{...}": splice its members after ours
-  m_tail = t.size() > 2 ? "," : "";
-  m_tail.append(t, t.size() > 2 ? 1 : t.size() - 1, std::string::npos);
+  m_tail = t.size() > 2 ? "," + t.substr(1) : "}";
 }
 
 void RequestBodyBuilder::appendPrompt(const workload::SessionPlan& session, std::string& out) const {

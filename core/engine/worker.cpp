@@ -144,7 +144,6 @@ void Worker::sendDue() {
     startSession(session);
   }
   armSendTimer();
-  m_http->drainFinished();
 }
 
 void Worker::spinUntil(int64_t plannedNs) {
@@ -170,13 +169,16 @@ void Worker::startSession(const workload::SessionPlan& s) {
   r.plannedNs = s.plannedNs;
   r.inputTokensClient = static_cast<int32_t>(s.inputTokens);
   r.sendNs = m_http->nowRel();
-  // Count the send before starting it: it may complete, and the run finish, inside start().
+  // Count the send before starting it: once it completes, the run may finish.
   const int64_t window = s.plannedNs / m_config->windowNs;
   auto& report = m_sends[window];
   report.windowIndex = window;
   ++report.sent;
   report.sendLag.record(r.sendNs - s.plannedNs);
   m_http->start(t);
+  // A reply curl already read is timestamped now, not at the end of this send turn. Safe:
+  // completions never send inline, they only schedule the next send turn.
+  m_http->drainFinished();
 }
 
 void Worker::onRequestDone(Transfer& t) {

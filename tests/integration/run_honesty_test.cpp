@@ -16,7 +16,7 @@ using plumbline::test::TempDir;
 namespace {
 
 // These VMs pause every vCPU now and then (a bare spinning loop sees ~3 gaps over 1 ms, up to
-// ~11 ms, in 10 s: bench/timer_jitter.sh). A pause delays every send due during it, which the
+// ~11 ms, in 10 s: bench/machine_pauses_probe). A pause delays every send due during it, which the
 // verdict rightly counts. The tests below are about the harness, so they allow a pause budget
 // and pin the harness's own precision with send-lag percentiles instead.
 constexpr double kMachinePauseBudgetMs = 30.0;
