@@ -75,6 +75,64 @@ bool shortOf(uint64_t sent, uint64_t planned, double fraction) {
   return planned > 0 && static_cast<double>(sent) < fraction * static_cast<double>(planned);
 }
 
+/// p99 of the send lags of windows [i, j] together.
+int64_t pooledLagP99(const std::vector<WindowEvidence>& ws, size_t i, size_t j) {
+  std::vector<std::pair<int64_t, uint64_t>> all;
+  uint64_t n = 0;
+  for (size_t k = i; k <= j; ++k) {
+    if (ws[k].sendLag.empty() && ws[k].sent > 0) {
+      all.emplace_back(ws[k].sendLagP99Ns, ws[k].sent);  // evidence without buckets
+    } else {
+      all.insert(all.end(), ws[k].sendLag.begin(), ws[k].sendLag.end());
+    }
+  }
+  for (const auto& [v, c] : all) n += c;
+  if (n == 0) return 0;
+  std::sort(all.begin(), all.end());
+  const auto rank = static_cast<uint64_t>(std::ceil(0.99 * static_cast<double>(n)));
+  uint64_t seen = 0;
+  for (const auto& [v, c] : all)
+    if ((seen += c) >= rank) return v;
+  return all.back().first;
+}
+
+/// Send lag p99 per group of consecutive windows holding at least kMinSendsForLagP99 sends
+/// (a short last group joins the one before it); a group over tolerance marks its windows.
+void judgeSendLag(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
+                  std::vector<std::string>& out) {
+  std::vector<std::pair<size_t, size_t>> groups;
+  uint64_t sends = 0;
+  size_t start = 0;
+  for (size_t k = 0; k < ws.size(); ++k) {
+    sends += ws[k].sent;
+    if (sends >= kMinSendsForLagP99) {
+      groups.emplace_back(start, k);
+      start = k + 1;
+      sends = 0;
+    }
+  }
+  if (start < ws.size()) {
+    if (groups.empty()) groups.emplace_back(start, ws.size() - 1);
+    else groups.back().second = ws.size() - 1;
+  }
+  std::vector<int64_t> lagOf(ws.size(), 0);
+  for (const auto& [i, j] : groups) {
+    const int64_t p99 = pooledLagP99(ws, i, j);
+    for (size_t k = i; k <= j; ++k) lagOf[k] = p99;
+  }
+  std::vector<WindowEvidence> judged = ws;  // coalesce() reads sendLagP99Ns per window
+  for (size_t k = 0; k < judged.size(); ++k) judged[k].sendLagP99Ns = lagOf[k];
+  coalesce(
+      judged, [&](const WindowEvidence& w) { return w.sendLagP99Ns > p.sendLagToleranceNs; },
+      [&](size_t i, size_t j) {
+        int64_t worst = 0;
+        for (size_t k = i; k <= j; ++k) worst = std::max(worst, judged[k].sendLagP99Ns);
+        return "send lag p99 " + formatMs(worst) + " ms > " + formatMs(p.sendLagToleranceNs) +
+               " ms tolerance";
+      },
+      out);
+}
+
 void judgeSends(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
                 std::vector<std::string>& out) {
   coalesce(
@@ -85,15 +143,7 @@ void judgeSends(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
         return sentOfPlanned(sent, planned);
       },
       out);
-  coalesce(
-      ws, [&](const WindowEvidence& w) { return w.sendLagP99Ns > p.sendLagToleranceNs; },
-      [&](size_t i, size_t j) {
-        int64_t worst = 0;
-        for (size_t k = i; k <= j; ++k) worst = std::max(worst, ws[k].sendLagP99Ns);
-        return "send lag p99 " + formatMs(worst) + " ms > " + formatMs(p.sendLagToleranceNs) +
-               " ms tolerance";
-      },
-      out);
+  judgeSendLag(ws, p, out);
 }
 
 void judgeHarness(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
@@ -150,8 +200,14 @@ std::string formatCount(uint64_t n) {
 }
 
 WindowEvidence WindowEvidence::from(const WindowStats& w) {
-  return {w.index, w.startNs,  w.lengthNs, w.planned, w.sent,
-          w.hist(Metric::SendLag).percentile(0.99), w.harness};
+  return {w.index,
+          w.startNs,
+          w.lengthNs,
+          w.planned,
+          w.sent,
+          w.hist(Metric::SendLag).percentile(0.99),
+          w.hist(Metric::SendLag).buckets(),
+          w.harness};
 }
 
 Verdict judge(const std::vector<WindowStats>& windows, uint64_t planned, uint64_t sent,

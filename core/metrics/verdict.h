@@ -34,15 +34,22 @@ struct WindowEvidence {
   uint64_t planned = 0;
   uint64_t sent = 0;
   int64_t sendLagP99Ns = 0;
+  /// The window's send lags as sparse (value, count) buckets, for pooling short windows.
+  std::vector<std::pair<int64_t, uint64_t>> sendLag;
   HarnessState harness;
 
   static WindowEvidence from(const WindowStats& w);
 };
 
+/// Fewest sends a send-lag p99 is taken over: the p99 of fewer values is just their maximum.
+/// Windows with fewer sends are judged together with the windows that follow them.
+inline constexpr uint64_t kMinSendsForLagP99 = 100;
+
 /// Judges the harness from what it measured. Windows are the run's full windows in order;
 /// totals are the run's planned and sent counts. Kept up only if the run sent at least
-/// minSentFraction of planned overall and in every window with planned > 0, every window's
-/// send-lag p99 is within tolerance, no worker was CPU saturated and none died. Any
+/// minSentFraction of planned overall and in every window with planned > 0, send-lag p99 is
+/// within tolerance in every window (windows of fewer than kMinSendsForLagP99 sends are
+/// pooled with their successors), no worker was CPU saturated and none died. Any
 /// extraReasons also make the run harness_limited. In-flight cap hits are listed only as
 /// supporting evidence of a harness_limited verdict.
 Verdict judge(const std::vector<WindowStats>& windows, uint64_t planned, uint64_t sent,

@@ -158,3 +158,44 @@ TEST(Verdict, SubSecondWindowsPrintFractions) {
   ASSERT_EQ(v.reasons.size(), 1u);
   EXPECT_EQ(v.reasons[0], "window 0.75\u20131 s: sent 5 of 10 planned (50.0%)");
 }
+
+namespace {
+/// 20 one-second windows of `rate` sends each, all 20 µs late, then `late` sends of 5 ms
+/// lag put into window `where`.
+std::vector<WindowEvidence> lowRateRun(uint64_t rate, int late, size_t where) {
+  std::vector<WindowEvidence> ws;
+  for (int i = 0; i < 20; ++i) {
+    WindowEvidence w;
+    w.index = i;
+    w.startNs = int64_t{i} * 1'000'000'000;
+    w.planned = w.sent = rate;
+    w.sendLag = {{20'000, rate}};
+    ws.push_back(w);
+  }
+  ws[where].sendLag = {{20'000, rate - static_cast<uint64_t>(late)}, {5'000'000, static_cast<uint64_t>(late)}};
+  for (auto& w : ws) w.sendLagP99Ns = w.sendLag.back().first;  // what a per-window p99 would say
+  return ws;
+}
+}  // namespace
+
+TEST(Verdict, FewSendsPerWindowArePooledBeforeTakingTheirP99) {
+  // 27 sends a window: one late send is its window's "p99" (the max), but 1 of the 108 sends
+  // of four windows together is under 1%.
+  auto ws = lowRateRun(27, 1, 5);
+  EXPECT_EQ(judgeRun(ws).kind, VerdictKind::KeptUp);
+}
+
+TEST(Verdict, PooledWindowsOverToleranceAreNamedTogether) {
+  auto ws = lowRateRun(27, 3, 5);  // 3 of the 108 sends in windows 4–8 s are 5 ms late
+  const Verdict v = judgeRun(ws);
+  ASSERT_EQ(v.kind, VerdictKind::HarnessLimited);
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0], "windows 4\u20138 s: send lag p99 5 ms > 1 ms tolerance");
+}
+
+TEST(Verdict, WindowsOfAHundredSendsOrMoreAreJudgedAlone) {
+  auto ws = lowRateRun(100, 2, 7);  // 2% late in window 7 alone
+  const Verdict v = judgeRun(ws);
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0], "window 7\u20138 s: send lag p99 5 ms > 1 ms tolerance");
+}
