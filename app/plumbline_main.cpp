@@ -57,15 +57,16 @@ void addRunsCommand(CLI::App& app, int& exitCode) {
   CLI::App* runs = app.add_subcommand("runs", "list, show and export stored runs");
   runs->add_option("--db", *db, "database file")->capture_default_str();
   runs->require_subcommand(1);
-  runs->add_subcommand("list", "all runs, newest first")->callback([db, &exitCode] {
+  runs->fallthrough();  // `runs list --db F` as well as `runs --db F list`
+  runs->add_subcommand("list", "all runs, newest first")->fallthrough()->callback([db, &exitCode] {
     exitCode = plumbline::store::runsList(*db, std::cout, std::cerr);
   });
   auto id = std::make_shared<int64_t>(0);
-  CLI::App* show = runs->add_subcommand("show", "one run: verdict first, then its figures");
+  CLI::App* show = runs->add_subcommand("show", "one run: verdict first, then its figures")->fallthrough();
   show->add_option("id", *id, "run id")->required();
   show->callback([db, id, &exitCode] { exitCode = plumbline::store::runsShow(*db, *id, std::cout, std::cerr); });
   auto format = std::make_shared<std::string>("json");
-  CLI::App* exp = runs->add_subcommand("export", "one run with its windows and requests");
+  CLI::App* exp = runs->add_subcommand("export", "one run with its windows and requests")->fallthrough();
   exp->add_option("id", *id, "run id")->required();
   exp->add_option("--format", *format, "csv (one line per request) or json")->check(CLI::IsMember({"csv", "json"}));
   exp->callback([db, id, format, &exitCode] {
