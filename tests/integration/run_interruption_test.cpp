@@ -5,6 +5,7 @@
 #include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <thread>
 
 #include "tests/integration/child_process.h"
@@ -42,7 +43,46 @@ std::string query(const std::string& db, const std::string& sql) {
   return out;
 }
 
+/// PIDs of the processes whose parent is `parent` and whose command line contains `needle`.
+std::vector<pid_t> childrenOf(pid_t parent, const std::string& needle) {
+  std::vector<pid_t> out;
+  std::ifstream children("/proc/" + std::to_string(parent) + "/task/" + std::to_string(parent) + "/children");
+  pid_t pid = 0;
+  while (children >> pid) {
+    std::ifstream cmd("/proc/" + std::to_string(pid) + "/cmdline");
+    std::string line((std::istreambuf_iterator<char>(cmd)), std::istreambuf_iterator<char>());
+    std::replace(line.begin(), line.end(), '\0', ' ');
+    if (line.find(needle) != std::string::npos) out.push_back(pid);
+  }
+  return out;
+}
+
 }  // namespace
+
+TEST(RunInterruption, AWorkerKilledMidRunIsNamedAndTheRunIsHarnessLimited) {
+  TempDir dir;
+  ChildProcess run({PLUMBLINE_BIN, "run", writeWorkload(dir, 200, 6), "--db", dir.file("runs.db"), "--workers", "2",
+                    "--summary-json", dir.file("s.json")},
+                   dir.file("out.txt"));
+  std::vector<pid_t> workers;
+  for (int i = 0; i < 100 && workers.size() < 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    workers = childrenOf(run.pid(), " worker ");
+  }
+  ASSERT_EQ(workers.size(), 2u);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+  kill(workers[0], SIGKILL);
+  EXPECT_EQ(run.wait(30000), 3) << run.output();
+  std::ifstream in(dir.file("s.json"));
+  const json s = json::parse(in);
+  EXPECT_EQ(s["verdict"], "harness_limited");
+  bool named = false;
+  for (const auto& r : s["verdict_reasons"]) named |= r.get<std::string>().find("died at") != std::string::npos;
+  EXPECT_TRUE(named) << s.dump(2);
+  // The surviving worker carried on: about half the plan was still sent after the kill.
+  EXPECT_GT(s["sent"].get<uint64_t>(), s["planned"].get<uint64_t>() / 2) << s.dump(2);
+  EXPECT_EQ(query(dir.file("runs.db"), "PRAGMA integrity_check"), "ok");
+}
 
 TEST(RunInterruption, KillNineKeepsCommittedBatchesAndShowsIncomplete) {
   TempDir dir;
