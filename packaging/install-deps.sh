@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ ccache mold pkg-config git
+  cmake ninja-build g++ clang libclang-rt-14-dev ccache mold pkg-config git
   libcurl4-openssl-dev libevent-dev libsimdjson-dev nlohmann-json3-dev
   libsqlite3-dev libcli11-dev libpcre2-dev
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -9,6 +9,7 @@ namespace plumbline::metrics {
 namespace {
 
 constexpr double kNsPerS = 1e9;
+constexpr double kIdleCpu = 0.25;  ///< below this share of a core, a worker was not the bottleneck
 
 std::string stripZeros(std::string s) {
   if (s.find('.') == std::string::npos) return s;
@@ -126,9 +127,16 @@ void judgeSendLag(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
       judged, [&](const WindowEvidence& w) { return w.sendLagP99Ns > p.sendLagToleranceNs; },
       [&](size_t i, size_t j) {
         int64_t worst = 0;
-        for (size_t k = i; k <= j; ++k) worst = std::max(worst, judged[k].sendLagP99Ns);
-        return "send lag p99 " + formatMs(worst) + " ms > " + formatMs(p.sendLagToleranceNs) +
-               " ms tolerance";
+        double busiest = 0;
+        for (size_t k = i; k <= j; ++k) {
+          worst = std::max(worst, judged[k].sendLagP99Ns);
+          busiest = std::max(busiest, judged[k].harness.workerCpuMax);
+        }
+        std::string reason = "send lag p99 " + formatMs(worst) + " ms > " +
+                             formatMs(p.sendLagToleranceNs) + " ms tolerance";
+        // Idle workers that still sent late were held up from outside (host pauses, other load).
+        if (busiest < kIdleCpu) reason += " while workers were mostly idle (the machine held them up)";
+        return reason;
       },
       out);
 }

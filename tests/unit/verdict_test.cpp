@@ -144,7 +144,9 @@ TEST(Verdict, JudgeOverWindowStatsUsesSendLagHistogram) {
   ws[1].hist(Metric::SendLag).recordN(20'000'000, 5);
   auto v = judge(ws, 200, 200, VerdictPolicy{});
   ASSERT_EQ(v.reasons.size(), 1u);
-  EXPECT_EQ(v.reasons[0], "window 1\u20132 s: send lag p99 20 ms > 1 ms tolerance");
+  EXPECT_EQ(v.reasons[0],
+            "window 1\u20132 s: send lag p99 20 ms > 1 ms tolerance while workers were mostly idle (the "
+            "machine held them up)");
 }
 
 TEST(Verdict, SubSecondWindowsPrintFractions) {
@@ -190,12 +192,22 @@ TEST(Verdict, PooledWindowsOverToleranceAreNamedTogether) {
   const Verdict v = judgeRun(ws);
   ASSERT_EQ(v.kind, VerdictKind::HarnessLimited);
   ASSERT_EQ(v.reasons.size(), 1u);
-  EXPECT_EQ(v.reasons[0], "windows 4\u20138 s: send lag p99 5 ms > 1 ms tolerance");
+  EXPECT_EQ(v.reasons[0],
+            "windows 4\u20138 s: send lag p99 5 ms > 1 ms tolerance while workers were mostly idle (the "
+            "machine held them up)");
+}
+
+TEST(Verdict, BusyWorkersGetNoMachineExcuse) {
+  auto ws = lowRateRun(100, 2, 7);
+  for (auto& w : ws) w.harness.workerCpuMax = 0.9;
+  const Verdict v = judgeRun(ws);
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0], "window 7\u20138 s: send lag p99 5 ms > 1 ms tolerance");
 }
 
 TEST(Verdict, WindowsOfAHundredSendsOrMoreAreJudgedAlone) {
   auto ws = lowRateRun(100, 2, 7);  // 2% late in window 7 alone
   const Verdict v = judgeRun(ws);
   ASSERT_EQ(v.reasons.size(), 1u);
-  EXPECT_EQ(v.reasons[0], "window 7\u20138 s: send lag p99 5 ms > 1 ms tolerance");
+  EXPECT_EQ(v.reasons[0].rfind("window 7\u20138 s: send lag p99 5 ms > 1 ms tolerance", 0), 0u) << v.reasons[0];
 }
