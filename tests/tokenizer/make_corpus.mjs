@@ -62,12 +62,14 @@ const punct = ["...", "!!!", "?!", "—", "–", "…", "«guillemets»", "“qu
 const contractions = ["I'm", "don't", "WE'LL", "she'S", "it’s", "they've", "you'd", "I'D", "can't", "won't", "rock'n'roll", "'tis", "o'clock", "y'all'd've", "it's'", "'re", "'s", "L'amour", "ſ'S", "K'LL"];
 const specials = ["<|im_start|>", "<|im_end|>", "<|endoftext|>", "<think>", "</think>", "<tool_call>", "<|vision_start|>"];
 const nfcSensitive = ["e\u0301", "A\u030a", "\u1100\u1161\u11a8", "n\u0303o", "o\u0308\u0304", "\u0041\u0301\u0323", "Å", "\u212b", "ﬁ", "Ⅸ", "ｆｕｌｌｗｉｄｔｈ", "x\u0338"];
+// Where regex engines disagree: NEL and other Unicode spaces, case folding in (?i:'s), controls.
+const edges = ["\u0085", "a\u0085b", "  \u0085 x", "x\u2028y\u2029z", "\u212a'LL", "\u017f'S", "\u1680\u180e\u200b\u2060\ufeff", "\u0000\u0001\u001f\u007f", "tab\u000bvt\u000cff", "\r\r\n\n\r", "x \u00a0\u00a0 y", "\ud83d\ude00\ufe0f\u20e3", "a\u0300\u0301\u0302\u0303"];
 const words = "the of and to in is you that it he was for on are as with his they at be this have from or one had by word but not what all were we when your can said there use an each which she do how their if will up other about out many then them these so some her would make like him into time has look two more write go see number no way could people my than first water been call who oil its now find long down day did get come made may part".split(" ");
 
 const atoms = [
   () => pick(code)(), () => pick(langs), () => pick(emoji), () => pick(spaces), () => pick(numbers)(),
   () => pick(punct), () => pick(contractions), () => pick(words), () => pick(words) + " " + pick(words),
-  () => pick(nfcSensitive), () => pick(specials),
+  () => pick(nfcSensitive), () => pick(specials), () => pick(edges),
 ];
 const randomCodePoint = () => {
   const ranges = [[0x20, 0x7e], [0xa0, 0x24f], [0x300, 0x36f], [0x370, 0x3ff], [0x400, 0x4ff], [0x590, 0x6ff], [0x900, 0x97f], [0xe00, 0xe7f], [0x1100, 0x11ff], [0x2000, 0x206f], [0x3040, 0x30ff], [0x4e00, 0x9fff], [0xac00, 0xd7a3], [0x1f300, 0x1faff]];
@@ -77,7 +79,7 @@ const randomCodePoint = () => {
 
 const texts = new Set();
 const add = (t) => { if (t.length > 0) texts.add(t); };
-for (const list of [langs, emoji, spaces, punct, contractions, specials, nfcSensitive]) list.forEach(add);
+for (const list of [langs, emoji, spaces, punct, contractions, specials, nfcSensitive, edges]) list.forEach(add);
 code.forEach((f) => add(f()));
 numbers.forEach((f) => add(f()));
 while (texts.size < 900) {
