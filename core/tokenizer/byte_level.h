@@ -22,7 +22,7 @@ class ByteLevelAlphabet {
 
  private:
   std::array<std::string, 256> m_symbols;
-  std::array<int16_t, 512> m_byteOfCodePoint;  // every symbol is below U+0144
+  std::array<int16_t, 512> m_byteOfCodePoint{};  // every symbol is below U+0144
 };
 
 }  // namespace plumbline::tokenizer

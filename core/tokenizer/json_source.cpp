@@ -1,5 +1,7 @@
 #include "core/tokenizer/json_source.h"
 
+#include <utility>
+
 #include "core/tokenizer/tokenizer_error.h"
 
 namespace plumbline::tokenizer {
@@ -71,7 +73,7 @@ bool JsonSource::booleanOr(std::string_view key, bool fallback) const {
 }
 
 std::string JsonSource::stringOr(std::string_view key, std::string fallback) const {
-  return has(key) ? child(key).string() : fallback;
+  return has(key) ? child(key).string() : std::move(fallback);
 }
 
 }  // namespace plumbline::tokenizer

@@ -71,7 +71,7 @@ void Tokenizer::buildDecodeTable() {
   m_idKnown.assign(size, false);
   for (const auto& [token, id] : m_model.vocab()) {
     auto bytes = m_model.alphabet().decode(token);
-    m_idBytes[static_cast<size_t>(id)] = bytes ? std::move(*bytes) : token;
+    m_idBytes[static_cast<size_t>(id)] = bytes ? std::move(*bytes) : std::string(token);
     m_idKnown[static_cast<size_t>(id)] = true;
   }
   for (const auto& token : m_added.tokens()) {
