@@ -9,6 +9,7 @@
 #include "core/tokenizer/byte_level.h"
 #include "core/tokenizer/tokenizer.h"
 #include "core/tokenizer/tokenizer_error.h"
+#include "core/tokenizer/utf8.h"
 
 using namespace plumbline::tokenizer;
 
@@ -137,4 +138,35 @@ TEST(TokenizerErrors, ReportUnreadableAndMalformedFiles) {
     EXPECT_NE(std::string(error.what()).find("not valid JSON"), std::string::npos);
   }
   std::filesystem::remove(path);
+}
+
+TEST(Tokenizer, KeepsOnlyMatchesForAnInvertedRemovedSplit) {
+  auto json = tinyTokenizer();
+  const nlohmann::json split = {{"type", "Split"},
+                                {"pattern", {{"Regex", "\\p{L}+|\\s+"}}},
+                                {"behavior", "Removed"},
+                                {"invert", true}};
+  const nlohmann::json byteLevel = {{"type", "ByteLevel"}, {"use_regex", false}};
+  json["pre_tokenizer"] = {{"type", "Sequence"},
+                           {"pretokenizers", nlohmann::json::array({split, byteLevel})}};
+  auto tokenizer = Tokenizer::fromJson(json, "tiny.json");
+  // "!" matches neither alternative, so the split drops it.
+  EXPECT_EQ(tokenizer.encode("hello!"), (std::vector<int32_t>{258, 'o'}));
+}
+
+// Any bytes at all: no crash, and decoding gives back the input with ill-formed UTF-8 repaired.
+TEST(Tokenizer, RoundTripsArbitraryBytes) {
+  auto tokenizer = Tokenizer::fromJson(tinyTokenizer(), "tiny.json");
+  uint64_t state = 12345;
+  const auto next = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<unsigned>(state >> 33);
+  };
+  const std::string alphabet = "he lo\t\n<|end|>\xC3\xA9\xF0\x9F\x98\x80\xE4\xB8\xAD\xFF\x80";
+  for (int round = 0; round < 2000; ++round) {
+    std::string text;
+    for (unsigned length = next() % 40; length > 0; --length)
+      text += alphabet[next() % alphabet.size()];
+    EXPECT_EQ(tokenizer.decode(tokenizer.encode(text)), toValidUtf8(text));
+  }
 }
