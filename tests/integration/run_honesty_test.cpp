@@ -21,6 +21,12 @@ namespace {
 // and pin the harness's own precision with send-lag percentiles instead.
 constexpr double kMachinePauseBudgetMs = 30.0;
 
+#ifdef PLUMBLINE_SANITIZED_BUILD
+constexpr bool kTimingChecked = false;  // ASan/UBSan Debug: correctness only, not precision
+#else
+constexpr bool kTimingChecked = true;
+#endif
+
 json workload(double rate, double durationS, bool stream, int outputTokens) {
   return json{{"plumbline", 1},
               {"verdict", {{"send_lag_tolerance_ms", kMachinePauseBudgetMs}}},
@@ -82,8 +88,10 @@ TEST(RunHonesty, ConstantStreamingRunKeepsUpAndMatchesTheMockCount) {
   EXPECT_NEAR(s["achieved_rps"].get<double>(), s["requested_rps"].get<double>(),
               0.01 * s["requested_rps"].get<double>());
   EXPECT_EQ(s["token_count_source"], "server");
-  EXPECT_LT(s["send_lag_ms"]["p50"].get<double>(), 0.1) << s.dump(2);
-  EXPECT_LT(s["send_lag_ms"]["p90"].get<double>(), 1.0) << s.dump(2);
+  if (kTimingChecked) {
+    EXPECT_LT(s["send_lag_ms"]["p50"].get<double>(), 0.1) << s.dump(2);
+    EXPECT_LT(s["send_lag_ms"]["p90"].get<double>(), 1.0) << s.dump(2);
+  }
   const json stats = json::parse(plumbline::test::httpGet(mock.baseUrl() + "/mock/stats").body);
   EXPECT_EQ(stats["requests_received"], s["sent"]);
   EXPECT_EQ(stats["requests_completed"], s["completed"]);
@@ -96,6 +104,7 @@ TEST(RunHonesty, MeasuresTheMocksConfiguredTtftAndInterTokenGap) {
   ASSERT_EQ(r.exitCode, 0) << r.output << r.summary.dump(2);
   json s = r.summary;  // non-const: a missing key reads as null instead of undefined behaviour
   EXPECT_EQ(s["completed"], 100);
+  if (!kTimingChecked) GTEST_SKIP() << "timing precision is checked in optimised builds";
   EXPECT_NEAR(s["ttft_ms"]["p50"].get<double>(), 50.0, 1.0) << s.dump(2);
   EXPECT_NEAR(s["itl_ms"]["p50"].get<double>(), 10.0, 0.3) << s.dump(2);
 }
