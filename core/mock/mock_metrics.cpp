@@ -45,9 +45,9 @@ void engineMetrics(std::string& out, const EngineCounters& c) {
   metric(out, "vllm:num_requests_waiting", "gauge", "Number of requests waiting to be admitted.",
          static_cast<double>(c.waiting));
   metric(out, "vllm:gpu_cache_usage_perc", "gauge", "KV-cache usage (1 = full).", c.kvUsage);
-  metric(out, "vllm:prefix_cache_queries", "counter", "Prompt tokens looked up in the prefix cache.",
+  metric(out, "vllm:prefix_cache_queries_total", "counter", "Prompt tokens looked up in the prefix cache.",
          static_cast<double>(c.prefixQueriedTokens));
-  metric(out, "vllm:prefix_cache_hits", "counter", "Prompt tokens found in the prefix cache.",
+  metric(out, "vllm:prefix_cache_hits_total", "counter", "Prompt tokens found in the prefix cache.",
          static_cast<double>(c.prefixHitTokens));
   metric(out, "vllm:num_preemptions_total", "counter", "Sequences preempted (recomputed) for lack of KV cache.",
          static_cast<double>(c.preemptions));

@@ -107,7 +107,7 @@ TEST(MockEngine, ASharedPrefixHitsThePrefixCacheAndShowsInMetrics) {
   ASSERT_EQ(httpPost(mock.baseUrl() + "/v1/chat/completions", chat(system + "first question", 4, 0.0)).status, 200);
   ASSERT_EQ(httpPost(mock.baseUrl() + "/v1/chat/completions", chat(system + "second question", 4, 0.0)).status, 200);
   const std::string text = httpGet(mock.baseUrl() + "/metrics").body;
-  EXPECT_EQ(metric(text, "vllm:prefix_cache_hits"), 512.0) << text;  // 32 blocks of 16 words
+  EXPECT_EQ(metric(text, "vllm:prefix_cache_hits_total"), 512.0) << text;  // 32 blocks of 16 words
   EXPECT_EQ(metric(text, "vllm:prompt_tokens_total"), 2.0 * 514.0) << text;
   EXPECT_NE(text.find("# TYPE vllm:gpu_cache_usage_perc gauge"), std::string::npos);
   EXPECT_NE(text.find("vllm:time_to_first_token_seconds_bucket{model_name=\"mock\",le=\"+Inf\"} 2"), std::string::npos)
