@@ -79,10 +79,14 @@ void addMockCommand(CLI::App& app, int& exitCode) {
   auto config = std::make_shared<plumbline::mock::MockConfig>();
   CLI::App* cmd = app.add_subcommand("mock", "serve an OpenAI-compatible mock endpoint with scripted timing");
   cmd->add_option("--listen", config->listen, "IPV4:PORT to listen on (port 0 = ephemeral)");
-  cmd->add_option("--preset", config->preset, "timing preset: instant or default");
-  cmd->add_option("--ttft-ms", config->ttftMs, "time to first token in ms (overrides the preset)");
-  cmd->add_option("--itl-ms", config->itlMs, "inter-token latency in ms (overrides the preset)");
-  cmd->add_option("--config", config->configPath, "MOCK.json with preset, ttft_ms, itl_ms, threads, natural_length_mean");
+  cmd->add_option("--preset", config->preset,
+                  "instant (no delays), default (fixed 50 ms TTFT, 10 ms ITL), gpu-8b (simulated 8B model on one "
+                  "GPU), overloaded, flaky (gpu-8b with faults)");
+  cmd->add_option("--ttft-ms", config->ttftMs, "fixed time to first token in ms (instant/default timing only)");
+  cmd->add_option("--itl-ms", config->itlMs, "fixed inter-token latency in ms (instant/default timing only)");
+  cmd->add_option("--config", config->configPath,
+                  "MOCK.json: preset, ttft_ms, itl_ms, threads, natural_length_mean, engine {...}, faults "
+                  "{class: rate}, fault_seed, stall_ms, trickle_itl_ms, retry_after_s");
   cmd->add_option("--threads", config->threads, "event loops (default: hardware cores)");
   cmd->callback([config, &exitCode] { exitCode = plumbline::mock::runMockServer(*config); });
 }

@@ -60,18 +60,24 @@ void CompletionFormatter::appendUsage(std::string& out) const {
   out += '}';
 }
 
-void CompletionFormatter::appendTokenChunk(std::string& out, int64_t index) const {
-  const bool last = index + 1 >= m_completionTokens;
+void CompletionFormatter::appendMalformedChunk(std::string& out) const {
+  out += "data: ";
+  appendHead(out, true);
+  out += ",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"tok \n\n";
+}
+
+void CompletionFormatter::appendTokenChunk(std::string& out, int64_t index, int64_t count) const {
+  const bool last = index + count >= m_completionTokens;
   out += "data: ";
   appendHead(out, true);
   out += ",\"choices\":[{\"index\":0,";
   if (m_kind == ApiKind::Chat) {
     out += index == 0 ? "\"delta\":{\"role\":\"assistant\",\"content\":\"" : "\"delta\":{\"content\":\"";
-    out += kToken;
+    for (int64_t i = 0; i < count; ++i) out += kToken;
     out += "\"}";
   } else {
     out += "\"text\":\"";
-    out += kToken;
+    for (int64_t i = 0; i < count; ++i) out += kToken;
     out += '"';
   }
   out += ",\"logprobs\":null,\"finish_reason\":";

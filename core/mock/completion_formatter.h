@@ -13,9 +13,11 @@ class CompletionFormatter {
  public:
   CompletionFormatter(const MockRequest& request, int64_t completionTokens, uint64_t id, int64_t created);
 
-  /// `data: {...}\n\n` for token `index` (0-based): the first carries the role, the
-  /// last the finish_reason.
-  void appendTokenChunk(std::string& out, int64_t index) const;
+  /// `data: {...}\n\n` for `count` tokens from `index` (0-based) in one chunk (a speculative
+  /// step yields several): the first carries the role, the last the finish_reason.
+  void appendTokenChunk(std::string& out, int64_t index, int64_t count = 1) const;
+  /// A chunk whose JSON is cut short (fault injection).
+  void appendMalformedChunk(std::string& out) const;
   /// The include_usage chunk (empty choices) when requested, then `data: [DONE]`.
   void appendStreamEnd(std::string& out) const;
   /// The whole non-streaming JSON body.

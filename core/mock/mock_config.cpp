@@ -2,7 +2,9 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -10,15 +12,12 @@
 namespace plumbline::mock {
 namespace {
 
-struct Preset {
-  double ttftMs;
-  double itlMs;
-};
+using nlohmann::json;
 
-Preset presetNamed(const std::string& name, const std::string& where) {
-  if (name == "instant") return {0.0, 0.0};
-  if (name == "default") return {50.0, 10.0};
-  throw MockConfigError(where + ": unknown preset '" + name + "' (expected instant or default)");
+MockPreset presetNamed(const std::string& name, const std::string& where) {
+  auto preset = mockPreset(name);
+  if (!preset) throw MockConfigError(where + ": unknown preset '" + name + "' (expected " + mockPresetNames() + ")");
+  return *preset;
 }
 
 void parseListen(const std::string& listen, MockSettings& out) {
@@ -47,47 +46,130 @@ int threadCount(int value, const std::string& where) {
   return value;
 }
 
-nlohmann::json readConfigFile(const std::string& path) {
+json readConfigFile(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw MockConfigError("--config: cannot read '" + path + "'");
   try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
+    return json::parse(in);
+  } catch (const json::parse_error& e) {
     throw MockConfigError("--config: " + path + " is not valid JSON: " + e.what());
   }
 }
 
-double numberAt(const nlohmann::json& obj, const char* key) {
+double numberAt(const json& obj, const std::string& key, const std::string& path) {
   const auto& v = obj.at(key);
-  if (!v.is_number()) throw MockConfigError(std::string("$.") + key + ": expected a number");
-  return nonNegative(v.get<double>(), std::string("$.") + key);
+  if (!v.is_number()) throw MockConfigError(path + ": expected a number");
+  return nonNegative(v.get<double>(), path);
 }
 
-/// Applies the config file over `out`; an explicit --preset flag wins over its "preset".
-void applyConfigFile(const nlohmann::json& file, const MockConfig& flags, MockSettings& out) {
-  if (!file.is_object()) throw MockConfigError("$: expected an object");
+int64_t positiveIntAt(const json& obj, const std::string& key, const std::string& path, int64_t max) {
+  const auto& v = obj.at(key);
+  if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > max) {
+    throw MockConfigError(path + ": expected an integer in [1, " + std::to_string(max) + "]");
+  }
+  return v.get<int64_t>();
+}
+
+void applyPreset(const MockPreset& preset, MockSettings& out);
+
+void applyFaults(const json& faults, MockSettings& out) {
+  if (!faults.is_object()) throw MockConfigError("$.faults: expected an object {class: rate}");
+  out.faults.rates = {};
+  double sum = 0.0;
+  for (const auto& [key, value] : faults.items()) {
+    const std::string path = "$.faults." + key;
+    const auto cls = faultClassFromName(key);
+    if (!cls) throw MockConfigError(path + ": unknown fault class");
+    if (!value.is_number() || value.get<double>() < 0.0 || value.get<double>() > 1.0) {
+      throw MockConfigError(path + ": expected a rate in [0, 1]");
+    }
+    out.faults.rates[static_cast<size_t>(*cls)] = value.get<double>();
+    sum += value.get<double>();
+  }
+  if (sum > 1.0 + 1e-9) throw MockConfigError("$.faults: rates sum to more than 1");
+}
+
+void applyEngineNumber(const json& e, const std::string& key, EngineParams& p) {
+  const std::string path = "$.engine." + key;
+  if (key == "max_running_seqs") p.maxRunningSeqs = static_cast<int>(positiveIntAt(e, key, path, 65536));
+  else if (key == "kv_capacity_tokens") p.kvCapacityTokens = positiveIntAt(e, key, path, int64_t{1} << 32);
+  else if (key == "block_tokens") p.blockTokens = static_cast<int>(positiveIntAt(e, key, path, 4096));
+  else if (key == "max_batched_tokens") p.maxBatchedTokens = positiveIntAt(e, key, path, int64_t{1} << 24);
+  else if (key == "step_base_us") p.stepBaseUs = numberAt(e, key, path);
+  else if (key == "decode_per_seq_us") p.decodePerSeqUs = numberAt(e, key, path);
+  else if (key == "context_per_token_us") p.contextPerTokenUs = numberAt(e, key, path);
+  else if (key == "prefill_per_token_us") p.prefillPerTokenUs = numberAt(e, key, path);
+  else if (key == "spec_tokens") p.specTokens = static_cast<int>(numberAt(e, key, path));
+  else if (key == "spec_accept_at_zero") p.specAcceptAtZero = numberAt(e, key, path);
+  else if (key == "spec_accept_per_temperature") {
+    if (!e.at(key).is_number()) throw MockConfigError(path + ": expected a number");
+    p.specAcceptPerTemperature = e.at(key).get<double>();
+  } else if (key == "seed") p.seed = static_cast<uint64_t>(positiveIntAt(e, key, path, INT64_MAX));
+  else throw MockConfigError(path + ": unknown key");
+}
+
+void applyEngine(const json& e, MockSettings& out) {
+  if (!e.is_object()) throw MockConfigError("$.engine: expected an object");
+  EngineParams p = out.engine.value_or(EngineParams{});
+  for (const auto& [key, value] : e.items()) {
+    if (key == "prefix_caching") {
+      if (!value.is_boolean()) throw MockConfigError("$.engine.prefix_caching: expected a boolean");
+      p.prefixCaching = value.get<bool>();
+    } else {
+      applyEngineNumber(e, key, p);
+    }
+  }
+  if (p.specTokens > 16) throw MockConfigError("$.engine.spec_tokens: must be in [0, 16]");
+  if (p.kvCapacityTokens < p.blockTokens) throw MockConfigError("$.engine.kv_capacity_tokens: less than one block");
+  out.engine = p;
+}
+
+void checkKeys(const json& file) {
+  static const char* const kKeys[] = {"preset", "ttft_ms", "itl_ms", "threads", "natural_length_mean", "faults",
+                                      "fault_seed", "stall_ms", "trickle_itl_ms", "retry_after_s", "engine"};
   for (const auto& [key, value] : file.items()) {
-    if (key != "preset" && key != "ttft_ms" && key != "itl_ms" && key != "threads" &&
-        key != "natural_length_mean") {
+    if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
       throw MockConfigError("$." + key + ": unknown key");
     }
   }
+}
+
+void applyFaultShape(const json& file, MockSettings& out) {
+  if (file.contains("fault_seed")) out.faults.seed = static_cast<uint64_t>(positiveIntAt(file, "fault_seed", "$.fault_seed", INT64_MAX));
+  if (file.contains("stall_ms")) out.faults.stallMs = numberAt(file, "stall_ms", "$.stall_ms");
+  if (file.contains("trickle_itl_ms")) out.faults.trickleItlMs = numberAt(file, "trickle_itl_ms", "$.trickle_itl_ms");
+  if (file.contains("retry_after_s")) out.faults.retryAfterS = static_cast<int>(positiveIntAt(file, "retry_after_s", "$.retry_after_s", 3600));
+}
+
+/// Applies the config file over `out`; an explicit --preset flag wins over its "preset".
+void applyConfigFile(const json& file, const MockConfig& flags, MockSettings& out) {
+  if (!file.is_object()) throw MockConfigError("$: expected an object");
+  checkKeys(file);
   if (file.contains("preset") && !flags.preset) {
     if (!file["preset"].is_string()) throw MockConfigError("$.preset: expected a string");
-    const Preset p = presetNamed(file["preset"].get<std::string>(), "$.preset");
-    out.ttftMs = p.ttftMs;
-    out.itlMs = p.itlMs;
+    applyPreset(presetNamed(file["preset"].get<std::string>(), "$.preset"), out);
   }
-  if (file.contains("ttft_ms")) out.ttftMs = numberAt(file, "ttft_ms");
-  if (file.contains("itl_ms")) out.itlMs = numberAt(file, "itl_ms");
+  if (file.contains("ttft_ms")) out.ttftMs = numberAt(file, "ttft_ms", "$.ttft_ms");
+  if (file.contains("itl_ms")) out.itlMs = numberAt(file, "itl_ms", "$.itl_ms");
   if (file.contains("threads")) {
     if (!file["threads"].is_number_integer()) throw MockConfigError("$.threads: expected an integer");
     out.threads = threadCount(file["threads"].get<int>(), "$.threads");
   }
   if (file.contains("natural_length_mean")) {
-    out.naturalLengthMean = numberAt(file, "natural_length_mean");
+    out.naturalLengthMean = numberAt(file, "natural_length_mean", "$.natural_length_mean");
     if (out.naturalLengthMean < 1.0) throw MockConfigError("$.natural_length_mean: must be >= 1");
   }
+  if (file.contains("faults")) applyFaults(file["faults"], out);
+  applyFaultShape(file, out);
+  if (file.contains("engine")) applyEngine(file["engine"], out);
+}
+
+void applyPreset(const MockPreset& preset, MockSettings& out) {
+  out.ttftMs = preset.ttftMs;
+  out.itlMs = preset.itlMs;
+  out.engine = preset.engine;
+  out.faults.rates = {};
+  if (!preset.faultsJson.empty()) applyFaults(json::parse(preset.faultsJson), out);
 }
 
 }  // namespace
@@ -96,12 +178,12 @@ MockSettings resolveMockSettings(const MockConfig& config) {
   MockSettings out;
   parseListen(config.listen, out);
   out.threads = threadCount(0, "--threads");
-  if (config.preset) {
-    const Preset p = presetNamed(*config.preset, "--preset");
-    out.ttftMs = p.ttftMs;
-    out.itlMs = p.itlMs;
-  }
+  if (config.preset) applyPreset(presetNamed(*config.preset, "--preset"), out);
   if (config.configPath) applyConfigFile(readConfigFile(*config.configPath), config, out);
+  if ((config.ttftMs || config.itlMs) && out.engine) {
+    throw MockConfigError(std::string(config.ttftMs ? "--ttft-ms" : "--itl-ms") +
+                          ": fixed timing does not apply to a simulated engine (use preset instant or default)");
+  }
   if (config.ttftMs) out.ttftMs = nonNegative(*config.ttftMs, "--ttft-ms");
   if (config.itlMs) out.itlMs = nonNegative(*config.itlMs, "--itl-ms");
   if (config.threads) out.threads = threadCount(*config.threads, "--threads");

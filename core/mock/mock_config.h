@@ -5,6 +5,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/mock/engine_params.h"
+#include "core/mock/fault_injector.h"
+
 namespace plumbline::mock {
 
 /// Invalid mock options; what() is one line naming the flag or JSON path.
@@ -16,7 +19,7 @@ class MockConfigError : public std::runtime_error {
 /// What the user asked for; unset fields fall back to the config file, then the preset.
 struct MockConfig {
   std::string listen = "127.0.0.1:0";  ///< HOST:PORT, IPv4 literal; port 0 = ephemeral
-  std::optional<std::string> preset;   ///< "instant" or "default"
+  std::optional<std::string> preset;   ///< see mockPresetNames()
   std::optional<double> ttftMs;
   std::optional<double> itlMs;
   std::optional<int> threads;           ///< 0 or unset = hardware cores
@@ -27,14 +30,21 @@ struct MockConfig {
 struct MockSettings {
   std::string host = "127.0.0.1";
   int port = 0;
-  double ttftMs = 50.0;
+  double ttftMs = 50.0;  ///< fixed timing (no engine)
   double itlMs = 10.0;
   int threads = 1;
   double naturalLengthMean = 128.0;
+  std::optional<EngineParams> engine;  ///< set: tokens come from the simulated engine
+  FaultSettings faults;
 };
 
-/// Applies preset, config file (keys: preset, ttft_ms, itl_ms, threads,
-/// natural_length_mean) and flags, in that order. Throws MockConfigError.
+/// Applies preset, config file and flags, in that order. Config file keys: preset,
+/// ttft_ms, itl_ms, threads, natural_length_mean, faults ({class: rate}), fault_seed,
+/// stall_ms, trickle_itl_ms, retry_after_s, engine ({max_running_seqs, kv_capacity_tokens,
+/// block_tokens, max_batched_tokens, step_base_us, decode_per_seq_us, context_per_token_us,
+/// prefill_per_token_us, prefix_caching, spec_tokens, spec_accept_at_zero,
+/// spec_accept_per_temperature, seed}: overrides of the preset's engine, or of the
+/// EngineParams defaults when the preset has none). Throws MockConfigError.
 MockSettings resolveMockSettings(const MockConfig& config);
 
 }  // namespace plumbline::mock

@@ -3,8 +3,10 @@
 #include <event2/buffer.h>
 #include <event2/event.h>
 #include <event2/http.h>
+#include <event2/bufferevent.h>
 #include <event2/util.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <ctime>
@@ -12,6 +14,9 @@
 #include <string_view>
 
 #include "core/mock/completion_formatter.h"
+#include "core/mock/engine_completion.h"
+#include "core/mock/engine_scheduler.h"
+#include "core/mock/mock_metrics.h"
 #include "core/mock/mock_stats.h"
 #include "core/mock/timed_completion.h"
 
@@ -33,8 +38,14 @@ std::string_view pathOf(const char* uri) {
 
 }  // namespace
 
-MockLoop::MockLoop(const MockSettings& settings, int listenFd, MockStatsBoard& board, int index)
-    : m_settings(settings), m_board(board), m_stats(board.forLoop(index)), m_index(index) {
+MockLoop::MockLoop(const MockSettings& settings, int listenFd, MockStatsBoard& board, int index,
+                   EngineScheduler* engine)
+    : m_settings(settings),
+      m_engine(engine),
+      m_faults(settings.faults, index),
+      m_board(board),
+      m_stats(board.forLoop(index)),
+      m_index(index) {
   try {
     setUp(listenFd);
   } catch (...) {
@@ -65,6 +76,12 @@ void MockLoop::setUp(int listenFd) {
   if (m_stopEvent == nullptr || event_add(m_stopEvent, nullptr) != 0) {
     throw std::runtime_error("mock: cannot create the stop event");
   }
+  if (m_engine != nullptr) {
+    m_engineEvent = event_new(m_base, m_engine->wakeFd(m_index), EV_READ | EV_PERSIST, &MockLoop::onEngine, this);
+    if (m_engineEvent == nullptr || event_add(m_engineEvent, nullptr) != 0) {
+      throw std::runtime_error("mock: cannot watch the engine");
+    }
+  }
   const int own = dup(listenFd);
   if (own < 0 || evhttp_accept_socket(m_http, own) != 0) {
     if (own >= 0) close(own);
@@ -78,6 +95,10 @@ void MockLoop::release() {
   // Timers and close callbacks go first; evhttp_free then frees connections and requests.
   for (auto& [raw, completion] : m_active) completion->detach();
   m_active.clear();
+  for (auto& [id, completion] : m_engineActive) completion->detach();
+  m_engineActive.clear();
+  if (m_engineEvent != nullptr) event_free(m_engineEvent);
+  m_engineEvent = nullptr;
   if (m_stopEvent != nullptr) event_free(m_stopEvent);
   if (m_http != nullptr) evhttp_free(m_http);
   if (m_base != nullptr) event_base_free(m_base);
@@ -103,6 +124,21 @@ void MockLoop::onStop(int /*fd*/, short /*what*/, void* self) {
 
 void MockLoop::retire(TimedCompletion* completion) { m_active.erase(completion); }
 
+void MockLoop::retireEngine(uint64_t id, bool cancel) {
+  if (cancel) m_engine->cancel(id);
+  m_engineActive.erase(id);
+}
+
+void MockLoop::onEngine(int /*fd*/, short /*what*/, void* self) { static_cast<MockLoop*>(self)->takeEngineTokens(); }
+
+void MockLoop::takeEngineTokens() {
+  m_engine->takeEmissions(m_index, m_emissions);
+  for (const TokenEmission& e : m_emissions) {
+    const auto it = m_engineActive.find(e.id);
+    if (it != m_engineActive.end()) it->second->onTokens(e.tokens);  // may retire it
+  }
+}
+
 void MockLoop::onRequest(evhttp_request* request, void* self) { static_cast<MockLoop*>(self)->route(request); }
 
 void MockLoop::route(evhttp_request* request) {
@@ -118,6 +154,14 @@ void MockLoop::route(evhttp_request* request) {
     if (!isGet) return replyError(request, 405, "Method Not Allowed", "use GET for " + std::string(path));
     return replyJson(request, 200, "OK", path == "/mock/stats" ? m_board.toJson() : std::string(kModelsBody));
   }
+  if (path == "/metrics") {
+    if (!isGet) return replyError(request, 405, "Method Not Allowed", "use GET for /metrics");
+    const std::string text = renderMetrics(m_board, m_engine);
+    evhttp_add_header(evhttp_request_get_output_headers(request), "Content-Type", "text/plain; version=0.0.4");
+    evbuffer* out = evhttp_request_get_output_buffer(request);
+    evbuffer_add(out, text.data(), text.size());
+    return evhttp_send_reply(request, 200, "OK", out);
+  }
   replyError(request, 404, "Not Found", "no such endpoint: " + std::string(path));
 }
 
@@ -127,24 +171,91 @@ void MockLoop::handleCompletion(evhttp_request* request, ApiKind kind) {
   const auto length = evbuffer_get_length(input);
   const auto* data = reinterpret_cast<const char*>(evbuffer_pullup(input, -1));
   std::string error;
-  const auto parsed = parseMockRequest(kind, std::string_view(data != nullptr ? data : "", length), error);
+  const int blockWords = m_engine != nullptr ? m_engine->blockTokens() : 0;
+  const auto parsed = parseMockRequest(kind, std::string_view(data != nullptr ? data : "", length), error, blockWords);
   MockStats::bump(m_stats.requestsReceived);
   if (!parsed) {
     MockStats::bump(m_stats.requestsCompleted);  // a 400 is a complete answer too
     return replyError(request, 400, "Bad Request", error);
   }
+  const auto fault = m_faults.draw(parsed->stream);
+  if (fault) MockStats::bump(m_stats.faults[static_cast<size_t>(*fault)]);
+  if (fault && replyWithFault(request, *fault)) return;
   const int64_t tokens = completionTokens(*parsed, m_settings.naturalLengthMean);
-  const TokenSchedule schedule{receivedNs, msToNs(m_settings.ttftMs), msToNs(m_settings.itlMs)};
-  if (schedule.dueAt(receivedNs, tokens) >= tokens) return replyAtOnce(request, *parsed, tokens);
-  CompletionFormatter formatter(*parsed, tokens, nextId(), static_cast<int64_t>(time(nullptr)));
-  auto completion =
-      std::make_unique<TimedCompletion>(*this, m_stats, request, std::move(formatter), parsed->stream, schedule);
+  const FaultPlan plan = m_faults.plan(fault, tokens);
+  if (m_engine != nullptr) return startOnEngine(request, *parsed, tokens, plan, receivedNs);
+  startTimed(request, *parsed, tokens, plan, receivedNs);
+}
+
+/// Faults answered at once (or not at all); false for the ones played during the reply.
+bool MockLoop::replyWithFault(evhttp_request* request, FaultClass fault) {
+  switch (fault) {
+    case FaultClass::Http500:
+      MockStats::bump(m_stats.requestsCompleted);
+      replyError(request, 500, "Internal Server Error", "injected fault: internal error", "server_error");
+      return true;
+    case FaultClass::Http503:
+      MockStats::bump(m_stats.requestsCompleted);
+      replyError(request, 503, "Service Unavailable", "injected fault: overloaded", "server_error");
+      return true;
+    case FaultClass::Http429:
+      MockStats::bump(m_stats.requestsCompleted);
+      evhttp_add_header(evhttp_request_get_output_headers(request), "Retry-After",
+                        std::to_string(m_faults.settings().retryAfterS).c_str());
+      replyError(request, 429, "Too Many Requests", "injected fault: rate limited", "rate_limit_error");
+      return true;
+    case FaultClass::Refuse: refuse(request); return true;
+    default: return false;
+  }
+}
+
+// The connection is shut down without a byte of reply; libevent then sees it close, lets
+// go of the unanswered request and calls onRefusedClose, which frees it.
+void MockLoop::refuse(evhttp_request* request) {
+  evhttp_connection* connection = evhttp_request_get_connection(request);
+  evhttp_connection_set_closecb(connection, &MockLoop::onRefusedClose, request);
+  shutdown(bufferevent_getfd(evhttp_connection_get_bufferevent(connection)), SHUT_RDWR);
+}
+
+void MockLoop::onRefusedClose(evhttp_connection* /*connection*/, void* request) {
+  auto* req = static_cast<evhttp_request*>(request);
+  if (evhttp_request_get_connection(req) == nullptr) evhttp_request_free(req);
+}
+
+void MockLoop::startTimed(evhttp_request* request, const MockRequest& parsed, int64_t tokens, const FaultPlan& plan,
+                          int64_t receivedNs) {
+  const int64_t itlNs = plan.trickleItlNs > 0 ? plan.trickleItlNs : msToNs(m_settings.itlMs);
+  const TokenSchedule schedule{receivedNs, msToNs(m_settings.ttftMs) + plan.holdFirstByteNs, itlNs, plan.stallAt,
+                               plan.stallNs};
+  if (!plan.cls && schedule.dueAt(receivedNs, tokens) >= tokens) return replyAtOnce(request, parsed, tokens, receivedNs);
+  CompletionFormatter formatter(parsed, tokens, nextId(), static_cast<int64_t>(time(nullptr)));
+  auto completion = std::make_unique<TimedCompletion>(*this, m_stats, request, std::move(formatter), parsed.stream,
+                                                      schedule, plan);
   TimedCompletion* raw = completion.get();
   m_active.emplace(raw, std::move(completion));
   raw->begin();
 }
 
-void MockLoop::replyAtOnce(evhttp_request* request, const MockRequest& parsed, int64_t tokens) {
+void MockLoop::startOnEngine(evhttp_request* request, const MockRequest& parsed, int64_t tokens,
+                             const FaultPlan& plan, int64_t receivedNs) {
+  if (!m_engine->fits(parsed.promptTokens, tokens)) {
+    MockStats::bump(m_stats.requestsCompleted);
+    return replyError(request, 400, "Bad Request",
+                      "prompt (" + std::to_string(parsed.promptTokens) + " tokens) plus " + std::to_string(tokens) +
+                          " output tokens do not fit the KV cache");
+  }
+  const uint64_t id = nextId();
+  CompletionFormatter formatter(parsed, tokens, id, static_cast<int64_t>(time(nullptr)));
+  auto completion = std::make_unique<EngineCompletion>(*this, m_stats, request, std::move(formatter), parsed.stream,
+                                                       id, receivedNs, plan);
+  EngineCompletion* raw = completion.get();
+  m_engineActive.emplace(id, std::move(completion));
+  // Submitted before begin(): a stream cut at once cancels a sequence the engine already has.
+  m_engine->submit(SequenceSpec{id, parsed.promptTokens, parsed.blockHashes, tokens, parsed.temperature});
+  raw->begin();
+}
+
+void MockLoop::replyAtOnce(evhttp_request* request, const MockRequest& parsed, int64_t tokens, int64_t receivedNs) {
   thread_local std::string body;
   body.clear();
   const CompletionFormatter formatter(parsed, tokens, nextId(), static_cast<int64_t>(time(nullptr)));
@@ -160,6 +271,9 @@ void MockLoop::replyAtOnce(evhttp_request* request, const MockRequest& parsed, i
   evbuffer_add(out, body.data(), body.size());
   MockStats::bump(m_stats.tokensSent, static_cast<uint64_t>(tokens));
   MockStats::bump(m_stats.requestsCompleted);
+  const int64_t elapsed = monotonicNs() - receivedNs;
+  m_stats.timeToFirstToken.record(elapsed);
+  m_stats.e2eLatency.record(elapsed);
   evhttp_send_reply(request, 200, "OK", out);
 }
 
@@ -170,8 +284,9 @@ void MockLoop::replyJson(evhttp_request* request, int status, const char* reason
   evhttp_send_reply(request, status, reason, out);
 }
 
-void MockLoop::replyError(evhttp_request* request, int status, const char* reason, const std::string& message) {
-  const char* type = status == 404 ? "not_found_error" : "invalid_request_error";
+void MockLoop::replyError(evhttp_request* request, int status, const char* reason, const std::string& message,
+                          const char* type) {
+  if (type == nullptr) type = status == 404 ? "not_found_error" : "invalid_request_error";
   replyJson(request, status, reason,
             R"({"error":{"message":")" + jsonEscape(message) + R"(","type":")" + type +
                 R"(","param":null,"code":)" + std::to_string(status) + "}}");

@@ -6,6 +6,10 @@
 #include <string>
 #include <unordered_map>
 
+#include <vector>
+
+#include "core/mock/engine_model.h"
+#include "core/mock/fault_injector.h"
 #include "core/mock/mock_config.h"
 #include "core/mock/mock_request.h"
 
@@ -13,18 +17,22 @@ struct event;
 struct event_base;
 struct evhttp;
 struct evhttp_request;
+struct evhttp_connection;
 
 namespace plumbline::mock {
 
+class EngineCompletion;
+class EngineScheduler;
 class MockStatsBoard;
 struct MockStats;
 class TimedCompletion;
 
-/// Serves the OpenAI-compatible endpoints and /mock/stats on one thread.
+/// Serves the OpenAI-compatible endpoints, /mock/stats and /metrics on one thread.
 class MockLoop {
  public:
   /// `listenFd` is a listening, non-blocking socket; the loop accepts on its own dup of it.
-  MockLoop(const MockSettings& settings, int listenFd, MockStatsBoard& board, int index);
+  /// `engine` (may be null: fixed timing) is shared by all loops and outlives them.
+  MockLoop(const MockSettings& settings, int listenFd, MockStatsBoard& board, int index, EngineScheduler* engine);
   ~MockLoop();
   MockLoop(const MockLoop&) = delete;
   MockLoop& operator=(const MockLoop&) = delete;
@@ -37,20 +45,34 @@ class MockLoop {
   event_base* base() { return m_base; }
   /// Deletes a finished or cancelled completion (called by the completion itself).
   void retire(TimedCompletion* completion);
+  /// Deletes an engine-driven completion; `cancel` also takes its sequence out of the engine.
+  void retireEngine(uint64_t id, bool cancel);
 
  private:
   void setUp(int listenFd);
   void release();
   static void onRequest(evhttp_request* request, void* self);
   static void onStop(int fd, short what, void* self);
+  static void onEngine(int fd, short what, void* self);
+  static void onRefusedClose(evhttp_connection* connection, void* request);
   void route(evhttp_request* request);
   void handleCompletion(evhttp_request* request, ApiKind kind);
-  void replyAtOnce(evhttp_request* request, const MockRequest& parsed, int64_t tokens);
+  bool replyWithFault(evhttp_request* request, FaultClass fault);
+  void refuse(evhttp_request* request);
+  void startTimed(evhttp_request* request, const MockRequest& parsed, int64_t tokens, const FaultPlan& plan,
+                  int64_t receivedNs);
+  void startOnEngine(evhttp_request* request, const MockRequest& parsed, int64_t tokens, const FaultPlan& plan,
+                     int64_t receivedNs);
+  void takeEngineTokens();
+  void replyAtOnce(evhttp_request* request, const MockRequest& parsed, int64_t tokens, int64_t receivedNs);
   void replyJson(evhttp_request* request, int status, const char* reason, const std::string& body);
-  void replyError(evhttp_request* request, int status, const char* reason, const std::string& message);
+  void replyError(evhttp_request* request, int status, const char* reason, const std::string& message,
+                  const char* type = nullptr);
   uint64_t nextId() { return (static_cast<uint64_t>(m_index) << 48) | ++m_requestCount; }
 
   MockSettings m_settings;
+  EngineScheduler* m_engine;
+  FaultInjector m_faults;
   MockStatsBoard& m_board;
   MockStats& m_stats;
   int m_index;
@@ -58,8 +80,11 @@ class MockLoop {
   event_base* m_base = nullptr;
   evhttp* m_http = nullptr;
   event* m_stopEvent = nullptr;
+  event* m_engineEvent = nullptr;
   int m_wakeFd = -1;
   std::unordered_map<TimedCompletion*, std::unique_ptr<TimedCompletion>> m_active;
+  std::unordered_map<uint64_t, std::unique_ptr<EngineCompletion>> m_engineActive;
+  std::vector<TokenEmission> m_emissions;
 };
 
 }  // namespace plumbline::mock

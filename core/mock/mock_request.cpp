@@ -21,8 +21,44 @@ struct BadRequest {
 
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 
+/// Hashes the prompt in blocks of words, across the text parts of one request.
+struct BlockHasher {
+  int blockWords = 0;
+  int64_t wordsInBlock = 0;
+  uint64_t block = kFnvOffset;
+  uint64_t chain = kFnvOffset;
+
+  void add(MockRequest& req, std::string_view text) {
+    bool inWord = false;
+    for (char c : text) {
+      const bool space = isSpace(c);
+      if (space && inWord) endWord(req);
+      if (!space) block = (block ^ static_cast<unsigned char>(c)) * kFnvPrime;
+      inWord = !space;
+    }
+    if (inWord) endWord(req);
+  }
+
+  void endWord(MockRequest& req) {
+    block = (block ^ 0x20u) * kFnvPrime;
+    if (++wordsInBlock < blockWords) return;
+    uint64_t h = chain ^ (block * 0x9e3779b97f4a7c15ull);
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
+    chain = h == 0 ? 1 : h;
+    req.blockHashes.push_back(chain);
+    block = kFnvOffset;
+    wordsInBlock = 0;
+  }
+};
+
+// One parse at a time per thread (like the parser): the hasher of the request being parsed.
+thread_local BlockHasher t_hasher;
+
 void addText(MockRequest& req, std::string_view text) {
   req.promptTokens += countWords(text);
+  if (t_hasher.blockWords > 0) t_hasher.add(req, text);
   for (char c : text) req.promptHash = (req.promptHash ^ static_cast<unsigned char>(c)) * kFnvPrime;
   req.promptHash = (req.promptHash ^ 0xffu) * kFnvPrime;  // separator between parts
 }
@@ -97,6 +133,10 @@ bool parseField(MockRequest& req, std::string_view key, value v) {
   if (key == "stream") req.stream = boolField(v, "stream");
   if (key == "stream_options") parseStreamOptions(req, v);
   if (key == "ignore_eos") req.ignoreEos = boolField(v, "ignore_eos");
+  if (key == "temperature" && v.type() != json_type::null) {
+    if (v.type() != json_type::number) throw BadRequest{"'temperature' must be a number"};
+    req.temperature = v.get_double();
+  }
   if (key == "max_tokens" || key == "max_completion_tokens") parseMaxTokens(req, v, key == "max_tokens" ? "max_tokens" : "max_completion_tokens");
   return false;
 }
@@ -120,9 +160,12 @@ int64_t countWords(std::string_view text) {
   return words;
 }
 
-std::optional<MockRequest> parseMockRequest(ApiKind kind, std::string_view body, std::string& error) {
+std::optional<MockRequest> parseMockRequest(ApiKind kind, std::string_view body, std::string& error,
+                                            int blockWords) {
   thread_local simdjson::ondemand::parser parser;
   thread_local std::string buffer;
+  t_hasher = BlockHasher{};
+  t_hasher.blockWords = blockWords;
   MockRequest req;
   req.kind = kind;
   req.promptHash = kFnvOffset;

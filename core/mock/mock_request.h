@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace plumbline::mock {
 
@@ -28,11 +29,17 @@ struct MockRequest {
   std::optional<int64_t> maxTokens;
   int64_t promptTokens = 0;
   uint64_t promptHash = 0;  ///< FNV-1a of the prompt text, drives the natural length
+  double temperature = 1.0;  ///< OpenAI's default when absent
+  /// With block hashing on: for each full block of `blockWords` prompt words, a hash of
+  /// that block chained with the previous one (the prefix cache's keys). Never 0.
+  std::vector<uint64_t> blockHashes;
 };
 
 /// Parses a request body (simdjson on-demand). On failure returns nullopt and sets
-/// `error` to a one-line reason suitable for an OpenAI-style 400 body.
-std::optional<MockRequest> parseMockRequest(ApiKind kind, std::string_view body, std::string& error);
+/// `error` to a one-line reason suitable for an OpenAI-style 400 body. `blockWords` > 0
+/// fills blockHashes (words of successive messages or prompt parts run on across parts).
+std::optional<MockRequest> parseMockRequest(ApiKind kind, std::string_view body, std::string& error,
+                                            int blockWords = 0);
 
 /// Number of tokens the mock generates for `request` (see header comment).
 int64_t completionTokens(const MockRequest& request, double naturalLengthMean);

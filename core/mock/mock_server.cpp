@@ -14,6 +14,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "core/mock/engine_scheduler.h"
 #include "core/mock/mock_loop.h"
 #include "core/mock/mock_stats.h"
 
@@ -47,20 +48,23 @@ int bindListener(const std::string& host, int port, int& boundPort) {
 MockServer::MockServer(const MockSettings& settings) : m_settings(settings) {
   m_listenFd = bindListener(settings.host, settings.port, m_port);
   m_board = std::make_unique<MockStatsBoard>(settings.threads);
+  if (settings.engine) m_engine = std::make_unique<EngineScheduler>(*settings.engine, settings.threads);
   for (int i = 0; i < settings.threads; ++i) {
-    m_loops.push_back(std::make_unique<MockLoop>(settings, m_listenFd, *m_board, i));
+    m_loops.push_back(std::make_unique<MockLoop>(settings, m_listenFd, *m_board, i, m_engine.get()));
   }
 }
 
 MockServer::~MockServer() {
   stop();
   m_loops.clear();
+  m_engine.reset();
   if (m_listenFd >= 0) close(m_listenFd);
 }
 
 std::string MockServer::baseUrl() const { return "http://" + m_settings.host + ":" + std::to_string(m_port); }
 
 void MockServer::start() {
+  if (m_engine) m_engine->start();
   for (auto& loop : m_loops) m_threads.emplace_back([raw = loop.get()] { raw->run(); });
 }
 
@@ -68,6 +72,7 @@ void MockServer::stop() {
   for (auto& loop : m_loops) loop->stop();
   for (auto& thread : m_threads) thread.join();
   m_threads.clear();
+  if (m_engine) m_engine->stop();
 }
 
 int runMockServer(const MockConfig& config) {

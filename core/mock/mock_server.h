@@ -10,6 +10,7 @@
 
 namespace plumbline::mock {
 
+class EngineScheduler;
 class MockLoop;
 class MockStatsBoard;
 
@@ -35,6 +36,7 @@ class MockServer {
   int m_listenFd = -1;
   int m_port = 0;
   std::unique_ptr<MockStatsBoard> m_board;
+  std::unique_ptr<EngineScheduler> m_engine;  ///< before the loops: they use it until they are gone
   std::vector<std::unique_ptr<MockLoop>> m_loops;
   std::vector<std::thread> m_threads;
 };

@@ -1,11 +1,26 @@
 #pragma once
 // Counters behind GET /mock/stats: one cache-line-aligned set per event loop, summed on read.
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
 
+#include "core/mock/fault_injector.h"
+
 namespace plumbline::mock {
+
+/// Upper bounds (seconds) of the latency histogram buckets in /metrics (vLLM-like).
+inline constexpr std::array<double, 14> kLatencyBucketsS = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                                                            0.5,   1.0,   2.5,  5.0,   10.0, 30.0, 60.0};
+
+/// A Prometheus histogram written by one loop: count per bucket (the last is +Inf) and sum.
+struct LatencyBuckets {
+  std::array<std::atomic<uint64_t>, kLatencyBucketsS.size() + 1> counts{};
+  std::atomic<uint64_t> sumNs{0};
+
+  void record(int64_t ns);
+};
 
 /// One event loop's counters; written only by that loop (relaxed), read by any.
 struct alignas(64) MockStats {
@@ -15,6 +30,10 @@ struct alignas(64) MockStats {
   /// difference is in flight or abandoned by the client.
   std::atomic<uint64_t> requestsCompleted{0};
   std::atomic<uint64_t> tokensSent{0};
+  /// Injected faults by FaultClass index.
+  std::array<std::atomic<uint64_t>, kFaultClassCount> faults{};
+  LatencyBuckets timeToFirstToken;  ///< request received to first token written
+  LatencyBuckets e2eLatency;        ///< request received to last byte written
 
   static void bump(std::atomic<uint64_t>& counter, uint64_t by = 1) {
     counter.fetch_add(by, std::memory_order_relaxed);
@@ -26,8 +45,15 @@ class MockStatsBoard {
  public:
   explicit MockStatsBoard(int loops);
   MockStats& forLoop(int index) { return m_stats[static_cast<size_t>(index)]; }
-  /// `{"requests_received":n,"requests_completed":n,"tokens_sent":n,"faults":{}}`
+  /// `{"requests_received":n,"requests_completed":n,"tokens_sent":n,"faults":{class:n}}`,
+  /// every fault class listed (0 when none was injected).
   std::string toJson() const;
+  uint64_t received() const;
+  uint64_t completed() const;
+  uint64_t tokens() const;
+  uint64_t faults(FaultClass cls) const;
+  int loops() const { return m_loops; }
+  const MockStats& loop(int index) const { return m_stats[static_cast<size_t>(index)]; }
 
  private:
   int m_loops;

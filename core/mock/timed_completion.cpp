@@ -19,21 +19,32 @@ int64_t monotonicNs() {
   return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
+namespace {
+/// Tokens due at `nowNs` of `limit` tokens due from `firstNs` on, `itlNs` apart.
+int64_t countDue(int64_t nowNs, int64_t firstNs, int64_t itlNs, int64_t limit) {
+  if (nowNs < firstNs || limit <= 0) return 0;
+  if (itlNs <= 0) return limit;
+  return std::min(limit, 1 + (nowNs - firstNs) / itlNs);
+}
+}  // namespace
+
 int64_t TokenSchedule::dueAt(int64_t nowNs, int64_t total) const {
-  const int64_t first = startNs + ttftNs;
-  if (nowNs < first) return 0;
-  if (itlNs <= 0) return total;
-  return std::min(total, 1 + (nowNs - first) / itlNs);
+  const int64_t beforeStall = std::min(total, stallAt);
+  const int64_t due = countDue(nowNs, startNs + ttftNs, itlNs, beforeStall);
+  if (due < beforeStall || beforeStall == total) return due;
+  return due + countDue(nowNs, deadline(stallAt), itlNs, total - stallAt);
 }
 
 TimedCompletion::TimedCompletion(MockLoop& loop, MockStats& stats, evhttp_request* request,
-                                 CompletionFormatter formatter, bool stream, TokenSchedule schedule)
+                                 CompletionFormatter formatter, bool stream, TokenSchedule schedule,
+                                 const FaultPlan& plan)
     : m_loop(loop),
       m_stats(stats),
       m_request(request),
       m_formatter(std::move(formatter)),
       m_stream(stream),
-      m_schedule(schedule) {
+      m_schedule(schedule),
+      m_plan(plan) {
   m_timer = evtimer_new(loop.base(), &TimedCompletion::onTimer, this);
 }
 
@@ -43,13 +54,16 @@ TimedCompletion::~TimedCompletion() {
 
 void TimedCompletion::begin() {
   evhttp_connection_set_closecb(evhttp_request_get_connection(m_request), &TimedCompletion::onClose, this);
-  if (m_stream) {
-    evkeyvalq* headers = evhttp_request_get_output_headers(m_request);
-    evhttp_add_header(headers, "Content-Type", "text/event-stream");
-    evhttp_add_header(headers, "Cache-Control", "no-cache");
-    evhttp_send_reply_start(m_request, 200, "OK");
-  }
+  if (m_stream && m_plan.holdFirstByteNs == 0) sendHeaders();
   armTimer(monotonicNs());
+}
+
+void TimedCompletion::sendHeaders() {
+  evkeyvalq* headers = evhttp_request_get_output_headers(m_request);
+  evhttp_add_header(headers, "Content-Type", "text/event-stream");
+  evhttp_add_header(headers, "Cache-Control", "no-cache");
+  evhttp_send_reply_start(m_request, 200, "OK");
+  m_headersSent = true;
 }
 
 void TimedCompletion::detach() {
@@ -83,8 +97,13 @@ void TimedCompletion::releaseConnection() {
 }
 
 void TimedCompletion::step() {
-  const int64_t total = m_formatter.completionTokens();
+  const int64_t total = std::min(m_formatter.completionTokens(), m_stream ? m_plan.cutAfter : FaultPlan::kNever);
   const int64_t due = m_schedule.dueAt(monotonicNs(), total);
+  if (m_stream && !m_headersSent) sendHeaders();
+  if (m_stream && total == 0) {  // a stream cut before its first token
+    sendStreamChunks(0);
+    return m_loop.retire(this);
+  }
   if (m_stream && due > m_sent) sendStreamChunks(due);
   if (m_stream && m_sent < total) return armTimer(monotonicNs());
   if (!m_stream && due < total) return armTimer(monotonicNs());
@@ -95,15 +114,22 @@ void TimedCompletion::step() {
 void TimedCompletion::sendStreamChunks(int64_t due) {
   thread_local std::string text;
   text.clear();
-  for (int64_t i = m_sent; i < due; ++i) m_formatter.appendTokenChunk(text, i);
-  const bool done = due >= m_formatter.completionTokens();
-  if (done) m_formatter.appendStreamEnd(text);
+  for (int64_t i = m_sent; i < due; ++i) {
+    if (i == m_plan.malformedAt) m_formatter.appendMalformedChunk(text);
+    else m_formatter.appendTokenChunk(text, i);
+  }
+  const bool cut = due >= m_plan.cutAfter;
+  const bool done = cut || due >= m_formatter.completionTokens();
+  if (done && !cut) m_formatter.appendStreamEnd(text);
   evbuffer* out = evhttp_request_get_output_buffer(m_request);
   evbuffer_add(out, text.data(), text.size());
   MockStats::bump(m_stats.tokensSent, static_cast<uint64_t>(due - m_sent));
+  const int64_t now = monotonicNs();
+  if (m_sent == 0 && due > 0) m_stats.timeToFirstToken.record(now - m_schedule.startNs);
+  if (done) m_stats.e2eLatency.record(now - m_schedule.startNs);
   m_sent = due;
   if (done) releaseConnection();  // before the end: the reply may complete synchronously
-  evhttp_send_reply_chunk(m_request, out);
+  if (!text.empty()) evhttp_send_reply_chunk(m_request, out);
   if (!done) return;
   MockStats::bump(m_stats.requestsCompleted);
   evhttp_send_reply_end(m_request);
@@ -120,6 +146,9 @@ void TimedCompletion::sendFullBody() {
   evhttp_add_header(evhttp_request_get_output_headers(m_request), "Content-Type", "application/json");
   MockStats::bump(m_stats.tokensSent, static_cast<uint64_t>(m_formatter.completionTokens()));
   MockStats::bump(m_stats.requestsCompleted);
+  const int64_t elapsed = monotonicNs() - m_schedule.startNs;
+  m_stats.timeToFirstToken.record(elapsed);
+  m_stats.e2eLatency.record(elapsed);
   evhttp_send_reply(m_request, 200, "OK", out);
   m_request = nullptr;
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "core/mock/completion_formatter.h"
+#include "core/mock/fault_injector.h"
 
 struct event;
 struct evhttp_request;
@@ -14,13 +15,18 @@ namespace plumbline::mock {
 class MockLoop;
 struct MockStats;
 
-/// When tokens are due: token i at start + ttft + i * itl (monotonic ns).
+/// When tokens are due: token i at start + ttft + i * itl (monotonic ns), plus stallNs
+/// for every token from index stallAt on (a mid-stream stall).
 struct TokenSchedule {
   int64_t startNs = 0;
   int64_t ttftNs = 0;
   int64_t itlNs = 0;
+  int64_t stallAt = FaultPlan::kNever;
+  int64_t stallNs = 0;
 
-  int64_t deadline(int64_t index) const { return startNs + ttftNs + index * itlNs; }
+  int64_t deadline(int64_t index) const {
+    return startNs + ttftNs + index * itlNs + (index >= stallAt ? stallNs : 0);
+  }
   /// How many of `total` tokens are due at `nowNs`.
   int64_t dueAt(int64_t nowNs, int64_t total) const;
 };
@@ -29,8 +35,10 @@ struct TokenSchedule {
 /// retire() once it finished or its connection closed.
 class TimedCompletion {
  public:
+  /// `plan`: cutAfter, malformedAt and a held first byte are played here; stalls and
+  /// trickle are already in `schedule`.
   TimedCompletion(MockLoop& loop, MockStats& stats, evhttp_request* request, CompletionFormatter formatter,
-                  bool stream, TokenSchedule schedule);
+                  bool stream, TokenSchedule schedule, const FaultPlan& plan = {});
   ~TimedCompletion();
   TimedCompletion(const TimedCompletion&) = delete;
   TimedCompletion& operator=(const TimedCompletion&) = delete;
@@ -45,6 +53,7 @@ class TimedCompletion {
   static void onClose(evhttp_connection* connection, void* self);
   void step();
   void sendStreamChunks(int64_t due);
+  void sendHeaders();
   void sendFullBody();
   void releaseConnection();
   void armTimer(int64_t nowNs);
@@ -55,7 +64,9 @@ class TimedCompletion {
   CompletionFormatter m_formatter;
   bool m_stream;
   TokenSchedule m_schedule;
+  FaultPlan m_plan;
   int64_t m_sent = 0;
+  bool m_headersSent = false;
   event* m_timer = nullptr;
 };
 

@@ -83,4 +83,43 @@ TEST(MockConfig, ErrorsNameTheFlagOrJsonPath) {
   EXPECT_NE(errorOf(c).find("--config"), std::string::npos);
 }
 
+TEST(MockConfig, EnginePresetsCarryAnEngineAndFixedTimingPresetsDoNot) {
+  MockConfig c;
+  c.preset = "gpu-8b";
+  const auto gpu = resolveMockSettings(c);
+  ASSERT_TRUE(gpu.engine.has_value());
+  EXPECT_EQ(gpu.engine->specTokens, 3);
+  EXPECT_FALSE(gpu.faults.any());
+  c.preset = "flaky";
+  EXPECT_TRUE(resolveMockSettings(c).faults.any());
+  c.preset = "overloaded";
+  EXPECT_LT(resolveMockSettings(c).engine->maxRunningSeqs, gpu.engine->maxRunningSeqs);
+  c.preset = "instant";
+  EXPECT_FALSE(resolveMockSettings(c).engine.has_value());
+  c.preset = "gpu-8b";
+  c.ttftMs = 5.0;  // fixed timing means nothing to an engine: say so
+  EXPECT_NE(errorOf(c).find("--ttft-ms"), std::string::npos);
+}
+
+TEST(MockConfig, ConfigFileSetsFaultsAndEngineOverrides) {
+  MockConfig c;
+  c.configPath = writeConfig(R"({"preset":"instant","faults":{"http_503":0.25,"stream_cut":0.5},"fault_seed":9,)"
+                             R"("stall_ms":40,"engine":{"max_running_seqs":8,"prefix_caching":false}})");
+  const auto s = resolveMockSettings(c);
+  EXPECT_EQ(s.faults.rates[static_cast<size_t>(plumbline::mock::FaultClass::Http503)], 0.25);
+  EXPECT_EQ(s.faults.rates[static_cast<size_t>(plumbline::mock::FaultClass::StreamCut)], 0.5);
+  EXPECT_EQ(s.faults.seed, 9u);
+  EXPECT_EQ(s.faults.stallMs, 40.0);
+  ASSERT_TRUE(s.engine.has_value());
+  EXPECT_EQ(s.engine->maxRunningSeqs, 8);
+  EXPECT_FALSE(s.engine->prefixCaching);
+  c.configPath = writeConfig(R"({"faults":{"gremlins":0.1}})");
+  EXPECT_NE(errorOf(c).find("$.faults.gremlins"), std::string::npos);
+  c.configPath = writeConfig(R"({"faults":{"http_500":0.7,"http_503":0.7}})");
+  EXPECT_NE(errorOf(c).find("$.faults"), std::string::npos);
+  c.configPath = writeConfig(R"({"engine":{"max_running_seqs":0}})");
+  EXPECT_NE(errorOf(c).find("$.engine.max_running_seqs"), std::string::npos);
+  std::remove(c.configPath->c_str());
+}
+
 }  // namespace

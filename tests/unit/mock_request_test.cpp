@@ -97,4 +97,24 @@ TEST(CompletionFormatter, EscapesTheEchoedModel) {
   EXPECT_EQ(json["choices"][0]["finish_reason"], "stop");
 }
 
+TEST(MockRequest, ReadsTemperatureAndHashesPromptBlocks) {
+  std::string error;
+  const std::string body =
+      R"({"temperature":0.7,"messages":[{"role":"system","content":"a b c d e"},{"role":"user","content":"f g h i"}]})";
+  const auto req = parseMockRequest(ApiKind::Chat, body, error, 4);
+  ASSERT_TRUE(req.has_value()) << error;
+  EXPECT_DOUBLE_EQ(req->temperature, 0.7);
+  EXPECT_EQ(req->blockHashes.size(), 2u);  // 9 words: two full blocks of 4
+  // The same prefix gives the same chained hashes; a different first block changes all.
+  const auto same = parseMockRequest(ApiKind::Chat, R"({"messages":[{"content":"a b c d e f g h z z"}]})", error, 4);
+  ASSERT_TRUE(same.has_value());
+  EXPECT_EQ(same->blockHashes[0], req->blockHashes[0]);
+  EXPECT_EQ(same->blockHashes[1], req->blockHashes[1]);
+  const auto other = parseMockRequest(ApiKind::Chat, R"({"messages":[{"content":"x b c d e f g h"}]})", error, 4);
+  ASSERT_TRUE(other.has_value());
+  EXPECT_NE(other->blockHashes[1], req->blockHashes[1]);
+  EXPECT_TRUE(parseOk(ApiKind::Chat, R"({"messages":[{"content":"a b c d"}]})").blockHashes.empty());
+  EXPECT_DOUBLE_EQ(parseOk(ApiKind::Chat, R"({"messages":[]})").temperature, 1.0);
+}
+
 }  // namespace
