@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash packaging/install-deps.sh
+# The official openai SDK, pinned by tests/conformance/package-lock.json, for the conformance test.
+npm ci --prefix tests/conformance --no-audit --no-fund --loglevel=error
 cmake --preset dev
 cmake --build --preset dev
 ctest --preset dev -j2

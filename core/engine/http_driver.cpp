@@ -70,6 +70,8 @@ CURL* HttpDriver::newEasy(Transfer* t) {
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &HttpDriver::onWrite);
   curl_easy_setopt(e, CURLOPT_WRITEDATA, t);
   curl_easy_setopt(e, CURLOPT_PRIVATE, t);
+  curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, &HttpDriver::onPrereq);
+  curl_easy_setopt(e, CURLOPT_PREREQDATA, t);
   return e;
 }
 
@@ -176,6 +178,16 @@ void HttpDriver::onTimeout(int, short, void* self) {
   d->drainFinished();
 }
 
+int HttpDriver::onPrereq(void* transfer, char*, char*, int, int) {
+  // libcurl silently resends a request when the server closed a reused connection without
+  // answering. The server then saw two requests for one of ours: refuse the resend and record
+  // the failure, so that what we count is what the server received.
+  auto* t = static_cast<Transfer*>(transfer);
+  if (++t->attempts == 1) return CURL_PREREQFUNC_OK;
+  t->retryRefused = true;
+  return CURL_PREREQFUNC_ABORT;
+}
+
 size_t HttpDriver::onHeader(char*, size_t size, size_t n, void* transfer) {
   auto* t = static_cast<Transfer*>(transfer);
   if (t->record.firstByteNs < 0) t->record.firstByteNs = t->driver->nowRel();
@@ -273,7 +285,9 @@ void HttpDriver::finish(Transfer& t, int curlCode) {
   r.endNs = nowRel();
   if (!t.statusKnown) curl_easy_getinfo(t.easy, CURLINFO_RESPONSE_CODE, &t.status);
   r.httpStatus = static_cast<int32_t>(t.status);
-  if (curlCode != CURLE_OK) {
+  if (t.retryRefused) {
+    r.error = ErrorClass::Connect;  // the server dropped the connection without a reply
+  } else if (curlCode != CURLE_OK) {
     r.error = classifyCurl(curlCode, t.bytesReceived > 0 || r.firstByteNs >= 0);
   } else if (t.status / 100 != 2) {
     r.error = classifyHttp(t.status);

@@ -51,6 +51,7 @@ class HttpDriver {
   static void onTimeout(int fd, short events, void* self);
   static size_t onHeader(char* p, size_t size, size_t n, void* transfer);
   static size_t onWrite(char* p, size_t size, size_t n, void* transfer);
+  static int onPrereq(void* transfer, char* connIp, char* localIp, int connPort, int localPort);
 
   CURL* newEasy(Transfer* t);
   void readStream(Transfer& t, const char* p, size_t n, int64_t now);

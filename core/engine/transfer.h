@@ -27,6 +27,8 @@ struct Transfer {
   bool malformed = false;
   bool serverError = false;
   uint64_t bytesReceived = 0;
+  int attempts = 0;         ///< times libcurl was about to send this request
+  bool retryRefused = false;  ///< libcurl tried to resend it on a fresh connection; we refused
 
   void resetForRequest() {
     record = metrics::RequestRecord{};
@@ -36,6 +38,8 @@ struct Transfer {
     statusKnown = false;
     sawDone = malformed = serverError = false;
     bytesReceived = 0;
+    attempts = 0;
+    retryRefused = false;
   }
 };
 
