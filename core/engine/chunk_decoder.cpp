@@ -15,14 +15,19 @@ ChunkDecoder::~ChunkDecoder() = default;
 
 namespace {
 
+// Every simdjson result is taken with get(): its implicit conversions throw on malformed input.
 bool nonEmptyString(od::value v) {
+  od::json_type type{};
   std::string_view s;
-  return v.type() == od::json_type::string && !v.get_string().get(s) && !s.empty();
+  if (v.type().get(type) || type != od::json_type::string) return false;
+  return !v.get_string().get(s) && !s.empty();
 }
 
 int32_t intOrMinus1(od::value v) {
+  od::json_type type{};
   int64_t n = -1;
-  if (v.type() != od::json_type::number || v.get_int64().get(n) || n < 0 || n > INT32_MAX) return -1;
+  if (v.type().get(type) || type != od::json_type::number || v.get_int64().get(n) || n < 0 || n > INT32_MAX)
+    return -1;
   return static_cast<int32_t>(n);
 }
 

@@ -144,3 +144,20 @@ TEST(ChunkDecoder, NonStreamingBody) {
   EXPECT_EQ(info.promptTokens, 9);
   EXPECT_EQ(info.completionTokens, 2);
 }
+
+TEST(ChunkDecoder, FuzzRegressionsNeitherThrowNorCrash) {
+  // Inputs libFuzzer found (tests/fuzz/sse_chunk_fuzz.cpp): first byte = split point.
+  for (const char* name : {"sse_chunk_type_error.bin"}) {
+    std::ifstream in(std::string(PLUMBLINE_TEST_DATA) + "/fuzz_regressions/" + name, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string bytes = ss.str();
+    ASSERT_FALSE(bytes.empty()) << name;
+    SseParser p;
+    ChunkDecoder d;
+    EXPECT_NO_THROW(p.feed(bytes.data() + 1, bytes.size() - 1, [&](const std::string& data) { d.decodeChunk(data); }))
+        << name;
+    std::string body = bytes;
+    EXPECT_NO_THROW(d.decodeBody(body)) << name;
+  }
+}
