@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/mock/mock_loop.h"
+#include "core/mock/full_body_reply.h"
 #include "core/mock/mock_stats.h"
 
 namespace plumbline::mock {
@@ -137,19 +138,8 @@ void TimedCompletion::sendStreamChunks(int64_t due) {
 }
 
 void TimedCompletion::sendFullBody() {
-  thread_local std::string text;
-  text.clear();
-  m_formatter.appendFullBody(text);
   releaseConnection();
-  evbuffer* out = evhttp_request_get_output_buffer(m_request);
-  evbuffer_add(out, text.data(), text.size());
-  evhttp_add_header(evhttp_request_get_output_headers(m_request), "Content-Type", "application/json");
-  MockStats::bump(m_stats.tokensSent, static_cast<uint64_t>(m_formatter.completionTokens()));
-  MockStats::bump(m_stats.requestsCompleted);
-  const int64_t elapsed = monotonicNs() - m_schedule.startNs;
-  m_stats.timeToFirstToken.record(elapsed);
-  m_stats.e2eLatency.record(elapsed);
-  evhttp_send_reply(m_request, 200, "OK", out);
+  sendFullBodyReply(m_request, m_formatter, m_stats, monotonicNs() - m_schedule.startNs);
   m_request = nullptr;
 }
 
