@@ -18,6 +18,7 @@
 #include "core/store/run_writer.h"
 #include "core/store/store_error.h"
 #include "core/util/clock.h"
+#include "core/util/host_name.h"
 #include "core/workload/workload_loader.h"
 
 namespace plumbline::engine {
@@ -28,12 +29,6 @@ namespace {
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-
-std::string hostName() {
-  char buf[256] = {};
-  gethostname(buf, sizeof buf - 1);
-  return buf;
-}
 
 std::string readApiKey(const RunOptions& opt, const workload::WorkloadSpec& spec) {
   if (!opt.apiKeyFile.empty()) {
@@ -110,7 +105,7 @@ int execute(const RunOptions& opt) {
   info.api = spec.target.api == workload::Api::Chat ? "chat" : "completions";
   info.model = spec.target.model;
   info.toolVersion = PLUMBLINE_VERSION;
-  info.host = hostName();
+  info.host = util::hostName();
   info.cores = std::thread::hardware_concurrency();
   info.workers = workers;
   info.t0WallNs = util::wallClockNs();

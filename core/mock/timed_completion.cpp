@@ -14,12 +14,6 @@
 
 namespace plumbline::mock {
 
-int64_t monotonicNs() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
 namespace {
 /// Tokens due at `nowNs` of `limit` tokens due from `firstNs` on, `itlNs` apart.
 int64_t countDue(int64_t nowNs, int64_t firstNs, int64_t itlNs, int64_t limit) {

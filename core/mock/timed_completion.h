@@ -5,6 +5,7 @@
 
 #include "core/mock/completion_formatter.h"
 #include "core/mock/fault_injector.h"
+#include "core/util/clock.h"
 
 struct event;
 struct evhttp_request;
@@ -70,7 +71,6 @@ class TimedCompletion {
   event* m_timer = nullptr;
 };
 
-/// CLOCK_MONOTONIC in nanoseconds.
-int64_t monotonicNs();
+using util::monotonicNs;  // CLOCK_MONOTONIC ns, shared with the engine
 
 }  // namespace plumbline::mock

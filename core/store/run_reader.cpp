@@ -1,5 +1,7 @@
 #include "core/store/run_reader.h"
 
+#include "core/util/host_name.h"
+
 #include <signal.h>
 #include <unistd.h>
 
@@ -23,12 +25,6 @@ std::optional<int64_t> optInt(const Statement& s, int c) {
 }
 std::optional<double> optDouble(const Statement& s, int c) {
   return s.isNull(c) ? std::nullopt : std::optional(s.columnDouble(c));
-}
-
-std::string thisHost() {
-  char buf[256] = {};
-  if (gethostname(buf, sizeof buf - 1) != 0) return {};
-  return buf;
 }
 
 RunRow runFromRow(const Statement& s) {
@@ -74,7 +70,7 @@ RunReader::RunReader(const std::string& dbPath)
 std::string RunReader::effectiveStatus(const std::string& storedStatus, int64_t pid,
                                        const std::string& host) {
   if (storedStatus != "running") return storedStatus;
-  if (!host.empty() && host != thisHost()) return "incomplete";
+  if (!host.empty() && host != util::hostName()) return "incomplete";
   if (pid <= 0) return "incomplete";
   if (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return "incomplete";
   return storedStatus;

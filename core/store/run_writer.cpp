@@ -1,5 +1,7 @@
 #include "core/store/run_writer.h"
 
+#include "core/util/host_name.h"
+
 #include <unistd.h>
 
 #include <chrono>
@@ -14,12 +16,6 @@ namespace {
 
 using Json = nlohmann::json;
 constexpr auto kCommitInterval = std::chrono::milliseconds(100);
-
-std::string hostName() {
-  char buf[256] = {};
-  if (gethostname(buf, sizeof buf - 1) != 0) return {};
-  return buf;
-}
 
 void bindOptionalInt(Statement& s, int index, const Json& j, const char* key) {
   if (auto it = j.find(key); it != j.end() && it->is_number()) s.bindInt(index, it->get<int64_t>());
@@ -59,7 +55,7 @@ class RunWriter::Connection {
     s.bindText(1, info.name).bindText(2, isoUtcNow()).bindInt(3, info.t0WallNs);
     s.bindText(4, info.workloadName).bindText(5, info.spec.dump()).bindText(6, info.targetUrl);
     s.bindText(7, info.api).bindText(8, info.model).bindText(9, info.toolVersion);
-    s.bindText(10, info.host.empty() ? hostName() : info.host);
+    s.bindText(10, info.host.empty() ? util::hostName() : info.host);
     s.bindInt(11, info.cores).bindInt(12, info.workers).bindInt(13, getpid());
     s.run();
     return sqlite3LastId();
