@@ -31,71 +31,65 @@ int32_t intOrMinus1(od::value v) {
   return static_cast<int32_t>(n);
 }
 
-// choices[0]: chat "delta"/"message" {content}, completions "text".
-simdjson::error_code readChoice(od::object choice, ChunkInfo& info) {
-  for (auto field : choice) {
+/// Calls visit(key, value) for each field of obj; the first error (malformed input) stops it.
+template <class Visit>
+simdjson::error_code forEachField(od::object obj, Visit&& visit) {
+  for (auto field : obj) {
     std::string_view key;
     if (auto e = field.unescaped_key().get(key)) return e;
-    od::value v;
-    if (auto e = field.value().get(v)) return e;
-    if (key == "delta" || key == "message") {
-      od::object inner;
-      if (v.get_object().get(inner)) continue;  // a null delta carries nothing
-      for (auto f2 : inner) {
-        std::string_view k2;
-        if (auto e = f2.unescaped_key().get(k2)) return e;
-        if (k2 == "content") {
-          od::value c;
-          if (auto e = f2.value().get(c)) return e;
-          if (nonEmptyString(c)) info.hasContent = true;
-        }
-      }
-    } else if (key == "text") {
-      if (nonEmptyString(v)) info.hasContent = true;
-    }
+    od::value value;
+    if (auto e = field.value().get(value)) return e;
+    if (auto e = visit(key, value)) return e;
   }
   return simdjson::SUCCESS;
 }
 
+// choices[0]: chat "delta"/"message" {content}, completions "text".
+simdjson::error_code readChoice(od::object choice, ChunkInfo& info) {
+  return forEachField(choice, [&](std::string_view key, od::value v) {
+    if (key == "delta" || key == "message") {
+      od::object inner;
+      if (v.get_object().get(inner)) return simdjson::SUCCESS;  // a null delta carries nothing
+      return forEachField(inner, [&](std::string_view k2, od::value c) {
+        if (k2 == "content" && nonEmptyString(c)) info.hasContent = true;
+        return simdjson::SUCCESS;
+      });
+    }
+    if (key == "text" && nonEmptyString(v)) info.hasContent = true;
+    return simdjson::SUCCESS;
+  });
+}
+
 simdjson::error_code readUsage(od::object usage, ChunkInfo& info) {
-  for (auto field : usage) {
-    std::string_view key;
-    if (auto e = field.unescaped_key().get(key)) return e;
-    od::value v;
-    if (auto e = field.value().get(v)) return e;
+  auto e = forEachField(usage, [&](std::string_view key, od::value v) {
     if (key == "prompt_tokens") info.promptTokens = intOrMinus1(v);
     else if (key == "completion_tokens") info.completionTokens = intOrMinus1(v);
-  }
+    return simdjson::SUCCESS;
+  });
   info.hasUsage = info.promptTokens >= 0 || info.completionTokens >= 0;
-  return simdjson::SUCCESS;
+  return e;
 }
 
 simdjson::error_code readTop(od::document& doc, ChunkInfo& info) {
   od::object obj;
   if (auto e = doc.get_object().get(obj)) return e;
-  for (auto field : obj) {
-    std::string_view key;
-    if (auto e = field.unescaped_key().get(key)) return e;
-    od::value v;
-    if (auto e = field.value().get(v)) return e;
+  return forEachField(obj, [&](std::string_view key, od::value v) {
     if (key == "choices") {
       od::array arr;
       if (auto e = v.get_array().get(arr)) return e;
       for (auto el : arr) {  // the first choice is the one we asked for (n = 1)
         od::object choice;
         if (auto e = el.get_object().get(choice)) return e;
-        if (auto e = readChoice(choice, info)) return e;
-        break;
+        return readChoice(choice, info);
       }
     } else if (key == "usage") {
       od::object usage;
-      if (!v.get_object().get(usage))
-        if (auto e = readUsage(usage, info)) return e;
+      if (!v.get_object().get(usage)) return readUsage(usage, info);
     } else if (key == "error") {
       info.serverError = true;
     }
-  }
-  return simdjson::SUCCESS;
+    return simdjson::SUCCESS;
+  });
 }
 
 }  // namespace
