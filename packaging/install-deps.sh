@@ -8,7 +8,7 @@ packages=(
   libcurl4-openssl-dev libevent-dev libsimdjson-dev nlohmann-json3-dev
   libsqlite3-dev libcli11-dev libpcre2-dev libicu-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  qt6-base-dev libqt6opengl6-dev qt6-charts-dev qtkeychain-qt6-dev qt6-qpa-plugins
+  qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev qtkeychain-qt6-dev qt6-qpa-plugins
   xvfb xauth imagemagick x11-utils fonts-dejavu-core
   sqlite3 curl procps wrk
 )

@@ -1,0 +1,46 @@
+#include "ui/main_window.h"
+
+#include <QTabWidget>
+
+#include "ui/compare/compare_view.h"
+#include "ui/designer/designer_view.h"
+#include "ui/history/history_view.h"
+#include "ui/live/live_view.h"
+
+namespace plumbline::ui {
+
+MainWindow::MainWindow(const StudioContext& context, QWidget* parent)
+    : QMainWindow(parent), m_context(context) {
+  setWindowTitle(QStringLiteral("Plumbline Studio"));
+  m_tabs = new QTabWidget(this);
+  m_designer = new designer::DesignerView(m_context, m_tabs);
+  m_live = new live::LiveView(m_context, m_tabs);
+  m_history = new history::HistoryView(m_context, m_tabs);
+  m_compare = new compare::CompareView(m_context, m_tabs);
+  m_tabs->addTab(m_designer, QStringLiteral("Designer"));
+  m_tabs->addTab(m_live, QStringLiteral("Live run"));
+  m_tabs->addTab(m_history, QStringLiteral("History"));
+  m_tabs->addTab(m_compare, QStringLiteral("Compare"));
+  setCentralWidget(m_tabs);
+
+  connect(m_designer, &designer::DesignerView::runRequested, this,
+          [this](const QByteArray& json, const QString& sourcePath) {
+            m_live->prepareRun(json, sourcePath);
+            m_tabs->setCurrentWidget(m_live);
+          });
+  connect(m_live, &live::LiveView::runFinished, m_history, &history::HistoryView::refresh);
+  connect(m_history, &history::HistoryView::compareRequested, this,
+          [this](const QList<qint64>& ids) {
+            m_compare->compareRuns(ids);
+            m_tabs->setCurrentWidget(m_compare);
+          });
+  resize(1400, 900);
+}
+
+void MainWindow::openWorkload(const QString& path) {
+  if (!m_designer->openWorkload(path)) return;
+  m_live->prepareRun(m_designer->currentJson(), path);
+  m_tabs->setCurrentWidget(m_live);
+}
+
+}  // namespace plumbline::ui
