@@ -5,6 +5,7 @@
 
 #include "core/engine/run_command.h"
 #include "core/engine/worker.h"
+#include "core/live/live_tap.h"
 #include "core/mock/mock_server.h"
 #include "core/store/default_paths.h"
 #include "core/store/runs_command.h"
@@ -27,6 +28,9 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--api-key-file", opt->apiKeyFile, "read the API key from this file (else target.api_key_env)");
   cmd->add_option("--grace", opt->graceS, "seconds in-flight requests may finish after a stop (default 10)");
   cmd->add_flag("--quiet", opt->quiet, "no status line and no summary table");
+  cmd->add_option("--live", opt->liveSocket, "serve live telemetry on this Unix socket path (see README)");
+  cmd->add_option("--live-client-buffer", opt->liveClientBuffer, "unread bytes per live client before its ticks drop")
+      ->group("");  // hidden: tests shrink it to see ticks dropped
   cmd->callback([opt, &exitCode] { exitCode = plumbline::engine::runCommand(*opt); });
 }
 
@@ -37,6 +41,17 @@ void addWorkerCommand(CLI::App& app, int& exitCode) {
   cmd->group("");  // hidden from --help
   cmd->add_option("--fd", *fd, "control socket file descriptor")->required();
   cmd->callback([fd, &exitCode] { exitCode = plumbline::engine::runWorkerProcess(*fd); });
+}
+
+/// `plumbline live-tap SOCKET [--raw FILE]` (hidden): print a run's live stream as JSON lines.
+void addLiveTapCommand(CLI::App& app, int& exitCode) {
+  auto opt = std::make_shared<plumbline::live::LiveTapOptions>();
+  CLI::App* cmd = app.add_subcommand("live-tap", "print a run's live telemetry as JSON lines");
+  cmd->group("");  // hidden from --help: a tool for fixtures and debugging
+  cmd->add_option("socket", opt->socketPath, "the socket given to run --live")->required();
+  cmd->add_option("--raw", opt->rawPath, "also save the raw bytes to FILE");
+  cmd->add_option("--wait", opt->waitS, "keep trying to connect this many seconds");
+  cmd->callback([opt, &exitCode] { exitCode = plumbline::live::liveTapCommand(*opt, std::cout, std::cerr); });
 }
 
 /// `plumbline plan FILE [--json]`: validate and preview; sends nothing.
@@ -99,6 +114,7 @@ int main(int argc, char** argv) {
   int exitCode = 0;
   addRunCommand(app, exitCode);
   addPlanCommand(app, exitCode);
+  addLiveTapCommand(app, exitCode);
   addRunsCommand(app, exitCode);
   addMockCommand(app, exitCode);
   addWorkerCommand(app, exitCode);

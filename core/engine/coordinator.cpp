@@ -98,6 +98,7 @@ RunOutcome Coordinator::run() {
     for (; m_next; m_next = nextPlanned()) m_aggregator.addPlanned(m_next->plannedNs);
   }
   for (auto& w : m_aggregator.takeAllWindows()) m_sink.onWindow(w);
+  if (m_opt.observer) m_opt.observer->onRunOver(nowRel(), m_aggregator);
 
   const bool stopped = m_stopAtNs >= 0;
   const int64_t durationNs = stopped ? std::min(m_stopAtNs, m_planner.durationNs()) : m_planner.durationNs();
@@ -155,6 +156,7 @@ void Coordinator::onSignal(int sig, short, void* self) {
     return;
   }
   c->m_notes.push_back(std::string("received ") + (sig == SIGINT ? "SIGINT" : "SIGTERM"));
+  c->notice("warning", c->m_notes.back() + ": stopping; requests in flight get " + fmtSeconds(c->m_opt.graceNs));
   c->requestStop();
 }
 
@@ -165,6 +167,7 @@ void Coordinator::tick() {
   if (m_stopAtNs < 0) handOut(now + m_opt.lookaheadNs);
   countPlannedUpTo(m_stopAtNs >= 0 ? std::min(now, m_stopAtNs) : now);
   closeWindows(now);
+  if (m_opt.observer) m_opt.observer->onProgress(now, m_aggregator);
   if (m_opt.statusLine && now - m_lastStatusNs >= 250'000'000) {
     printStatus(now);
     m_lastStatusNs = now;
@@ -228,9 +231,11 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
       }
       case FrameType::Stats: {
         StatsReport s = decodeStats(f.payload);
+        s.sample.connectionsOpen = static_cast<int64_t>(s.connectionsOpen);
         for (const auto& send : s.sends) m_aggregator.addSends(send);
         m_aggregator.addItl(s.itl, s.sample.atNs);
         m_aggregator.addWorkerSample(s.sample);
+        if (m_opt.observer) m_opt.observer->onWorkerStats(s);
         return;
       }
       case FrameType::Done: {
@@ -240,6 +245,7 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
       }
       case FrameType::Error:
         m_notes.push_back("worker " + std::to_string(w.proc.id) + " reported: " + f.payload);
+        notice("warning", m_notes.back());
         return;
       default:
         throw ProtocolError("unexpected frame " + std::string(protocol::frameTypeName(f.type)));
@@ -257,7 +263,13 @@ void Coordinator::onWorkerClosed(WorkerSlot& w, const std::string& why) {
   const std::string status = reapWorker(w.proc.pid, 500);
   m_reasons.push_back("worker " + std::to_string(w.proc.id) + " died at " + fmtSeconds(now) + " (" +
                       why + ", " + status + "); its requests in flight were lost");
+  notice("error", m_reasons.back());
+  if (m_opt.observer) m_opt.observer->onWorkerGone(w.proc.id);
   checkFinished();
+}
+
+void Coordinator::notice(const std::string& level, const std::string& text) {
+  if (m_opt.observer) m_opt.observer->onNotice(nowRel(), level, text);
 }
 
 void Coordinator::closeWindows(int64_t nowNs) {

@@ -112,6 +112,7 @@ void RunAggregator::addWorkerSample(const WorkerSample& s) {
   if (s.atNs >= mine.latestAtNs) {
     mine.latestAtNs = s.atNs;
     mine.latestInFlight = s.inFlight;
+    mine.latestConnectionsOpen = s.connectionsOpen;
   }
 }
 
@@ -139,6 +140,7 @@ WindowStats RunAggregator::closeFront() {
   for (const auto& [id, mine] : w.workers) {
     h.workerCpuMax = std::max(h.workerCpuMax, mine.cpuSum / static_cast<double>(mine.samples));
     h.inFlight += mine.latestInFlight;
+    h.connectionsOpen += mine.latestConnectionsOpen;
   }
   h.workerCpuMean = w.cpuSamples ? w.cpuSum / static_cast<double>(w.cpuSamples) : 0;
   WindowStats out = std::move(w.stats);
