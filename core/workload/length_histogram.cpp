@@ -30,7 +30,9 @@ LengthHistogram lengthHistogram(const LengthDist& dist, uint64_t seed, uint32_t 
 
   // Whole-token bins: never narrower than one token, so a narrow range is not split into
   // bins that can hold no value.
-  const double span = static_cast<double>(out.max - out.min) + 1.0;
+  const uint32_t upper = nearestRank(values, 99.9);
+  out.tailFolded = upper < out.max;
+  const double span = static_cast<double>(upper - out.min) + 1.0;
   const uint32_t bins = static_cast<uint32_t>(std::min<double>(binCount, span));
   const double width = span / bins;
   out.bins.resize(bins);

@@ -69,3 +69,14 @@ TEST(LengthHistogram, SameSeedSameHistogram) {
   ASSERT_EQ(a.bins.size(), b.bins.size());
   for (size_t i = 0; i < a.bins.size(); ++i) EXPECT_EQ(a.bins[i].count, b.bins[i].count);
 }
+
+TEST(LengthHistogram, LongTailIsFoldedIntoTheLastBin) {
+  // A clamp far past the body: bins stop at p99.9 and the last one holds the rest.
+  const auto h = lengthHistogram(dist(R"({"dist":"lognormal","median":100,"sigma":1.0,"max":100000})"), 4);
+  EXPECT_TRUE(h.tailFolded);
+  EXPECT_LT(h.bins.back().high, h.max);
+  EXPECT_EQ(total(h), 20000u);
+  EXPECT_GE(h.bins.back().count, 20u);  // at least the 0.1% beyond p99.9
+  const auto fixed = lengthHistogram(dist(R"({"dist":"fixed","value":7})"), 4);
+  EXPECT_FALSE(fixed.tailFolded);
+}

@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -55,14 +56,17 @@ DesignerForm::DesignerForm(WorkloadDocument* document, QWidget* parent)
       m_document(document),
       m_binder(new FieldBinder(document, this)),
       m_stages(new StageTableModel(document, this)) {
-  auto* layout = new QVBoxLayout(this);
-  layout->addWidget(buildWorkloadGroup());
-  layout->addWidget(buildTargetGroup());
-  layout->addWidget(buildLoadGroup());
-  layout->addWidget(buildRequestsGroup());
-  layout->addWidget(buildSamplingGroup());
-  layout->addWidget(buildSessionGroup());
-  layout->addStretch(1);
+  // Short groups side by side, the ones with previews full width: more fits on one screen.
+  auto* layout = new QGridLayout(this);
+  layout->addWidget(buildWorkloadGroup(), 0, 0);
+  layout->addWidget(buildSamplingGroup(), 1, 0);
+  layout->addWidget(buildTargetGroup(), 0, 1, 2, 1);
+  layout->addWidget(buildLoadGroup(), 2, 0, 1, 2);
+  layout->addWidget(buildRequestsGroup(), 3, 0, 1, 2);
+  layout->addWidget(buildSessionGroup(), 4, 0, 1, 2);
+  layout->setColumnStretch(0, 1);
+  layout->setColumnStretch(1, 1);
+  layout->setRowStretch(5, 1);
   refreshVisibility();
 }
 

@@ -178,6 +178,11 @@ bool DesignerView::openWorkload(const QString& path) {
     showProblem(QStringLiteral("cannot open %1: %2").arg(path, *error));
     return false;
   }
+  const QString canonical = QFileInfo(path).canonicalFilePath();
+  for (int row = 0; row < m_catalog->rowCount(); ++row) {
+    if (QFileInfo(m_catalog->entry(row).path).canonicalFilePath() == canonical)
+      m_catalogView->setCurrentIndex(m_catalog->index(row));
+  }
   revalidateNow();
   return true;
 }

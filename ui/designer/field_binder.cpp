@@ -47,10 +47,12 @@ FieldBinder::FieldBinder(WorkloadDocument* document, QObject* parent)
 QWidget* FieldBinder::addRow(QFormLayout* form, const QString& label, const std::string& path,
                              Kind kind, QWidget* editor, const QString& tip) {
   auto* row = new QWidget;
+  row->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);  // room for the message
   auto* layout = new QVBoxLayout(row);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(1);
-  layout->addWidget(editor);
+  const bool compact = qobject_cast<QComboBox*>(editor) || editor->maximumWidth() < QWIDGETSIZE_MAX;
+  layout->addWidget(editor, 0, compact ? Qt::AlignLeft : Qt::Alignment());
   auto* message = new QLabel(row);
   message->setWordWrap(true);
   message->hide();
@@ -174,7 +176,10 @@ void FieldBinder::load(const Binding& binding) {
   const QString text = displayText(value);
   m_loading = true;
   if (auto* edit = qobject_cast<QLineEdit*>(binding.editor)) {
-    if (edit->text() != text) edit->setText(text);
+    if (edit->text() != text) {
+      edit->setText(text);
+      edit->setCursorPosition(0);  // show a long description from its start
+    }
   } else if (auto* combo = qobject_cast<QComboBox*>(binding.editor)) {
     if (combo->currentText() != text) {
       const int index = combo->findText(text);

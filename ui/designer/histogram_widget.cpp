@@ -69,7 +69,8 @@ void HistogramWidget::paintEvent(QPaintEvent*) {
   p.drawText(QRect(plot.left(), plot.bottom() + 3, plot.width(), fm.height()), Qt::AlignLeft,
              QString::number(m_histogram.min));
   p.drawText(QRect(plot.left(), plot.bottom() + 3, plot.width(), fm.height()), Qt::AlignRight,
-             QString::number(m_histogram.max) + QLatin1Char(' ') + m_unit);
+             (m_histogram.tailFolded ? QStringLiteral("≥ %1 (to %2) ").arg(static_cast<int>(m_histogram.bins.back().low)).arg(m_histogram.max)
+                                     : QString::number(m_histogram.max) + QLatin1Char(' ')) + m_unit);
   p.drawText(QRect(plot.left(), 2, plot.width(), fm.height()), Qt::AlignLeft, summary());
 }
 

@@ -43,7 +43,7 @@ LoadPreview previewLoad(const OrderedJson& document, const std::optional<workloa
     out.error = QStringLiteral("the profile has no duration");
     return out;
   }
-  out.binS = workload::niceBinWidth(out.durationS);
+  out.binS = workload::niceBinWidth(out.durationS, 60);  // bars wide enough to read
   out.arrivals = workload::arrivalHistogram(arrivals, out.durationS, out.binS);
   double peak = 0;
   for (const auto& point : out.planned) peak = std::max(peak, point.rate);

@@ -74,7 +74,9 @@ void SessionPictureWidget::paintEvent(QPaintEvent*) {
 
 void SessionPictureWidget::drawChain(QPainter& p, const QRectF& area, int count, bool agent) const {
   // A turn chain: turn → think → turn; an agent loop: LLM step → tool → LLM step.
-  const int drawn = std::min(count, kMaxDrawn);
+  // As many as fit at a readable width (about 60 px a box with its arrow).
+  const int fit = std::max(1, static_cast<int>(area.width() / (agent ? 2 * 82 : 82)));
+  const int drawn = std::min({count, kMaxDrawn, fit});
   const int nodes = agent ? drawn * 2 - 1 : drawn;
   const double gap = 22;
   const double w = std::min(90.0, (area.width() - gap * (nodes - 1)) / std::max(1, nodes));
