@@ -1,5 +1,6 @@
 #include "ui/main_window.h"
 
+#include <QCloseEvent>
 #include <QTabWidget>
 
 #include "ui/compare/compare_view.h"
@@ -35,6 +36,13 @@ MainWindow::MainWindow(const StudioContext& context, QWidget* parent)
             m_tabs->setCurrentWidget(m_compare);
           });
   resize(1400, 900);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (m_designer->maybeSaveChanges())
+    event->accept();
+  else
+    event->ignore();
 }
 
 void MainWindow::openWorkload(const QString& path) {

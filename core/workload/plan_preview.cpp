@@ -5,17 +5,11 @@
 #include <cstdio>
 
 #include "core/workload/length_dist_parser.h"
+#include "core/workload/nearest_rank.h"
 #include "core/workload/planner.h"
 
 namespace plumbline::workload {
 namespace {
-
-/// Nearest-rank percentile of a sorted, non-empty vector.
-uint32_t percentile(const std::vector<uint32_t>& sorted, double p) {
-  const double rank = std::ceil(p / 100.0 * static_cast<double>(sorted.size()));
-  const size_t index = rank < 1 ? 0 : static_cast<size_t>(rank) - 1;
-  return sorted[std::min(index, sorted.size() - 1)];
-}
 
 LengthSummary summarize(std::vector<uint32_t>& values) {
   LengthSummary summary;
@@ -24,11 +18,11 @@ LengthSummary summarize(std::vector<uint32_t>& values) {
   for (uint32_t v : values) summary.total += v;
   summary.min = values.front();
   summary.max = values.back();
-  summary.p1 = percentile(values, 1);
-  summary.p10 = percentile(values, 10);
-  summary.p50 = percentile(values, 50);
-  summary.p90 = percentile(values, 90);
-  summary.p99 = percentile(values, 99);
+  summary.p1 = nearestRank(values, 1);
+  summary.p10 = nearestRank(values, 10);
+  summary.p50 = nearestRank(values, 50);
+  summary.p90 = nearestRank(values, 90);
+  summary.p99 = nearestRank(values, 99);
   summary.mean = static_cast<double>(summary.total) / static_cast<double>(values.size());
   return summary;
 }
