@@ -30,6 +30,7 @@ MainWindow::MainWindow(const StudioContext& context, QWidget* parent)
             m_tabs->setCurrentWidget(m_live);
           });
   connect(m_live, &live::LiveView::runFinished, m_history, &history::HistoryView::refresh);
+  connect(m_live, &live::LiveView::runFinished, m_compare, &compare::CompareView::refreshRunList);
   connect(m_history, &history::HistoryView::compareRequested, this,
           [this](const QList<qint64>& ids) {
             m_compare->compareRuns(ids);

@@ -141,6 +141,12 @@ int runsShow(const std::string& dbPath, int64_t id, std::ostream& out, std::ostr
     out << "run " << run->id << ": " << (run->name.empty() ? "(unnamed)" : run->name)
         << "  workload " << run->workloadName << "  model " << run->model << "  target "
         << run->targetUrl << "  started " << run->createdAt << '\n';
+    if (auto tags = reader.tags(id); !tags.empty()) {
+      out << "tags:";
+      for (const std::string& t : tags) out << ' ' << t;
+      out << '\n';
+    }
+    if (run->notes) out << "notes: " << *run->notes << '\n';
     Json summary = parsedOrNull(run->summaryJson);
     if (summary.is_object()) {
       printSummary(summary, out);
