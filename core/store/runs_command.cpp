@@ -101,6 +101,8 @@ void printSummary(const Json& s, std::ostream& out) {
   std::string source = s.value("token_count_source", std::string("unknown"));
   out << "tokens/s: input " << fmt("%.1f", num(s, "input_tokens_per_s")) << "  output "
       << fmt("%.1f", num(s, "output_tokens_per_s")) << "  (token counts: " << source << ")\n";
+  out << "prompt tokens: " << s.value("prompt_tokens_basis", std::string("unknown (run stored before it was recorded)"))
+      << '\n';
 }
 
 }  // namespace
