@@ -41,18 +41,17 @@ MetricChart::MetricChart(const QString& title, const QString& yUnit, QWidget* pa
   chart->legend()->setFont(small);
   m_x = new QValueAxis;
   m_x->setTitleText(QStringLiteral("time since start (s)"));
-  m_x->setLabelFormat(QStringLiteral("%.0f"));
-  m_x->setRange(0, 10);
+  m_x->setLabelFormat(QStringLiteral("%g"));
   m_y = new QValueAxis;
   m_y->setTitleText(yUnit);
   m_y->setLabelFormat(QStringLiteral("%g"));
-  m_y->setRange(0, 1);
   for (QValueAxis* axis : {m_x, m_y}) {
     axis->setLabelsFont(small);
     QFont axisTitle = small;
     axisTitle.setBold(false);
     axis->setTitleFont(axisTitle);
   }
+  rescale();
   chart->addAxis(m_x, Qt::AlignBottom);
   chart->addAxis(m_y, Qt::AlignLeft);
   setChart(chart);
@@ -87,8 +86,7 @@ void MetricChart::clear() {
   }
   m_lines.clear();
   m_xMax = m_yMax = 0;
-  m_x->setRange(0, 10);
-  m_y->setRange(0, 1);
+  rescale();
 }
 
 bool MetricChart::flush() {
@@ -111,9 +109,21 @@ bool MetricChart::flush() {
   return changed;
 }
 
+/// Range 0..a nice ceiling of max, with ticks at a round step (about 5 of them).
+void MetricChart::setNiceRange(QValueAxis* axis, double max) {
+  const double top = niceCeiling(max);
+  const double step = niceCeiling(top / 5);
+  const double end = step * std::ceil(max / step - 1e-9);
+  // Interval before type and range: dynamic ticks with a stale interval lay out thousands.
+  axis->setTickInterval(step);
+  axis->setTickAnchor(0);
+  axis->setTickType(QValueAxis::TicksDynamic);
+  axis->setRange(0, end > 0 ? end : step);
+}
+
 void MetricChart::rescale() {
-  m_x->setRange(0, std::max(10.0, niceCeiling(m_xMax)));
-  m_y->setRange(0, niceCeiling(m_yMax * 1.08));
+  setNiceRange(m_x, std::max(10.0, m_xMax));
+  setNiceRange(m_y, m_yMax > 0 ? m_yMax * 1.05 : 1.0);
 }
 
 QList<QPointF> MetricChart::drawnPoints(const QString& series) const {

@@ -41,6 +41,7 @@ class MetricChart : public QChartView {
   };
   Line& line(const QString& name);
   void rescale();
+  static void setNiceRange(QValueAxis* axis, double max);
 
   QString m_title;
   QValueAxis* m_x = nullptr;

@@ -19,8 +19,6 @@ constexpr int kRedrawIntervalMs = 200;  // 5 redraws/s: ≥ 4 updates/s, far fro
 
 double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
 
-QString qs(const char* s) { return QString::fromLatin1(s); }
-
 struct ChartSpec {
   const char* key;
   const char* title;
@@ -47,17 +45,19 @@ RunCharts::RunCharts(QWidget* parent) : QWidget(parent) {
   grid->setSpacing(2);
   int i = 0;
   for (const ChartSpec& spec : kSpecs) {
-    auto* c = new MetricChart(qs(spec.title), QString::fromUtf8(spec.unit), this);
+    auto* c = new MetricChart(QString::fromUtf8(spec.title), QString::fromUtf8(spec.unit), this);
     m_charts[spec.key] = c;
+    // 4 × 3 grid: the headline chart takes the top-left 2 × 2; the other 8 fill the rest.
+    static constexpr int kCells[][2] = {{0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 0}, {2, 1}, {2, 2}, {2, 3}};
     if (i == 0) {
-      grid->addWidget(c, 0, 0, 1, 2);  // the headline chart gets double width
+      grid->addWidget(c, 0, 0, 2, 2);
     } else {
-      const int cell = i + 1;
-      grid->addWidget(c, cell / 3, cell % 3);
+      grid->addWidget(c, kCells[i - 1][0], kCells[i - 1][1]);
     }
     ++i;
   }
-  for (int r = 0; r < 4; ++r) grid->setRowStretch(r, 1);
+  for (int r = 0; r < 3; ++r) grid->setRowStretch(r, 1);
+  for (int col = 0; col < 4; ++col) grid->setColumnStretch(col, 1);
   m_redrawTimer = new QTimer(this);
   m_redrawTimer->setSingleShot(true);
   m_redrawTimer->setInterval(kRedrawIntervalMs);
