@@ -13,6 +13,7 @@
 #include "core/engine/endpoint_url.h"
 #include "core/engine/store_sink.h"
 #include "core/engine/terminal_report.h"
+#include "core/engine/early_stop_signal.h"
 #include "core/mock/embedded_target.h"
 #include "core/store/default_paths.h"
 #include "core/store/run_writer.h"
@@ -140,6 +141,7 @@ int execute(const RunOptions& opt) {
 }  // namespace
 
 int runCommand(const RunOptions& options) {
+  catchEarlyStopSignals();  // a stop before the coordinator's loop runs is kept, not fatal
   try {
     return execute(options);
   } catch (const workload::WorkloadError& e) {
