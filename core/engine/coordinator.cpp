@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdio>
 
+#include "core/engine/early_stop_signal.h"
 #include "core/util/clock.h"
 #include "core/workload/prompt_materials.h"
 
@@ -91,6 +92,8 @@ void Coordinator::start() {
   event_add(m_tick, &tv);
   event_add(m_sigint, nullptr);
   event_add(m_sigterm, nullptr);
+  // A stop signal that came while the run was starting: act on it now that the loop is ready.
+  if (const int early = takeEarlyStopSignal(); early != 0) onSignal(early, 0, this);
 }
 
 RunOutcome Coordinator::run() {

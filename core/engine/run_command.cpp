@@ -14,6 +14,7 @@
 #include "core/engine/live_run.h"
 #include "core/engine/store_sink.h"
 #include "core/engine/terminal_report.h"
+#include "core/engine/early_stop_signal.h"
 #include "core/mock/embedded_target.h"
 #include "core/store/default_paths.h"
 #include "core/store/run_writer.h"
@@ -164,6 +165,7 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
 }  // namespace
 
 int runCommand(const RunOptions& options) {
+  catchEarlyStopSignals();  // a stop before the coordinator's loop runs is kept, not fatal
   std::unique_ptr<LiveRun> live;  // a failed run still ends its live stream, with the reason
   auto fail = [&live](int code, const std::string& message) {
     std::cerr << "plumbline run: " << message << std::endl;

@@ -222,7 +222,11 @@ void Worker::sendStats() {
 }
 
 void Worker::stop(int64_t graceNs) {
-  if (m_stopping) return;
+  if (m_stopping) {  // a second stop (a second signal) cuts the grace period short
+    const timeval tv = toTimeval(graceNs);
+    evtimer_add(m_graceTimer, &tv);  // re-adding a pending timer reschedules it
+    return;
+  }
   m_stopping = true;
   m_notSent += m_pending.size();
   m_pending.clear();

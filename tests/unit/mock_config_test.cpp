@@ -13,7 +13,9 @@ using plumbline::mock::MockConfigError;
 using plumbline::mock::resolveMockSettings;
 
 std::string writeConfig(const std::string& text) {
-  const std::string path = ::testing::TempDir() + "mock_config_test.json";
+  // One file per test: ctest runs the tests of this file in parallel processes.
+  const std::string path = ::testing::TempDir() + "mock_config_" +
+                           ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".json";
   std::ofstream(path) << text;
   return path;
 }

@@ -191,6 +191,13 @@ QWidget* DesignerForm::buildRequestsGroup() {
                       {QStringLiteral("synthetic"), QStringLiteral("sharegpt")});
   m_binder->addText(form, QStringLiteral("dataset file"), "requests.prompt.file",
                     QStringLiteral("sharegpt: the conversations file, relative to the workload"));
+  m_binder->addNumber(form, QStringLiteral("dataset min input"), "requests.prompt.min_input_tokens",
+                      QStringLiteral("sharegpt: skip conversations with shorter inputs"));
+  m_binder->addNumber(form, QStringLiteral("dataset max input"), "requests.prompt.max_input_tokens",
+                      QStringLiteral("sharegpt: longer inputs are truncated by the policy below"));
+  m_binder->addNumber(form, QStringLiteral("dataset max output"), "requests.prompt.max_output_tokens");
+  m_binder->addChoice(form, QStringLiteral("truncation"), "requests.prompt.truncation",
+                      {QStringLiteral("keep_start")});
   m_binder->addText(form, QStringLiteral("tokenizer"), "requests.prompt.tokenizer",
                     QStringLiteral("optional tokenizer.json: synthetic prompts hit their length exactly"));
   m_binder->addNumber(form, QStringLiteral("shared prefix groups"), "requests.prompt.shared_prefix.groups");
@@ -263,9 +270,11 @@ void DesignerForm::refreshVisibility() {
                  {"load.trace.file", "load.trace.format", "load.trace.time_scale",
                   "load.trace.start_offset_s", "load.trace.window_s", "load.trace.lengths"},
                  trace);
-  setRowsVisible(m_promptForm, {"requests.prompt.file"},
-                 stringAt(json, "requests.prompt.source") == "sharegpt" ||
-                     JsonPath("requests.prompt.file").find(json));
+  const bool dataset = stringAt(json, "requests.prompt.source") == "sharegpt";
+  for (const char* path : {"requests.prompt.file", "requests.prompt.min_input_tokens",
+                           "requests.prompt.max_input_tokens", "requests.prompt.max_output_tokens",
+                           "requests.prompt.truncation"})
+    setRowsVisible(m_promptForm, {path}, dataset || JsonPath(path).find(json));
 
   const std::string shape = stringAt(json, "session.shape");
   const std::pair<const char*, const char*> shapeRows[] = {

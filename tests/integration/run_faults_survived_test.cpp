@@ -1,0 +1,288 @@
+// Issue 6, "faults survived": a server not listening at start, a server killed mid-run, a
+// target answering HTML or garbage, stuck responses hitting the timeout, SIGTERM mid-run and
+// a signal before the first send. In every case the run ends, every planned request is
+// completed, failed (with its class) or not sent, the three add up to the plan, and the
+// database holds a row for every request that was sent.
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sqlite3.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/integration/child_process.h"
+
+using nlohmann::json;
+using plumbline::test::ChildProcess;
+using plumbline::test::TempDir;
+
+namespace {
+
+json workload(bool stream, double timeoutS, const json& mock = json::object()) {
+  json target{{"url", "embedded"}, {"api", "chat"}, {"model", "mock"}, {"stream", stream}, {"timeout_s", timeoutS}};
+  if (!mock.empty()) target["mock"] = mock;
+  return json{{"plumbline", 1},
+              {"verdict", {{"send_lag_tolerance_ms", 30.0}}},
+              {"name", "survived"},
+              {"target", target},
+              {"load", {{"arrival", "constant"}, {"seed", 4}, {"stages", json::array({{{"rate", 20}, {"duration_s", 1}}})}}},
+              {"requests", {{"input_tokens", {{"dist", "fixed"}, {"value", 16}}},
+                            {"output_tokens", {{"dist", "fixed"}, {"value", 8}}},
+                            {"sampling", {{"temperature", 0.0}, {"ignore_eos", true}}}}}};
+}
+
+long rowsIn(const std::string& db) {
+  sqlite3* h = nullptr;
+  long n = -1;
+  if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(h, "SELECT count(*) FROM requests", -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+      n = sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(h);
+  return n;
+}
+
+uint64_t errorsOf(const json& s, const std::string& cls) {
+  return s.at("errors").contains(cls) ? s.at("errors").at(cls).get<uint64_t>() : 0;
+}
+
+/// completed + failed + not sent == planned, and one stored row per completed or failed request.
+void expectNothingLost(const json& s, const std::string& db) {
+  uint64_t failed = 0;
+  for (const auto& [k, v] : s.at("errors").items()) failed += v.get<uint64_t>();
+  EXPECT_EQ(s.at("completed").get<uint64_t>() + failed + s.at("not_sent").get<uint64_t>(),
+            s.at("planned").get<uint64_t>())
+      << s.dump(2);
+  EXPECT_EQ(rowsIn(db), static_cast<long>(s.at("completed").get<uint64_t>() + failed)) << s.dump(2);
+}
+
+struct RunProcess {
+  TempDir dir;
+  std::unique_ptr<ChildProcess> process;
+
+  RunProcess(const json& w, const std::string& target, double rate, double durationS) {
+    std::ofstream(dir.file("w.json")) << w.dump();
+    std::vector<std::string> args{PLUMBLINE_BIN, "run", dir.file("w.json"), "--db", dir.file("runs.db"),
+                                  "--rate", std::to_string(rate), "--duration", std::to_string(durationS),
+                                  "--workers", "1", "--summary-json", dir.file("s.json"), "--quiet"};
+    if (!target.empty()) args.insert(args.end(), {"--target", target});
+    process = std::make_unique<ChildProcess>(args, dir.file("out.txt"));
+  }
+  json summary() const {
+    std::ifstream in(dir.file("s.json"));
+    return in ? json::parse(in, nullptr, false) : json();
+  }
+  std::string db() const { return dir.file("runs.db"); }
+};
+
+/// A loopback port nothing listens on (bound, then closed).
+int closedPort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  bind(fd, reinterpret_cast<sockaddr*>(&addr), len);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
+/// A loopback server answering every request on a connection with one canned reply.
+class CannedServer {
+ public:
+  explicit CannedServer(std::string reply) : m_reply(std::move(reply)) {
+    m_fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    bind(m_fd, reinterpret_cast<sockaddr*>(&addr), len);
+    listen(m_fd, 64);
+    getsockname(m_fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    m_port = ntohs(addr.sin_port);
+    m_thread = std::thread([this] { serve(); });
+  }
+  ~CannedServer() {
+    m_stop = true;
+    shutdown(m_fd, SHUT_RDWR);
+    m_thread.join();
+    close(m_fd);
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(m_port); }
+
+ private:
+  void serve() {
+    while (!m_stop) {
+      const int c = accept(m_fd, nullptr, nullptr);
+      if (c < 0) return;
+      std::thread([reply = m_reply, c] {
+        char buf[8192];
+        std::string in;
+        for (;;) {  // one reply per request head seen; bodies are small and ignored
+          const ssize_t n = read(c, buf, sizeof buf);
+          if (n <= 0) break;
+          in.append(buf, static_cast<size_t>(n));
+          if (in.find("\r\n\r\n") == std::string::npos) continue;
+          in.clear();  // the body follows the head in the same or the next read: drop it
+          if (write(c, reply.data(), reply.size()) < 0) break;
+        }
+        close(c);
+      }).detach();
+    }
+  }
+
+  std::string m_reply;
+  int m_fd = -1;
+  int m_port = 0;
+  std::atomic<bool> m_stop{false};
+  std::thread m_thread;
+};
+
+std::string httpReply(const std::string& type, const std::string& body) {
+  return "HTTP/1.1 200 OK\r\nContent-Type: " + type + "\r\nContent-Length: " + std::to_string(body.size()) +
+         "\r\n\r\n" + body;
+}
+
+}  // namespace
+
+TEST(FaultsSurvived, ServerNotListeningAtStartIsConnectErrors) {
+  RunProcess run(workload(true, 5), "http://127.0.0.1:" + std::to_string(closedPort()), 20, 1);
+  const int code = run.process->wait(30000);
+  EXPECT_TRUE(code == 0 || code == 3) << run.process->output();
+  const json s = run.summary();
+  ASSERT_TRUE(s.is_object()) << run.process->output();
+  EXPECT_EQ(s.at("completed"), 0);
+  EXPECT_EQ(errorsOf(s, "connect"), s.at("sent").get<uint64_t>());
+  EXPECT_GT(s.at("sent").get<uint64_t>(), 0u);
+  expectNothingLost(s, run.db());
+}
+
+TEST(FaultsSurvived, ServerKilledMidRunTurnsTheRestIntoConnectErrors) {
+  TempDir dir;
+  ChildProcess mock({PLUMBLINE_BIN, "mock", "--listen", "127.0.0.1:0", "--ttft-ms", "5", "--itl-ms", "20"},
+                    dir.file("mock.txt"));
+  std::string url;
+  for (int i = 0; i < 500 && url.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    const std::string out = mock.output();
+    if (out.find('\n') != std::string::npos) url = out.substr(0, out.find('\n'));
+  }
+  ASSERT_FALSE(url.empty());
+  RunProcess run(workload(true, 5), url, 40, 4);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  mock.signal(SIGKILL);
+  mock.wait(5000);
+  const int code = run.process->wait(30000);
+  EXPECT_TRUE(code == 0 || code == 3) << run.process->output();
+  const json s = run.summary();
+  ASSERT_TRUE(s.is_object()) << run.process->output();
+  EXPECT_GT(s.at("completed").get<uint64_t>(), 0u) << s.dump(2);
+  EXPECT_GT(errorsOf(s, "connect"), 0u) << s.dump(2);           // sent after the kill
+  expectNothingLost(s, run.db());
+}
+
+TEST(FaultsSurvived, HtmlAnswerIsMalformedStream) {
+  CannedServer server(httpReply("text/html", "<html><body><h1>Welcome to nginx!</h1></body></html>"));
+  for (bool stream : {true, false}) {
+    RunProcess run(workload(stream, 5), server.url(), 20, 1);
+    const int code = run.process->wait(30000);
+    EXPECT_TRUE(code == 0 || code == 3) << run.process->output();
+    const json s = run.summary();
+    ASSERT_TRUE(s.is_object()) << run.process->output();
+    EXPECT_EQ(errorsOf(s, "malformed_stream"), s.at("sent").get<uint64_t>()) << stream << s.dump(2);
+    expectNothingLost(s, run.db());
+  }
+}
+
+TEST(FaultsSurvived, GarbageAnswerIsMalformedStream) {
+  CannedServer server("\x01\x02garbage that is not HTTP at all\r\n\r\n");
+  RunProcess run(workload(true, 5), server.url(), 20, 1);
+  const int code = run.process->wait(30000);
+  EXPECT_TRUE(code == 0 || code == 3) << run.process->output();
+  const json s = run.summary();
+  ASSERT_TRUE(s.is_object()) << run.process->output();
+  EXPECT_EQ(s.at("completed"), 0);
+  EXPECT_EQ(errorsOf(s, "malformed_stream"), s.at("sent").get<uint64_t>()) << s.dump(2);
+  expectNothingLost(s, run.db());
+}
+
+TEST(FaultsSurvived, StuckResponsesHitTheTimeout) {
+  // The embedded mock never finishes within the 1 s timeout (TTFT 30 s).
+  RunProcess run(workload(true, 1, json{{"ttft_ms", 30000}, {"itl_ms", 1}}), "", 10, 1);
+  const int code = run.process->wait(30000);
+  EXPECT_TRUE(code == 0 || code == 3) << run.process->output();
+  const json s = run.summary();
+  ASSERT_TRUE(s.is_object()) << run.process->output();
+  EXPECT_EQ(errorsOf(s, "timeout"), s.at("sent").get<uint64_t>()) << s.dump(2);
+  EXPECT_LT(s.at("duration_s").get<double>(), 10.0);
+  expectNothingLost(s, run.db());
+}
+
+TEST(FaultsSurvived, SigtermMidRunStopsAndAddsUp) {
+  RunProcess run(workload(true, 5, json{{"ttft_ms", 5}, {"itl_ms", 1}}), "", 100, 30);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  run.process->signal(SIGTERM);
+  const int code = run.process->wait(20000);
+  EXPECT_TRUE(code == 0 || code == 3) << run.process->output();
+  const json s = run.summary();
+  ASSERT_TRUE(s.is_object()) << run.process->output();
+  EXPECT_LT(s.at("duration_s").get<double>(), 15.0);
+  EXPECT_LT(s.at("planned").get<uint64_t>(), 100u * 15) << s.dump(2);  // the plan ends at the stop
+  expectNothingLost(s, run.db());
+}
+
+// A signal in the first moments of the run (embedded target starting, workers spawning, before
+// or right at t0) still ends the run in order: no hang, no lost record, nothing left running.
+TEST(FaultsSurvived, SignalRightAtTheStartEndsTheRunInOrder) {
+  for (int delayMs : {0, 50, 200}) {
+    for (int sig : {SIGINT, SIGTERM}) {
+      RunProcess run(workload(true, 5, json{{"ttft_ms", 5}, {"itl_ms", 1}}), "", 50, 20);
+      std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
+      run.process->signal(sig);
+      const int code = run.process->wait(20000);
+      SCOPED_TRACE("signal " + std::to_string(sig) + " after " + std::to_string(delayMs) + " ms");
+      EXPECT_NE(code, -1) << "the run hung: " << run.process->output();
+      const json s = run.summary();
+      if (s.is_object()) {
+        expectNothingLost(s, run.db());
+      } else {
+        // Killed before it had a run to summarise: the signal's own exit, no database row left half-written.
+        EXPECT_TRUE(code == 128 + sig || code == 1) << code << ' ' << run.process->output();
+      }
+    }
+  }
+}
+
+// A second signal during the grace period gives up on the requests still in flight: they are
+// recorded as cancelled, not lost.
+TEST(FaultsSurvived, SecondSignalCancelsInFlightRequestsAndRecordsThem) {
+  // Every reply takes ~8 s (40 tokens 200 ms apart): many are in flight at any moment.
+  json w = workload(true, 30, json{{"ttft_ms", 5}, {"itl_ms", 200}});
+  w["requests"]["output_tokens"] = json{{"dist", "fixed"}, {"value", 40}};
+  RunProcess run(w, "", 20, 30);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  run.process->signal(SIGINT);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  run.process->signal(SIGTERM);
+  const int code = run.process->wait(20000);
+  EXPECT_TRUE(code == 0 || code == 3) << run.process->output();
+  const json s = run.summary();
+  ASSERT_TRUE(s.is_object()) << run.process->output();
+  EXPECT_GT(errorsOf(s, "cancelled"), 0u) << s.dump(2);
+  EXPECT_LT(s.at("duration_s").get<double>(), 8.0) << s.dump(2);
+  expectNothingLost(s, run.db());
+}
