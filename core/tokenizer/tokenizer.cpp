@@ -43,6 +43,8 @@ Tokenizer Tokenizer::fromFile(const std::string& path) {
     json = nlohmann::json::parse(content.str());
   } catch (const nlohmann::json::parse_error& error) {
     throw TokenizerError(path, "", std::string("not valid JSON: ") + error.what());
+  } catch (const nlohmann::json::out_of_range& error) {  // a number too large for a double
+    throw TokenizerError(path, "", std::string("not valid JSON: ") + error.what());
   }
   return fromJson(json, path);
 }

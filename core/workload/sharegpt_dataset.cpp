@@ -76,6 +76,9 @@ ShareGptDataset ShareGptDataset::fromText(const std::string& text, const std::st
   } catch (const nlohmann::json::parse_error& e) {
     throw WorkloadError(file, "invalid JSON at byte " + std::to_string(e.byte) + ": " +
                                   std::string(e.what()).substr(std::string(e.what()).rfind(": ") + 2));
+  } catch (const nlohmann::json::out_of_range& e) {  // a number too large for a double
+    const std::string what = e.what();
+    throw WorkloadError(file, "invalid JSON: " + what.substr(what.find("] ") + 2));
   }
   return fromJson(json, file);
 }

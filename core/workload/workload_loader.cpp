@@ -242,6 +242,9 @@ WorkloadSpec loadWorkloadFile(const std::string& path) {
     document = nlohmann::json::parse(content);
   } catch (const nlohmann::json::parse_error& error) {
     throwSyntaxError(path, content, error);
+  } catch (const nlohmann::json::out_of_range& error) {  // a number too large for a double
+    const std::string what = error.what();
+    throw WorkloadError(path, "invalid JSON: " + what.substr(what.find("] ") + 2));
   }
   const size_t slash = path.rfind('/');
   return parseWorkload(document, slash == std::string::npos ? "" : path.substr(0, slash));
