@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "core/util/clock.h"
+#include "core/workload/prompt_materials.h"
 
 namespace plumbline::engine {
 
@@ -58,7 +59,10 @@ void Coordinator::start() {
   }
   waitForWorkers();
   // t0 is set once every worker is up, so that no send is late because a process was starting.
-  m_t0 = util::monotonicNs() + kStartDelayNs;
+  // Workers load the prompt tokenizer and dataset after their config: leave them the time it
+  // took here, twice over, before the first send is due.
+  const auto& prompts = m_spec.requests.prompt.materials;
+  m_t0 = util::monotonicNs() + kStartDelayNs + (prompts ? 2 * prompts->loadNs : 0);
   const int64_t perWorkerCap = std::max<int64_t>(
       1, (m_spec.load.maxInFlight + m_opt.workers - 1) / static_cast<int64_t>(m_opt.workers));
   for (auto& w : m_workers) {
@@ -75,6 +79,8 @@ void Coordinator::start() {
     c.timeoutMs = static_cast<int64_t>(m_spec.target.timeoutS * 1000);
     c.maxInFlight = perWorkerCap;
     c.promptSeed = m_spec.load.seed;
+    c.prompt = m_spec.requests.prompt;
+    c.prompt.materials.reset();  // each worker loads its own (tokenizers serve one thread)
     c.sampling = m_spec.requests.sampling;
     c.apiKey = m_opt.apiKey;
     w.channel->send(FrameType::Config, c.toJson().dump());

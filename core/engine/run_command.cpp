@@ -26,6 +26,16 @@ namespace plumbline::engine {
 
 namespace {
 
+/// Says in the summary what the client's token counts are, so no reader mistakes them.
+void describeTokenCounts(const workload::WorkloadSpec& spec, metrics::RunSummary& summary) {
+  const auto& prompt = spec.requests.prompt;
+  summary.promptTokensBasis = prompt.basis();
+  summary.clientInputCount = (prompt.sharegpt ? "dataset prompt length (" : "planned prompt length (") +
+                             prompt.basis() + ")";
+  summary.clientOutputCount = spec.target.stream ? "content chunks (one per streamed delta with text)"
+                                                 : "none (not streaming)";
+}
+
 /// A bad flag or input: exit code 2 with this one-line message.
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -137,6 +147,7 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
   if (embedded) embedded->stop();
 
   outcome.summary.runId = writer.runId();
+  describeTokenCounts(spec, outcome.summary);
   const nlohmann::json summary = outcome.summary.toJson();
   writer.finish(summary, histogramBlobs(outcome.totals), !outcome.stoppedEarly);
   if (live) live->finish(!outcome.stoppedEarly, summary, outcome.notes);

@@ -115,6 +115,7 @@ class RunAggregator {
   std::array<uint64_t, kErrorClassCount> m_errors{};
   uint64_t m_inputTokens = 0, m_outputTokens = 0;
   uint64_t m_recordsWithoutServerCounts = 0;
+  uint64_t m_recordsWithServerCounts = 0;
 };
 
 }  // namespace plumbline::metrics

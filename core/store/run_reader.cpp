@@ -189,4 +189,22 @@ std::vector<std::string> RunReader::tags(int64_t id) const {
   return out;
 }
 
+std::map<int64_t, std::vector<std::string>> RunReader::tagsByRun() const {
+  Statement s = m_db.prepare("SELECT run_id, tag FROM tags ORDER BY run_id, tag");
+  std::map<int64_t, std::vector<std::string>> out;
+  while (s.step()) out[s.columnInt(0)].push_back(s.columnText(1));
+  return out;
+}
+
+std::vector<std::pair<int64_t, std::string>> RunReader::windowHistograms(
+    int64_t id, const std::string& metric) const {
+  Statement s = m_db.prepare(
+      "SELECT window_idx, data FROM histograms WHERE run_id = ? AND metric = ? AND window_idx >= 0 "
+      "ORDER BY window_idx");
+  s.bindInt(1, id).bindText(2, metric);
+  std::vector<std::pair<int64_t, std::string>> out;
+  while (s.step()) out.emplace_back(s.columnInt(0), s.columnBlob(1));
+  return out;
+}
+
 }  // namespace plumbline::store

@@ -1,7 +1,10 @@
 #include "core/workload/planner.h"
 
+#include "core/workload/prompt_materials.h"
+
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace plumbline::workload {
 namespace {
@@ -24,6 +27,14 @@ double timeAtIntegral(const Stage& stage, double x) {
 }
 
 }  // namespace
+
+const ShareGptPrompts* shareGptPrompts(const WorkloadSpec& spec) {
+  if (!spec.requests.prompt.sharegpt) return nullptr;
+  const auto& materials = spec.requests.prompt.materials;
+  if (!materials || !materials->sharegpt)
+    throw std::logic_error("sharegpt prompts were not loaded (loadPromptMaterials) before planning");
+  return materials->sharegpt.get();
+}
 
 double expectedSessions(const Stage& stage) {
   return 0.5 * (stage.startRate + stage.endRate) * stage.durationS;
@@ -57,8 +68,14 @@ bool Planner::next(SessionPlan& out) {
   if (!nextArrival(out.plannedNs, out.stage)) return false;
   out.id = m_nextId++;
   util::Rng lengths = util::Rng::forStream(m_spec.load.seed, kLengthStreamBase + out.id);
-  out.inputTokens = sampleLength(m_spec.requests.inputTokens, lengths);
-  out.outputTokens = sampleLength(m_spec.requests.outputTokens, lengths);
+  if (const ShareGptPrompts* dataset = shareGptPrompts(m_spec)) {
+    const ShareGptPrompt& prompt = dataset->pick(m_spec.load.seed, out.id);
+    out.inputTokens = prompt.inputTokens;
+    out.outputTokens = prompt.outputTokens;
+  } else {
+    out.inputTokens = sampleLength(m_spec.requests.inputTokens, lengths);
+    out.outputTokens = sampleLength(m_spec.requests.outputTokens, lengths);
+  }
   return true;
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/workload/json_fields.h"
 #include "core/workload/length_dist_parser.h"
+#include "core/workload/prompt_parser.h"
 #include "core/workload/workload_error.h"
 
 namespace plumbline::workload {
@@ -14,17 +15,6 @@ namespace {
 constexpr std::array<std::string_view, 10> kReservedBodyFields = {
     "model",      "messages",    "prompt", "stream", "stream_options",
     "max_tokens", "temperature", "top_p",  "seed",   "ignore_eos"};
-
-std::string parsePromptSource(const nlohmann::json& value, const std::string& path) {
-  JsonFields fields(value, path, {"source"});
-  const std::string source = fields.requireString("source");
-  if (source == "synthetic") return source;
-  if (source == "sharegpt" || source == "trace" || source == "dataset")
-    throw WorkloadError(fields.childPath("source"),
-                        "prompt source '" + source + "' is not supported yet (only 'synthetic')");
-  throw WorkloadError(fields.childPath("source"),
-                      "unknown prompt source '" + source + "' (only 'synthetic' is supported)");
-}
 
 }  // namespace
 
@@ -62,15 +52,26 @@ SamplingSpec parseSampling(const nlohmann::json& value, const std::string& path)
   return sampling;
 }
 
-RequestsSpec parseRequests(const nlohmann::json& value, const std::string& path) {
+RequestsSpec parseRequests(const nlohmann::json& value, const std::string& path, const std::string& baseDir) {
   JsonFields fields(value, path, {"input_tokens", "output_tokens", "prompt", "sampling"});
   RequestsSpec requests;
-  requests.inputTokens =
-      parseLengthDist(fields.require("input_tokens"), fields.childPath("input_tokens"));
-  requests.outputTokens =
-      parseLengthDist(fields.require("output_tokens"), fields.childPath("output_tokens"));
   if (const auto* prompt = fields.find("prompt"))
-    requests.promptSource = parsePromptSource(*prompt, fields.childPath("prompt"));
+    requests.prompt = parsePrompt(*prompt, fields.childPath("prompt"), baseDir);
+  if (requests.prompt.sharegpt) {
+    // The dataset's own turns give each request its lengths; a distribution would be ignored.
+    for (const char* key : {"input_tokens", "output_tokens"}) {
+      if (fields.has(key))
+        throw WorkloadError(fields.childPath(key),
+                            "not used with prompt source 'sharegpt' (lengths come from the dataset; "
+                            "bound them with prompt.min_input_tokens/max_input_tokens/max_output_tokens)");
+    }
+    requests.inputTokens.source = requests.outputTokens.source = {{"dist", "sharegpt"}};
+  } else {
+    requests.inputTokens =
+        parseLengthDist(fields.require("input_tokens"), fields.childPath("input_tokens"));
+    requests.outputTokens =
+        parseLengthDist(fields.require("output_tokens"), fields.childPath("output_tokens"));
+  }
   if (const auto* sampling = fields.find("sampling"))
     requests.sampling = parseSampling(*sampling, fields.childPath("sampling"));
   return requests;

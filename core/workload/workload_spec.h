@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/workload/prompt_spec.h"
+
 namespace plumbline::workload {
 
 enum class Api { Chat, Completions };
@@ -64,7 +66,7 @@ struct SamplingSpec {
 struct RequestsSpec {
   LengthDist inputTokens;
   LengthDist outputTokens;
-  std::string promptSource = "synthetic";
+  PromptSpec prompt;  ///< for sharegpt, inputTokens/outputTokens are unused (source {"dist":"sharegpt"})
   SamplingSpec sampling;
 };
 
