@@ -62,13 +62,24 @@ SamplingSpec parseSampling(const nlohmann::json& value, const std::string& path)
   return sampling;
 }
 
-RequestsSpec parseRequests(const nlohmann::json& value, const std::string& path) {
+RequestsSpec parseRequests(const nlohmann::json& value, const std::string& path,
+                           bool lengthsFromTrace) {
   JsonFields fields(value, path, {"input_tokens", "output_tokens", "prompt", "sampling"});
   RequestsSpec requests;
-  requests.inputTokens =
-      parseLengthDist(fields.require("input_tokens"), fields.childPath("input_tokens"));
-  requests.outputTokens =
-      parseLengthDist(fields.require("output_tokens"), fields.childPath("output_tokens"));
+  if (lengthsFromTrace) {
+    // Nothing would be drawn from them: a distribution here would only mislead the reader.
+    for (const char* key : {"input_tokens", "output_tokens"}) {
+      if (fields.has(key))
+        throw WorkloadError(fields.childPath(key),
+                            "not used when load.trace.lengths is \"trace\" (remove it, or set "
+                            "lengths to \"workload\" to draw lengths from it)");
+    }
+  } else {
+    requests.inputTokens =
+        parseLengthDist(fields.require("input_tokens"), fields.childPath("input_tokens"));
+    requests.outputTokens =
+        parseLengthDist(fields.require("output_tokens"), fields.childPath("output_tokens"));
+  }
   if (const auto* prompt = fields.find("prompt"))
     requests.promptSource = parsePromptSource(*prompt, fields.childPath("prompt"));
   if (const auto* sampling = fields.find("sampling"))

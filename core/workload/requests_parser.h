@@ -8,7 +8,9 @@
 namespace plumbline::workload {
 
 /// Validates the "requests" section: lengths, prompt source and sampling parameters.
-RequestsSpec parseRequests(const nlohmann::json& value, const std::string& path);
+/// With `lengthsFromTrace` (a replay keeping the trace's lengths) the length keys must be absent.
+RequestsSpec parseRequests(const nlohmann::json& value, const std::string& path,
+                           bool lengthsFromTrace = false);
 
 /// Validates "requests.sampling". Keys of `extra` that Plumbline sets itself are errors.
 SamplingSpec parseSampling(const nlohmann::json& value, const std::string& path);
