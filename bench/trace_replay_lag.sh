@@ -49,16 +49,14 @@ for run in $(seq "$runs"); do
   summary="$(tr -d '\n ' <"$work/s.json")"
   verdict="$(sed -n 's/.*"verdict":"\([a-z_]*\)".*/\1/p' <<<"$summary")"
   lag="$(sed -n 's/.*"send_lag_ms":{\([^}]*\)}.*/\1/p' <<<"$summary")"
-  # Per-request lag from the export: columns planned_ns and send_ns by header name.
-  awk -F, -v run="$run" -v code="$code" -v verdict="$verdict" -v lag="$lag" '
-    NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "planned_ns") p = i; if ($i == "send_ns") s = i }; next }
-    { n++; v[n] = ($s - $p) / 1e6 }
+  echo "run $run: exit $code verdict $verdict"
+  echo "  summary send_lag_ms $lag"
+  # Per-request lag from the export (columns found by header name), sorted, then percentiles.
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "planned_ns") p = i; if ($i == "send_ns") s = i }; next }
+           { printf "%.6f\n", ($s - $p) / 1e6 }' "$work/r.csv" | sort -g | awk '
+    { v[++n] = $1; if ($1 > 1.0) over++ }
     END {
-      asort(v)
-      printf "run %d: exit %d verdict %s requests %d\n  summary send_lag_ms %s\n", run, code, verdict, n, lag
-      printf "  per-request send lag ms: p50 %.3f p90 %.3f p99 %.3f max %.3f; over 1 ms: %d\n",
-        v[int(n * 0.5) + 1], v[int(n * 0.9) + 1], v[int(n * 0.99) + 1], v[n], over(v, n)
-    }
-    function over(a, m,   i, c) { c = 0; for (i = 1; i <= m; i++) if (a[i] > 1.0) c++; return c }
-  ' "$work/r.csv"
+      printf "  per-request send lag ms (%d requests): p50 %.3f p90 %.3f p99 %.3f max %.3f; over 1 ms: %d\n",
+        n, v[int(n * 0.5) + 1], v[int(n * 0.9) + 1], v[int(n * 0.99) + 1], v[n], over + 0
+    }'
 done
