@@ -82,17 +82,16 @@ void addSpecWarning(std::vector<ComparabilityWarning>& out, WarningKind kind,
   if (!parts.empty()) out.push_back({kind, lead + joined(parts), allIds(runs)});
 }
 
-/// The target as far as it shapes results: an embedded simulator's port changes every run
-/// and is left out; its preset and timings are kept.
+/// The target as far as it shapes results, as text: an embedded simulator's port changes
+/// every run and is left out; its preset and timings are kept.
 Json targetIdentity(const ComparedRun& r) {
   Json t = r.specAt("/target");
-  Json id = Json::object();
   const std::string& url = r.row.targetUrl;
-  bool embedded = url.rfind("embedded", 0) == 0;  // the row says what was measured
-  id["url"] = embedded ? "embedded" : url;
-  id["api"] = r.row.api;
-  if (t.is_object() && t.contains("mock")) id["mock"] = t["mock"];
-  if (t.is_object() && t.contains("stream")) id["stream"] = t["stream"];
+  std::string id = url.rfind("embedded", 0) == 0 ? "embedded" : url;
+  id += " " + r.row.api;
+  if (t.is_object() && t.contains("stream")) id += t["stream"] == true ? " streaming" : " non-streaming";
+  if (t.is_object() && t.contains("mock") && t["mock"].is_object())
+    for (const auto& [k, v] : t["mock"].items()) id += " " + k + "=" + shown(v);
   return id;
 }
 
@@ -175,7 +174,7 @@ std::vector<ComparabilityWarning> comparabilityWarnings(const std::vector<Compar
     targets.push_back(targetIdentity(r));
     models.push_back(r.row.model);
   }
-  rowWarning(out, WarningKind::Target, runs, "target", targets,
+  rowWarning(out, WarningKind::Target, runs, "endpoint", targets,
              ": the runs measured different endpoints or simulator settings");
   rowWarning(out, WarningKind::Model, runs, "model", models, ": the runs measured different models");
   rowWarning(out, WarningKind::ToolVersion, runs, "tool version", versions,

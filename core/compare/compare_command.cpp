@@ -5,6 +5,7 @@
 
 #include "core/compare/compare_report.h"
 #include "core/compare/comparison.h"
+#include "core/store/runs_command.h"
 #include "core/store/store_error.h"
 
 namespace plumbline::compare {
@@ -22,7 +23,7 @@ void checkLimit(const std::optional<double>& v, const char* flag, const std::str
 
 int runsCompare(const std::string& dbPath, const std::vector<int64_t>& ids, const Slo& slo,
                 const std::string& format, std::ostream& out, std::ostream& err) {
-  try {
+  return store::guardedStoreCommand(err, [&] {
     if (format != "text" && format != "json")
       throw store::StoreError(dbPath, "comparing runs",
                               "unknown format '" + format + "' (use text or json)",
@@ -36,13 +37,7 @@ int runsCompare(const std::string& dbPath, const std::vector<int64_t>& ids, cons
     else printComparison(c, out);
     out.flush();
     return 0;
-  } catch (const store::StoreError& e) {
-    err << e.what() << '\n';
-    return e.kind() == store::StoreErrorKind::Failure ? 1 : 2;
-  } catch (const std::exception& e) {
-    err << e.what() << '\n';
-    return 1;
-  }
+  });
 }
 
 }  // namespace plumbline::compare

@@ -17,18 +17,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-int guarded(std::ostream& err, const std::function<int()>& body) {
-  try {
-    return body();
-  } catch (const StoreError& e) {
-    err << e.what() << '\n';
-    return e.kind() == StoreErrorKind::Failure ? 1 : 2;
-  } catch (const std::exception& e) {
-    err << e.what() << '\n';
-    return 1;
-  }
-}
-
 std::string fmt(const char* format, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, v);
@@ -107,8 +95,20 @@ void printSummary(const Json& s, std::ostream& out) {
 
 }  // namespace
 
+int guardedStoreCommand(std::ostream& err, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const StoreError& e) {
+    err << e.what() << '\n';
+    return e.kind() == StoreErrorKind::Failure ? 1 : 2;
+  } catch (const std::exception& e) {
+    err << e.what() << '\n';
+    return 1;
+  }
+}
+
 int runsList(const std::string& dbPath, std::ostream& out, std::ostream& err) {
-  return guarded(err, [&] {
+  return guardedStoreCommand(err, [&] {
     std::error_code ec;
     if (!std::filesystem::exists(dbPath, ec)) {
       out << "no runs yet (" << dbPath << ")\n";
@@ -134,7 +134,7 @@ int runsList(const std::string& dbPath, std::ostream& out, std::ostream& err) {
 }
 
 int runsShow(const std::string& dbPath, int64_t id, std::ostream& out, std::ostream& err) {
-  return guarded(err, [&] {
+  return guardedStoreCommand(err, [&] {
     RunReader reader(dbPath);
     std::optional<RunRow> run = reader.getRun(id);
     if (!run) throw runNotFound(dbPath, id);
@@ -163,7 +163,7 @@ int runsShow(const std::string& dbPath, int64_t id, std::ostream& out, std::ostr
 
 int runsExport(const std::string& dbPath, int64_t id, const std::string& format,
                std::ostream& out, std::ostream& err) {
-  return guarded(err, [&] {
+  return guardedStoreCommand(err, [&] {
     if (format != "json" && format != "csv")
       throw StoreError(dbPath, "exporting run " + std::to_string(id),
                        "unknown format '" + format + "' (use csv or json)",

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 
@@ -8,6 +9,10 @@ namespace plumbline::store {
 /// `plumbline runs ...` subcommands. Each returns the process exit code: 0 ok; 2 for an
 /// unknown run id, a missing or foreign database file or a bad format (one line on err
 /// naming the file or id); 1 for any other failure.
+
+/// Runs a subcommand's body: a StoreError is one line on err and exit 1 (Failure) or 2
+/// (anything a person can fix); any other exception is one line and exit 1.
+int guardedStoreCommand(std::ostream& err, const std::function<int()>& body);
 
 /// One line per run, newest last. A missing database prints "no runs yet (PATH)", returns 0.
 int runsList(const std::string& dbPath, std::ostream& out, std::ostream& err);

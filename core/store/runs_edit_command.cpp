@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "core/store/run_editor.h"
+#include "core/store/runs_command.h"
 #include "core/store/store_error.h"
 
 namespace plumbline::store {
@@ -14,20 +15,14 @@ namespace {
 /// Opens the editor on an existing database only: editing must not create an empty one.
 int edit(const std::string& dbPath, std::ostream& err,
          const std::function<void(RunEditor&)>& body) {
-  try {
+  return guardedStoreCommand(err, [&] {
     std::error_code ec;
     if (!std::filesystem::exists(dbPath, ec))
       throw StoreError(dbPath, "opening", "no such file", StoreErrorKind::NotFound);
     RunEditor editor(dbPath);
     body(editor);
     return 0;
-  } catch (const StoreError& e) {
-    err << e.what() << '\n';
-    return e.kind() == StoreErrorKind::Failure ? 1 : 2;
-  } catch (const std::exception& e) {
-    err << e.what() << '\n';
-    return 1;
-  }
+  });
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/workload/arrival_preview.h"
 #include "core/workload/length_dist_parser.h"
 #include "core/workload/nearest_rank.h"
 #include "core/workload/planner.h"
@@ -35,20 +36,18 @@ std::string formatText(const char* format, auto... args) {
   return buffer;
 }
 
-const char* arrivalName(Arrival arrival) {
-  return arrival == Arrival::Poisson ? "poisson" : "constant";
-}
-
 nlohmann::json lengthJson(const LengthSummary& s) {
   return {{"min", s.min}, {"p1", s.p1},   {"p10", s.p10},   {"p50", s.p50},    {"p90", s.p90},
           {"p99", s.p99}, {"max", s.max}, {"mean", s.mean}, {"total", s.total}};
 }
 
-std::string lengthLine(const char* label, const LengthSummary& s, const LengthDist& dist) {
+std::string lengthLine(const char* label, const LengthSummary& s, const LengthDist& dist,
+                       const WorkloadSpec& spec) {
+  const bool fromTrace = spec.load.trace && spec.load.trace->lengthsFromTrace;
   return formatText(
       "  %-7s %-12s min %-6u p1 %-6u p10 %-6u p50 %-6u p90 %-6u p99 %-6u max %-6u "
       "mean %.1f\n",
-      label, dist.source.is_object() && dist.source.value("dist", "") == "sharegpt" ? "sharegpt" : distKindName(dist.kind),
+      label, fromTrace ? "trace" : dist.source.is_object() && dist.source.value("dist", "") == "sharegpt" ? "sharegpt" : distKindName(dist.kind),
       s.min, s.p1, s.p10, s.p50, s.p90, s.p99, s.max, s.mean);
 }
 
@@ -95,12 +94,16 @@ PlanPreview buildPreview(const WorkloadSpec& spec) {
 
   Planner planner(spec);
   SessionPlan session;
+  ArrivalStatsBuilder arrivals;
   while (planner.next(session)) {
+    arrivals.add(session.plannedNs);
     inputs.push_back(session.inputTokens);
     outputs.push_back(session.outputTokens);
     ++preview.stages[session.stage].plannedSessions;
   }
   preview.sessions = inputs.size();
+  preview.arrivals = arrivals.finish(preview.durationS);
+  preview.trace = makeTracePreview(spec);
   preview.requests = preview.sessions;
   preview.input = summarize(inputs);
   preview.output = summarize(outputs);
@@ -123,6 +126,7 @@ std::string formatPreview(const PlanPreview& preview, const WorkloadSpec& spec) 
   out += formatText("arrival   %s  seed %llu  max in flight %lld  session shape %s\n",
                     arrivalName(spec.load.arrival), static_cast<unsigned long long>(spec.load.seed),
                     static_cast<long long>(spec.load.maxInFlight), spec.session.shape.c_str());
+  out += formatArrivalPreview(preview, spec);
   out += "\nstages\n";
   out += formatText("  %-5s %9s %9s %10s %10s %12s %10s %10s\n", "#", "start s", "end s", "from /s",
                     "to /s", "expected", "planned", "req/s");
@@ -134,8 +138,8 @@ std::string formatPreview(const PlanPreview& preview, const WorkloadSpec& spec) 
   }
   out += "prompts   " + promptLine(spec.requests.prompt) + "\n";
   out += "\nlengths (tokens)\n";
-  out += lengthLine("input", preview.input, spec.requests.inputTokens);
-  out += lengthLine("output", preview.output, spec.requests.outputTokens);
+  out += lengthLine("input", preview.input, spec.requests.inputTokens, spec);
+  out += lengthLine("output", preview.output, spec.requests.outputTokens, spec);
   out += "\ntotals\n";
   out += formatText(
       "  %llu sessions, %llu requests over %.1f s (%.2f requests/s)\n",
@@ -161,7 +165,7 @@ nlohmann::json previewJson(const PlanPreview& preview, const WorkloadSpec& spec)
                       {"planned_sessions", row.plannedSessions},
                       {"expected_request_rate", row.expectedRequestRate}});
   }
-  return {{"name", spec.name},
+  nlohmann::json out = {{"name", spec.name},
           {"target",
            {{"url", spec.target.url},
             {"api", spec.target.api == Api::Chat ? "chat" : "completions"},
@@ -182,6 +186,8 @@ nlohmann::json previewJson(const PlanPreview& preview, const WorkloadSpec& spec)
           {"total_output_tokens", preview.totalOutputTokens},
           {"input_tokens_per_s", preview.inputTokensPerS},
           {"output_tokens_per_s", preview.outputTokensPerS}};
+  addArrivalPreviewJson(preview, out);
+  return out;
 }
 
 }  // namespace plumbline::workload

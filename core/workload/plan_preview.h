@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,27 @@ struct StagePreview {
   double expectedRequestRate = 0;  ///< mean requests per second over the stage
 };
 
+/// The planned arrival instants seen as a process: how many per second and how bursty.
+struct ArrivalStats {
+  double meanRate = 0;  ///< sessions per second over the schedule
+  double gapMeanS = 0;
+  double gapCv = 0;     ///< stddev / mean of the gaps between consecutive arrivals (poisson: 1)
+};
+
+/// For arrival "trace": which part of which file is replayed, and how fast.
+struct TracePreview {
+  std::string file;
+  std::string format;
+  uint64_t rowsInFile = 0, rowsUsed = 0;
+  uint64_t firstLine = 0, lastLine = 0;  ///< file lines of the first and last replayed row
+  double traceSpanS = 0;    ///< first to last replayed row, trace seconds
+  double timeScale = 1;
+  double replaySpanS = 0;   ///< the same on the run's clock
+  double traceRate = 0;     ///< rows per trace second over the window
+  double scaledRate = 0;    ///< rows per second as replayed
+  bool lengthsFromTrace = true;
+};
+
 /// What a workload will send, computed by running the planner over the whole schedule
 /// (`plumbline plan`). Sends nothing.
 struct PlanPreview {
@@ -37,6 +59,8 @@ struct PlanPreview {
   LengthSummary input, output;
   uint64_t totalInputTokens = 0, totalOutputTokens = 0;
   double inputTokensPerS = 0, outputTokensPerS = 0;  ///< planned totals over the duration
+  ArrivalStats arrivals;
+  std::optional<TracePreview> trace;
 };
 
 /// Runs the planner over the whole schedule. Memory: two uint32 per session.

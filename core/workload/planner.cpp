@@ -6,6 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/workload/trace_replay.h"
+
 namespace plumbline::workload {
 namespace {
 
@@ -43,15 +45,32 @@ double expectedSessions(const Stage& stage) {
 Planner::Planner(const WorkloadSpec& spec)
     : m_spec(spec),
       m_arrivalRng(util::Rng::forStream(spec.load.seed, kArrivalStream)),
-      m_durationNs(std::llround(spec.totalDurationS() * 1e9)) {}
+      m_durationNs(std::llround(spec.totalDurationS() * 1e9)) {
+  // A replay's last row may sit exactly at its end; never clamp a trace instant.
+  if (spec.load.traceSchedule && !spec.load.traceSchedule->plannedNs.empty())
+    m_durationNs = std::max(m_durationNs, spec.load.traceSchedule->plannedNs.back());
+}
 
 bool Planner::nextArrival(int64_t& plannedNs, uint32_t& stage) {
   const auto& stages = m_spec.load.stages;
   if (m_stage >= stages.size()) return false;
-  if (m_spec.load.arrival == Arrival::Constant) {
-    m_cumulative = static_cast<double>(m_nextId) + 0.5;
-  } else {
-    m_cumulative += m_arrivalRng.exponential(1.0);
+  // Arrivals are placed in integrated-rate space (one expected arrival per unit), then mapped
+  // through the stages' rate profile: this is how every arrival process follows ramps.
+  switch (m_spec.load.arrival) {
+    case Arrival::Constant:
+      m_cumulative = static_cast<double>(m_nextId) + 0.5;
+      break;
+    case Arrival::Poisson:
+      m_cumulative += m_arrivalRng.exponential(1.0);
+      break;
+    case Arrival::Gamma: {
+      // Mean 1 and CV cv: shape 1/cv², scale cv².
+      const double cv2 = m_spec.load.cv * m_spec.load.cv;
+      m_cumulative += m_arrivalRng.gamma(1.0 / cv2, cv2);
+      break;
+    }
+    case Arrival::Trace:
+      return nextTraceArrival(plannedNs, stage);
   }
   while (m_cumulative > m_stageStartCum + expectedSessions(stages[m_stage])) {
     m_stageStartCum += expectedSessions(stages[m_stage]);
@@ -64,9 +83,28 @@ bool Planner::nextArrival(int64_t& plannedNs, uint32_t& stage) {
   return true;
 }
 
+bool Planner::nextTraceArrival(int64_t& plannedNs, uint32_t& stage) {
+  const TraceSchedule& schedule = *m_spec.load.traceSchedule;
+  if (m_nextId >= schedule.plannedNs.size()) return false;
+  plannedNs = schedule.plannedNs[m_nextId];
+  stage = 0;
+  return true;
+}
+
 bool Planner::next(SessionPlan& out) {
   if (!nextArrival(out.plannedNs, out.stage)) return false;
   out.id = m_nextId++;
+  out.traceRow = -1;
+  if (m_spec.load.arrival == Arrival::Trace) {
+    out.traceRow = static_cast<int64_t>(out.id);
+    if (m_spec.load.trace->lengthsFromTrace) {
+      const TraceRow& row = m_spec.load.traceSchedule->rows[out.id];
+      // A request asks for at least one token of each; the trace's rare zeros become ones.
+      out.inputTokens = std::max<uint32_t>(row.inputTokens, 1);
+      out.outputTokens = std::max<uint32_t>(row.outputTokens, 1);
+      return true;
+    }
+  }
   util::Rng lengths = util::Rng::forStream(m_spec.load.seed, kLengthStreamBase + out.id);
   if (const ShareGptPrompts* dataset = shareGptPrompts(m_spec)) {
     const ShareGptPrompt& prompt = dataset->pick(m_spec.load.seed, out.id);

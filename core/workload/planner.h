@@ -14,6 +14,7 @@ struct SessionPlan {
   uint32_t inputTokens = 0;
   uint32_t outputTokens = 0;
   uint32_t stage = 0;
+  int64_t traceRow = -1;  ///< arrival "trace": index into load.traceSchedule->rows, else -1
 };
 
 /// Streams the schedule of a workload in planned-time order. Deterministic for a seed:
@@ -29,6 +30,7 @@ class Planner {
 
  private:
   bool nextArrival(int64_t& plannedNs, uint32_t& stage);
+  bool nextTraceArrival(int64_t& plannedNs, uint32_t& stage);
   const WorkloadSpec& m_spec;
   util::Rng m_arrivalRng;
   uint64_t m_nextId = 0;

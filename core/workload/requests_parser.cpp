@@ -52,12 +52,21 @@ SamplingSpec parseSampling(const nlohmann::json& value, const std::string& path)
   return sampling;
 }
 
-RequestsSpec parseRequests(const nlohmann::json& value, const std::string& path, const std::string& baseDir) {
+RequestsSpec parseRequests(const nlohmann::json& value, const std::string& path,
+                           const std::string& baseDir, bool lengthsFromTrace) {
   JsonFields fields(value, path, {"input_tokens", "output_tokens", "prompt", "sampling"});
   RequestsSpec requests;
   if (const auto* prompt = fields.find("prompt"))
     requests.prompt = parsePrompt(*prompt, fields.childPath("prompt"), baseDir);
-  if (requests.prompt.sharegpt) {
+  if (lengthsFromTrace) {
+    // Nothing would be drawn from them: a distribution here would only mislead the reader.
+    for (const char* key : {"input_tokens", "output_tokens"}) {
+      if (fields.has(key))
+        throw WorkloadError(fields.childPath(key),
+                            "not used when load.trace.lengths is \"trace\" (remove it, or set "
+                            "lengths to \"workload\" to draw lengths from it)");
+    }
+  } else if (requests.prompt.sharegpt) {
     // The dataset's own turns give each request its lengths; a distribution would be ignored.
     for (const char* key : {"input_tokens", "output_tokens"}) {
       if (fields.has(key))

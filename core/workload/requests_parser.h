@@ -8,9 +8,10 @@
 namespace plumbline::workload {
 
 /// Validates the "requests" section: lengths, prompt source and sampling parameters. Prompt
-/// files are resolved against `baseDir` (the workload file's directory).
+/// files are resolved against `baseDir` (the workload file's directory). With
+/// `lengthsFromTrace` (a replay keeping the trace's lengths) the length keys must be absent.
 RequestsSpec parseRequests(const nlohmann::json& value, const std::string& path,
-                           const std::string& baseDir = "");
+                           const std::string& baseDir = "", bool lengthsFromTrace = false);
 
 /// Validates "requests.sampling". Keys of `extra` that Plumbline sets itself are errors.
 SamplingSpec parseSampling(const nlohmann::json& value, const std::string& path);

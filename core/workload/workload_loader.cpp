@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <string_view>
 
@@ -12,6 +13,7 @@
 #include "core/workload/planner.h"
 #include "core/workload/prompt_materials.h"
 #include "core/workload/requests_parser.h"
+#include "core/workload/trace_replay.h"
 
 namespace plumbline::workload {
 namespace {
@@ -104,6 +106,14 @@ Stage parseStage(const nlohmann::json& value, const std::string& path, double pr
   return stage;
 }
 
+/// The one stage a replay shows as: its length on the run's clock at its mean rate.
+Stage traceStage(const TraceSchedule& schedule) {
+  Stage stage;
+  stage.durationS = schedule.durationS;
+  stage.startRate = stage.endRate = schedule.meanRate();
+  return stage;
+}
+
 uint64_t parseSeed(const JsonFields& fields) {
   const auto* value = fields.find("seed");
   if (!value) return LoadSpec{}.seed;
@@ -117,20 +127,59 @@ uint64_t parseSeed(const JsonFields& fields) {
                       "expected a non-negative integer, got " + describeJsonType(*value));
 }
 
-LoadSpec parseLoad(const nlohmann::json& value, const std::string& path) {
-  JsonFields fields(value, path, {"arrival", "seed", "stages", "max_in_flight"});
+Arrival parseArrival(const std::string& arrival, const JsonFields& fields) {
+  if (arrival == "constant") return Arrival::Constant;
+  if (arrival == "poisson") return Arrival::Poisson;
+  if (arrival == "gamma") return Arrival::Gamma;
+  if (arrival == "trace") return Arrival::Trace;
+  throw WorkloadError(fields.childPath("arrival"),
+                      "expected \"constant\", \"poisson\", \"gamma\" or \"trace\", got '" +
+                          arrival + "'");
+}
+
+/// load.cv (gamma only) and load.trace (trace only; then load.stages must be absent).
+void parseArrivalOptions(const JsonFields& fields, const std::string& baseDir, LoadSpec& load) {
+  if (auto cv = fields.number("cv")) {
+    if (load.arrival != Arrival::Gamma)
+      throw WorkloadError(fields.childPath("cv"), "only allowed with arrival \"gamma\"");
+    checkPositive(*cv, fields.childPath("cv"));
+    load.cv = *cv;
+  } else if (load.arrival == Arrival::Gamma) {
+    throw WorkloadError(fields.childPath("cv"),
+                        "missing required key for arrival \"gamma\" (the coefficient of "
+                        "variation of the gaps; 1 is poisson)");
+  }
+  const auto* trace = fields.find("trace");
+  if (load.arrival != Arrival::Trace) {
+    if (trace) throw WorkloadError(fields.childPath("trace"), "only allowed with arrival \"trace\"");
+    return;
+  }
+  if (!trace)
+    throw WorkloadError(fields.childPath("trace"), "missing required key for arrival \"trace\"");
+  if (fields.has("stages"))
+    throw WorkloadError(fields.childPath("stages"),
+                        "not allowed with arrival \"trace\" (the trace's timestamps are the "
+                        "schedule; use load.trace.time_scale and window_s)");
+  load.trace = parseTraceSpec(*trace, fields.childPath("trace"), baseDir);
+  auto schedule = std::make_shared<const TraceSchedule>(
+      buildTraceSchedule(*load.trace, fields.childPath("trace")));
+  load.stages = {traceStage(*schedule)};
+  load.traceSchedule = std::move(schedule);
+}
+
+LoadSpec parseLoad(const nlohmann::json& value, const std::string& path,
+                   const std::string& baseDir) {
+  JsonFields fields(value, path, {"arrival", "seed", "stages", "max_in_flight", "cv", "trace"});
   LoadSpec load;
-  if (auto arrival = fields.string("arrival")) {
-    if (*arrival == "constant")
-      load.arrival = Arrival::Constant;
-    else if (*arrival == "poisson")
-      load.arrival = Arrival::Poisson;
-    else if (*arrival == "gamma" || *arrival == "trace")
-      throw WorkloadError(fields.childPath("arrival"),
-                          "arrival '" + *arrival + "' is not supported yet");
-    else
-      throw WorkloadError(fields.childPath("arrival"),
-                          "expected \"constant\" or \"poisson\", got '" + *arrival + "'");
+  if (auto arrival = fields.string("arrival")) load.arrival = parseArrival(*arrival, fields);
+  parseArrivalOptions(fields, baseDir, load);
+  if (load.arrival == Arrival::Trace) {
+    load.seed = parseSeed(fields);
+    if (auto cap = fields.integer("max_in_flight")) {
+      checkAtLeast(static_cast<double>(*cap), 1, fields.childPath("max_in_flight"));
+      load.maxInFlight = *cap;
+    }
+    return load;
   }
   load.seed = parseSeed(fields);
   const std::string stagesPath = fields.childPath("stages");
@@ -233,6 +282,26 @@ std::string readFile(const std::string& path) {
                       "invalid JSON: " + message);
 }
 
+/// A replay's schedule is the trace: --rate cannot apply, --duration cuts it short.
+void overrideTraceLoad(WorkloadSpec& spec, std::optional<double> rate,
+                       std::optional<double> durationS) {
+  if (rate)
+    throw WorkloadError("--rate", "does not apply to arrival \"trace\" (its timestamps are the "
+                                  "schedule; change load.trace.time_scale instead)");
+  // --duration S is the window of S / time_scale trace seconds: the stored document then
+  // says exactly what was run and parses back to the same schedule.
+  TraceSpec& trace = *spec.load.trace;
+  trace.windowS = *durationS / trace.timeScale;
+  const TraceSchedule& before = *spec.load.traceSchedule;
+  TraceSchedule cut = selectTraceWindow(before.rows, trace, "--duration");
+  cut.rowsInFile = before.rowsInFile;
+  cut.firstRow = before.firstRow;
+  spec.load.stages = {traceStage(cut)};
+  spec.load.traceSchedule = std::make_shared<const TraceSchedule>(std::move(cut));
+  if (spec.document.is_object() && spec.document.contains("load"))
+    spec.document["load"]["trace"]["window_s"] = *trace.windowS;
+}
+
 }  // namespace
 
 WorkloadSpec loadWorkloadFile(const std::string& path) {
@@ -262,8 +331,9 @@ WorkloadSpec parseWorkload(const nlohmann::json& document, const std::string& ba
   if (spec.name.empty()) throw WorkloadError("name", "must not be empty");
   if (auto description = fields.string("description")) spec.description = *description;
   if (const auto* target = fields.find("target")) spec.target = parseTarget(*target, "target");
-  spec.load = parseLoad(fields.require("load"), "load");
-  spec.requests = parseRequests(fields.require("requests"), "requests", baseDir);
+  spec.load = parseLoad(fields.require("load"), "load", baseDir);
+  const bool lengthsFromTrace = spec.load.trace && spec.load.trace->lengthsFromTrace;
+  spec.requests = parseRequests(fields.require("requests"), "requests", baseDir, lengthsFromTrace);
   spec.requests.prompt.materials = loadPromptMaterials(spec.requests.prompt, "requests.prompt");
   if (const auto* session = fields.find("session"))
     spec.session = parseSession(*session, "session");
@@ -277,6 +347,10 @@ void overrideLoad(WorkloadSpec& spec, std::optional<double> rate, std::optional<
   if (!rate && !durationS) return;
   if (rate) checkPositive(*rate, "--rate");
   if (durationS) checkPositive(*durationS, "--duration");
+  if (spec.load.arrival == Arrival::Trace) {
+    overrideTraceLoad(spec, rate, durationS);
+    return;
+  }
   const double keptDuration = spec.totalDurationS();
   double keptRate = 0;
   if (!spec.load.stages.empty()) {

@@ -12,7 +12,8 @@ namespace plumbline::workload {
 WorkloadSpec loadWorkloadFile(const std::string& path);
 
 /// Validates a parsed document. Unknown keys, wrong types and impossible values throw.
-/// Prompt files (tokenizer, dataset) are resolved against `baseDir` and loaded.
+/// Files it names (load.trace.file, prompt tokenizer and dataset) are resolved against
+/// `baseDir` (empty: the current directory) and loaded.
 WorkloadSpec parseWorkload(const nlohmann::json& document, const std::string& baseDir = "");
 
 /// Replaces the stages with one fixed stage of `rate` for `durationS` (CLI --rate/--duration).

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,7 +24,22 @@ struct TargetSpec {
   std::optional<double> mockTtftMs, mockItlMs;
 };
 
-enum class Arrival { Constant, Poisson };
+enum class Arrival { Constant, Poisson, Gamma, Trace };
+
+enum class TraceFormat { AzureCsv, MooncakeJsonl };
+
+/// load.trace: which file to replay and how (arrival "trace" only).
+struct TraceSpec {
+  std::string file;          ///< as written in the workload (relative to the workload file)
+  std::string resolvedPath;  ///< the path actually read
+  TraceFormat format = TraceFormat::AzureCsv;
+  double timeScale = 1.0;    ///< multiplies every gap: 0.5 replays twice as fast
+  double startOffsetS = 0;   ///< trace seconds skipped from its first row
+  std::optional<double> windowS;  ///< trace seconds replayed from the offset (all when absent)
+  bool lengthsFromTrace = true;   ///< "lengths": "trace" (true) or "workload"
+};
+
+struct TraceSchedule;  // core/workload/trace_replay.h
 
 /// One stage of the load profile. A fixed stage has startRate == endRate; a ramp goes
 /// linearly from startRate to endRate over durationS. Rates are session arrivals per second.
@@ -37,8 +53,11 @@ struct Stage {
 struct LoadSpec {
   Arrival arrival = Arrival::Constant;
   uint64_t seed = 1;
-  std::vector<Stage> stages;
+  std::vector<Stage> stages;  ///< for "trace": one stage spanning the replay at its mean rate
   int64_t maxInFlight = 20000;
+  double cv = 1.0;  ///< gamma only: coefficient of variation of the inter-arrival gaps
+  std::optional<TraceSpec> trace;
+  std::shared_ptr<const TraceSchedule> traceSchedule;  ///< the rows to replay, loaded with the spec
 };
 
 enum class DistKind { Fixed, Uniform, Normal, Lognormal, Exponential };

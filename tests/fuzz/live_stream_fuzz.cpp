@@ -1,33 +1,43 @@
-// Fuzzes the studio's live-telemetry reader (core/live LiveStreamReader): any bytes, split at
-// an arbitrary point, end in messages or a LiveProtocolError, never a crash, another
-// exception type or an unbounded allocation; every message it accepts re-encodes and reads
-// back.
+// Fuzzes the live-telemetry stream reader (core/live/live_stream.h): any input must end in
+// messages or a LiveProtocolError, never a crash, a hang or an unbounded allocation; and
+// every message it accepts must survive re-encoding unchanged.
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <string_view>
 
 #include "core/live/live_stream.h"
 
 using namespace plumbline::live;
 
+namespace {
+
+void checkRoundTrip(const LiveMessage& m) {
+  LiveStreamReader again;
+  again.feed(encodeLiveGreeting());
+  again.feed(encodeLiveFrame(m));
+  auto back = again.next();
+  if (!back || !(*back == m)) __builtin_trap();
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size == 0) return 0;
-  const std::string_view all(reinterpret_cast<const char*>(data) + 1, size - 1);
-  const size_t cut = data[0] % (all.size() + 1);
   LiveStreamReader reader;
-  // Half the inputs get a valid greeting first, so the fuzzer reaches the frames quickly.
-  if ((data[0] & 0x80) != 0) reader.feed(encodeLiveGreeting());
+  std::string_view in(reinterpret_cast<const char*>(data), size);
+  // The first byte steers: bit 0 prepends a valid greeting (to reach the frames quickly),
+  // the rest picks the chunk size the input is fed in (incremental reading).
+  size_t chunk = 1 << 20;
+  if (!in.empty()) {
+    const auto steer = static_cast<uint8_t>(in[0]);
+    if ((steer & 1) != 0) reader.feed(encodeLiveGreeting());
+    chunk = (steer >> 1) == 0 ? in.size() + 1 : (steer >> 1);
+    in.remove_prefix(1);
+  }
   try {
-    reader.feed(all.substr(0, cut));
-    while (auto m = reader.next()) {
-      LiveStreamReader again;
-      again.feed(encodeLiveGreeting());
-      again.feed(encodeLiveFrame(*m));
-      if (!again.next()) __builtin_trap();  // what was read must read back
-    }
-    reader.feed(all.substr(cut));
-    while (auto m = reader.next()) {
+    for (size_t at = 0; at < in.size() || at == 0; at += chunk) {
+      reader.feed(in.substr(at, chunk));
+      while (auto m = reader.next()) checkRoundTrip(*m);
+      if (in.empty()) break;
     }
   } catch (const LiveProtocolError&) {
   }

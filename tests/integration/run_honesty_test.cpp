@@ -8,24 +8,16 @@
 #include "core/mock/embedded_target.h"
 #include "tests/integration/child_process.h"
 #include "tests/integration/mock_http.h"
+#include "tests/integration/timing_budget.h"
 
 using nlohmann::json;
 using plumbline::test::ChildProcess;
 using plumbline::test::TempDir;
+using plumbline::test::kMachinePauseBudgetMs;
+using plumbline::test::kTimingChecked;
 
 namespace {
 
-// These VMs pause every vCPU now and then (a bare spinning loop sees ~3 gaps over 1 ms, up to
-// ~11 ms, in 10 s: bench/machine_pauses_probe). A pause delays every send due during it, which the
-// verdict rightly counts. The tests below are about the harness, so they allow a pause budget
-// and pin the harness's own precision with send-lag percentiles instead.
-constexpr double kMachinePauseBudgetMs = 30.0;
-
-#ifdef PLUMBLINE_SANITIZED_BUILD
-constexpr bool kTimingChecked = false;  // ASan/UBSan Debug: correctness only, not precision
-#else
-constexpr bool kTimingChecked = true;
-#endif
 
 json workload(double rate, double durationS, bool stream, int outputTokens) {
   return json{{"plumbline", 1},

@@ -8,20 +8,13 @@
 #include "workload_test_support.h"
 
 using namespace plumbline::workload;
+using plumbline::testing::planAll;
 using plumbline::testing::ksCritical;
 using plumbline::testing::ksStatistic;
 using plumbline::testing::specWithStages;
 using json = nlohmann::json;
 
 namespace {
-
-std::vector<SessionPlan> planAll(const WorkloadSpec& spec) {
-  Planner planner(spec);
-  std::vector<SessionPlan> out;
-  SessionPlan s;
-  while (planner.next(s)) out.push_back(s);
-  return out;
-}
 
 /// Λ(t) for the test's own check of the planner's inversion.
 double integratedRate(const WorkloadSpec& spec, double t) {

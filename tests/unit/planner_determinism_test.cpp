@@ -7,6 +7,7 @@
 #include "workload_test_support.h"
 
 using namespace plumbline::workload;
+using plumbline::testing::planAll;
 using plumbline::testing::validDocument;
 using json = nlohmann::json;
 
@@ -18,14 +19,6 @@ WorkloadSpec varied(uint64_t seed, const char* arrival, const char* stages) {
   document["requests"]["input_tokens"] = {{"dist", "lognormal"}, {"median", 300}, {"sigma", 0.8}};
   document["requests"]["output_tokens"] = {{"dist", "exponential"}, {"mean", 90}};
   return parseWorkload(document);
-}
-
-std::vector<SessionPlan> planAll(const WorkloadSpec& spec) {
-  Planner planner(spec);
-  std::vector<SessionPlan> out;
-  SessionPlan s;
-  while (planner.next(s)) out.push_back(s);
-  return out;
 }
 
 bool same(const SessionPlan& a, const SessionPlan& b) {

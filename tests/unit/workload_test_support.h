@@ -2,6 +2,9 @@
 // A valid workload document the tests mutate, and a parser shortcut.
 #include <nlohmann/json.hpp>
 
+#include <vector>
+
+#include "core/workload/planner.h"
 #include "core/workload/workload_loader.h"
 
 namespace plumbline::testing {
@@ -25,6 +28,15 @@ inline workload::WorkloadSpec specWithStages(const nlohmann::json& stages, const
   document["load"]["arrival"] = arrival;
   document["load"]["seed"] = seed;
   return workload::parseWorkload(document);
+}
+
+/// Every session of the schedule, in order.
+inline std::vector<workload::SessionPlan> planAll(const workload::WorkloadSpec& spec) {
+  workload::Planner planner(spec);
+  std::vector<workload::SessionPlan> out;
+  workload::SessionPlan s;
+  while (planner.next(s)) out.push_back(s);
+  return out;
 }
 
 }  // namespace plumbline::testing

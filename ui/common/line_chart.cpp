@@ -91,6 +91,25 @@ void fitAxes(QChart* chart) {
       if (auto* v = qobject_cast<QValueAxis*>(axis)) v->applyNiceNumbers();
 }
 
+void fitCdfAxes(QChart* chart) {
+  fitAxes(chart);
+  double x0 = std::numeric_limits<double>::infinity();
+  for (QAbstractSeries* series : chart->series())
+    if (auto* line = qobject_cast<QXYSeries*>(series))
+      for (const QPointF& p : line->points())
+        if (p.y() >= 0.001 && p.x() > 0) {
+          x0 = std::min(x0, p.x());
+          break;
+        }
+  for (QAbstractAxis* axis : chart->axes(Qt::Horizontal))
+    if (std::isfinite(x0) && axis->type() == QAbstractAxis::AxisTypeLogValue)
+      axis->setMin(std::pow(10.0, std::floor(std::log10(x0))));
+  for (QAbstractAxis* axis : chart->axes(Qt::Vertical)) {
+    axis->setRange(0.0, 1.0);
+    if (auto* v = qobject_cast<QValueAxis*>(axis)) v->setTickCount(5);
+  }
+}
+
 QChartView* makeChartView(QChart* chart, QWidget* parent) {
   auto* view = new QChartView(chart, parent);
   view->setRenderHint(QPainter::Antialiasing);

@@ -22,6 +22,9 @@ void addLine(QChart* chart, const QString& name, const QVector<QPointF>& points,
              const QColor& color, bool markers = false, Qt::PenStyle style = Qt::SolidLine);
 /// Refits the chart's axes to every series (after the last addLine).
 void fitAxes(QChart* chart);
+/// A CDF's axes: fractions 0..1, and the log time axis from the 0.1% point (values below it,
+/// often single sub-microsecond gaps, would stretch the axis over decades of nothing).
+void fitCdfAxes(QChart* chart);
 /// A view that antialiases and owns the chart.
 QChartView* makeChartView(QChart* chart, QWidget* parent = nullptr);
 

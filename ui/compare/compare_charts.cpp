@@ -64,7 +64,7 @@ QChart* cdfChart(const Comparison& c, const QString& metric) {
     for (const auto& p : cdf->points) points.append(QPointF(std::max(p.valueMs, 1e-3), p.fraction));
     addLine(chart, runName(c, i), points, runColor(static_cast<int>(i)));
   }
-  fitAxes(chart);
+  fitCdfAxes(chart);
   return chart;
 }
 
@@ -74,8 +74,7 @@ QChart* loadLatencyChart(const Comparison& c, LoadLatencyY y) {
   for (size_t i = 0; i < c.runs.size(); ++i) {
     QVector<QPointF> points;
     for (const auto& p : c.loadLatency[i]) points.append(QPointF(p.achievedRps, yOf(p, y)));
-    std::sort(points.begin(), points.end(),
-              [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+    // Stage order, not x order: an overloaded stage that achieved less bends the line back.
     addLine(chart, runName(c, i), points, runColor(static_cast<int>(i)), /*markers=*/true);
   }
   fitAxes(chart);

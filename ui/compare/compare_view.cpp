@@ -96,6 +96,7 @@ void CompareView::buildUi() {
   m_table->verticalHeader()->hide();
   m_table->verticalHeader()->setDefaultSectionSize(20);
   m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  m_table->horizontalHeader()->setMinimumSectionSize(76);
   m_table->setAlternatingRowColors(true);
 
   m_seriesMetric = new QComboBox(this);

@@ -86,8 +86,9 @@ void HistoryView::buildUi() {
   auto* splitter = new QSplitter(Qt::Vertical, this);
   splitter->addWidget(m_table);
   splitter->addWidget(scroll);
-  splitter->setStretchFactor(0, 1);
-  splitter->setStretchFactor(1, 3);
+  splitter->setStretchFactor(0, 2);
+  splitter->setStretchFactor(1, 5);
+  m_table->setMinimumHeight(170);
 
   m_status = new QLabel(this);
   auto* layout = new QVBoxLayout(this);

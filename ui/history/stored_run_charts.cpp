@@ -73,7 +73,7 @@ void StoredRunCharts::setRun(const std::vector<store::WindowRow>& windows,
     for (const auto& p : cdf.points) points.append(QPointF(std::max(p.valueMs, 1e-3), p.fraction));
     addLine(cdfChart, cdf.name, points, runColor(i++));
   }
-  fitAxes(cdfChart);
+  fitCdfAxes(cdfChart);
   charts.append(cdfChart);
   for (int k = 0; k < charts.size(); ++k) m_grid->addWidget(makeChartView(charts[k], this), k / 3, k % 3);
 }

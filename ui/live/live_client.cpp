@@ -34,9 +34,10 @@ LiveClient::LiveClient(QObject* parent) : QObject(parent) {
   });
   connect(m_socket, &QLocalSocket::disconnected, this, [this] {
     if (m_failed) return;
-    // Frames may still sit in the reader: report the close after they are drained.
+    // Bytes may still sit in the socket and frames in the reader: report the close only
+    // after they are decoded, so an End that arrived just before it is never lost.
     m_closedPending = true;
-    drain();
+    feed(m_socket->readAll());
   });
 }
 

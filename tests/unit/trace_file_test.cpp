@@ -1,0 +1,132 @@
+// Trace files: exact timestamps, kept hash_ids, and errors naming file, line and field.
+#include <filesystem>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "core/workload/trace_file.h"
+#include "core/workload/workload_error.h"
+
+using namespace plumbline::workload;
+
+namespace {
+
+const std::string kTraces = std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/traces/";
+
+/// "PATH | REASON" of the error parsing `text`, or "accepted".
+std::string errorOf(const std::string& text, TraceFormat format) {
+  try {
+    parseTraceText(text, "t.txt", format);
+  } catch (const WorkloadError& e) {
+    return e.path() + " | " + e.reason();
+  }
+  return "accepted";
+}
+
+constexpr const char* kHeader = "TIMESTAMP,ContextTokens,GeneratedTokens\n";
+
+}  // namespace
+
+TEST(TraceFile, AzureTimestampsAreExactToTheNanosecond) {
+  const auto rows = parseTraceText(std::string(kHeader) +
+                                       "2023-11-16 18:15:46.6805900,374,44\r\n"
+                                       "2023-11-16 18:15:50.9951690,396,109\n"
+                                       "2023-11-17 00:00:00.0000001,1,2\n"
+                                       "2023-11-17 00:00:01,3,4",
+                                   "t.csv", TraceFormat::AzureCsv);
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0].timestampNs, 0);
+  EXPECT_EQ(rows[1].timestampNs, 4'314'579'000);
+  // Midnight crossing: 5 h 44 min 13.3194100 s later, plus 100 ns.
+  EXPECT_EQ(rows[2].timestampNs, ((5 * 60 + 44) * 60 + 13) * 1'000'000'000LL + 319'410'000 + 100);
+  EXPECT_EQ(rows[3].timestampNs - rows[2].timestampNs, 999'999'900);
+  EXPECT_EQ(rows[1].inputTokens, 396u);
+  EXPECT_EQ(rows[1].outputTokens, 109u);
+  EXPECT_EQ(rows[1].line, 3u);
+  EXPECT_TRUE(rows[0].hashIds.empty());
+}
+
+TEST(TraceFile, MooncakeKeepsHashIdsAndMilliseconds) {
+  const auto rows = parseTraceText(
+      "{\"timestamp\": 0, \"input_length\": 6758, \"output_length\": 500, \"hash_ids\": [0, 1, 2]}\n"
+      "\n"
+      "{\"timestamp\": 1500, \"input_length\": 600, \"output_length\": 1, \"hash_ids\": [0, 7]}\n",
+      "t.jsonl", TraceFormat::MooncakeJsonl);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[1].timestampNs, 1'500'000'000);
+  EXPECT_EQ(rows[0].hashIds, (std::vector<uint32_t>{0, 1, 2}));
+  EXPECT_EQ(rows[1].hashIds, (std::vector<uint32_t>{0, 7}));
+  EXPECT_EQ(rows[1].line, 3u);
+  EXPECT_EQ(rows[0].inputTokens, 6758u);
+}
+
+TEST(TraceFile, AzureErrorsNameLineAndField) {
+  const std::string h = kHeader;
+  EXPECT_EQ(errorOf("TIME,In,Out\n", TraceFormat::AzureCsv).rfind("t.txt:1 | field '(header)'", 0), 0u);
+  EXPECT_EQ(errorOf(h + "2023-11-16 18:15:46.68,374,44\n2023-13-16 18:15:46.6,3,4\n",
+                    TraceFormat::AzureCsv)
+                .rfind("t.txt:3 | field 'TIMESTAMP': a date or time field is out of range", 0),
+            0u);
+  EXPECT_EQ(errorOf(h + "yesterday,374,44\n", TraceFormat::AzureCsv).rfind("t.txt:2 | field 'TIMESTAMP': not a date", 0), 0u);
+  EXPECT_EQ(errorOf(h + "2023-11-16 18:15:46.1234567890,1,1\n", TraceFormat::AzureCsv).rfind("t.txt:2 | field 'TIMESTAMP': bad fractional", 0), 0u);
+  EXPECT_EQ(errorOf(h + "2023-11-16 18:15:46.6,-4,44\n", TraceFormat::AzureCsv),
+            "t.txt:2 | field 'ContextTokens': expected a non-negative whole number, got '-4'");
+  EXPECT_EQ(errorOf(h + "2023-11-16 18:15:46.6,4,4.5\n", TraceFormat::AzureCsv),
+            "t.txt:2 | field 'GeneratedTokens': expected a non-negative whole number, got '4.5'");
+  EXPECT_EQ(errorOf(h + "2023-11-16 18:15:46.6,4\n", TraceFormat::AzureCsv).rfind("t.txt:2 | field 'GeneratedTokens': missing column", 0), 0u);
+  EXPECT_EQ(errorOf(h + "2023-11-16 18:15:46.6,4,5,6\n", TraceFormat::AzureCsv).rfind("t.txt:2 | field 'GeneratedTokens': more than 3 columns", 0), 0u);
+  EXPECT_EQ(errorOf(h + "2023-11-16 18:15:46.6,4,5\n2023-11-16 18:15:46.5,4,5\n", TraceFormat::AzureCsv)
+                .rfind("t.txt:3 | field 'TIMESTAMP': earlier than the row before it (line 2)", 0),
+            0u);
+  EXPECT_EQ(errorOf(h, TraceFormat::AzureCsv), "t.txt | the trace has no rows");
+  EXPECT_EQ(errorOf("", TraceFormat::MooncakeJsonl), "t.txt | the trace has no rows");
+}
+
+TEST(TraceFile, MooncakeErrorsNameLineAndField) {
+  const std::string ok = "{\"timestamp\": 0, \"input_length\": 1, \"output_length\": 1}\n";
+  EXPECT_EQ(errorOf(ok + "{\"timestamp\": 5, \"input_length\": 1}\n", TraceFormat::MooncakeJsonl),
+            "t.txt:2 | field 'output_length': missing");
+  EXPECT_EQ(errorOf(ok + "{\"timestamp\": 5, \"input_length\": -1, \"output_length\": 1}\n", TraceFormat::MooncakeJsonl),
+            "t.txt:2 | field 'input_length': expected a non-negative whole number, got '-1'");
+  EXPECT_EQ(errorOf(ok + "{\"timestamp\": \"5\", \"input_length\": 1, \"output_length\": 1}\n", TraceFormat::MooncakeJsonl)
+                .rfind("t.txt:2 | field 'timestamp': expected non-negative milliseconds", 0),
+            0u);
+  EXPECT_EQ(errorOf(ok + "{\"input_length\": 1, \"output_length\": 1}\n", TraceFormat::MooncakeJsonl),
+            "t.txt:2 | field 'timestamp': missing");
+  EXPECT_EQ(errorOf(ok + "{\"timestamp\": 5, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1, \"x\"]}\n", TraceFormat::MooncakeJsonl)
+                .rfind("t.txt:2 | field 'hash_ids'", 0),
+            0u);
+  EXPECT_EQ(errorOf(ok + "{\"timestamp\": 5, \n", TraceFormat::MooncakeJsonl).rfind("t.txt:2 | field '(line)': invalid JSON", 0), 0u);
+  EXPECT_EQ(errorOf(ok + "[1, 2]\n", TraceFormat::MooncakeJsonl), "t.txt:2 | field '(line)': expected one JSON object per line");
+}
+
+TEST(TraceFile, MissingFileNamesIt) {
+  try {
+    readTraceFile(kTraces + "nope.csv", TraceFormat::AzureCsv);
+    FAIL() << "accepted";
+  } catch (const WorkloadError& e) {
+    EXPECT_EQ(e.path(), kTraces + "nope.csv");
+    EXPECT_NE(e.reason().find("cannot read trace file"), std::string::npos);
+  }
+}
+
+TEST(TraceFile, ShippedTracesParseWhole) {
+  struct Case {
+    const char* file;
+    TraceFormat format;
+    size_t rows;
+    double spanS;
+  };
+  for (const Case& c : {Case{"azure_llm_2023_conv.csv", TraceFormat::AzureCsv, 19366, 3501.721937},
+                        Case{"azure_llm_2023_code.csv", TraceFormat::AzureCsv, 8819, 3435.948056},
+                        Case{"mooncake_conversation.jsonl", TraceFormat::MooncakeJsonl, 12031, 3536.999},
+                        Case{"mooncake_synthetic.jsonl", TraceFormat::MooncakeJsonl, 3993, 1022.025}}) {
+    SCOPED_TRACE(c.file);
+    const auto rows = readTraceFile(kTraces + c.file, c.format);
+    EXPECT_EQ(rows.size(), c.rows);
+    EXPECT_NEAR(static_cast<double>(rows.back().timestampNs) * 1e-9, c.spanS, 1e-9);
+    if (c.format == TraceFormat::MooncakeJsonl) {
+      EXPECT_FALSE(rows.front().hashIds.empty());
+    }
+  }
+}

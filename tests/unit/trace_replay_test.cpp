@@ -1,0 +1,157 @@
+// Trace replay: the planner reproduces the window's scaled instants exactly, with the
+// trace's lengths (or the workload's), and the loader resolves the file next to the workload.
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "core/workload/plan_preview.h"
+#include "core/workload/planner.h"
+#include "core/workload/trace_file.h"
+#include "core/workload/trace_replay.h"
+#include "core/workload/workload_loader.h"
+#include "workload_test_support.h"
+
+using namespace plumbline::workload;
+using plumbline::testing::planAll;
+using plumbline::testing::validDocument;
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kWorkloads = std::string(PLUMBLINE_SOURCE_DIR) + "/workloads";
+
+json traceDocument(const json& trace) {
+  auto document = validDocument();
+  document["load"] = {{"arrival", "trace"}, {"trace", trace}};
+  document["requests"].erase("input_tokens");
+  document["requests"].erase("output_tokens");
+  return document;
+}
+
+}  // namespace
+
+TEST(TraceReplay, PlansTheScaledInstantsOfTheWindowExactly) {
+  const json trace = {{"file", "traces/azure_llm_2023_conv.csv"}, {"format", "azure_csv"},
+                      {"time_scale", 0.5}, {"start_offset_s", 120}, {"window_s", 60}};
+  const auto spec = parseWorkload(traceDocument(trace), kWorkloads);
+  const auto rows = readTraceFile(kWorkloads + "/traces/azure_llm_2023_conv.csv", TraceFormat::AzureCsv);
+  std::vector<const TraceRow*> expected;
+  for (const auto& row : rows)
+    if (row.timestampNs >= 120'000'000'000 && row.timestampNs < 180'000'000'000) expected.push_back(&row);
+  ASSERT_GT(expected.size(), 100u);
+
+  const auto plan = planAll(spec);
+  ASSERT_EQ(plan.size(), expected.size());
+  for (size_t i = 0; i < plan.size(); ++i) {
+    // (t − 120 s) × 0.5 exactly: Azure offsets are whole multiples of 100 ns.
+    const int64_t offset = expected[i]->timestampNs - 120'000'000'000;
+    ASSERT_EQ(plan[i].plannedNs * 2, offset) << i;
+    ASSERT_EQ(plan[i].inputTokens, expected[i]->inputTokens) << i;
+    ASSERT_EQ(plan[i].outputTokens, expected[i]->outputTokens) << i;
+    ASSERT_EQ(plan[i].traceRow, static_cast<int64_t>(i));
+    ASSERT_EQ(plan[i].id, i);
+  }
+  EXPECT_DOUBLE_EQ(spec.totalDurationS(), 30.0);
+  EXPECT_NEAR(spec.load.stages.at(0).startRate, static_cast<double>(plan.size()) / 30.0, 1e-9);
+}
+
+TEST(TraceReplay, WholeTraceByDefaultAndMooncakeHashIdsReachThePlan) {
+  const json trace = {{"file", "traces/mooncake_synthetic.jsonl"}, {"format", "mooncake_jsonl"}};
+  const auto spec = parseWorkload(traceDocument(trace), kWorkloads);
+  const auto plan = planAll(spec);
+  ASSERT_EQ(plan.size(), 3993u);
+  EXPECT_EQ(plan.back().plannedNs, 1'022'025'000'000);
+  EXPECT_DOUBLE_EQ(spec.totalDurationS(), 1022.025);
+  const auto& rows = spec.load.traceSchedule->rows;
+  EXPECT_FALSE(rows.at(static_cast<size_t>(plan[5].traceRow)).hashIds.empty());
+  EXPECT_EQ(plan[0].inputTokens, 40160u);
+}
+
+TEST(TraceReplay, WorkloadLengthsAreDrawnFromTheDistributions) {
+  auto document = traceDocument({{"file", "traces/azure_llm_2023_code.csv"},
+                                 {"format", "azure_csv"}, {"window_s", 30}, {"lengths", "workload"}});
+  document["requests"]["input_tokens"] = {{"dist", "fixed"}, {"value", 77}};
+  document["requests"]["output_tokens"] = {{"dist", "uniform"}, {"min", 5}, {"max", 9}};
+  const auto plan = planAll(parseWorkload(document, kWorkloads));
+  ASSERT_GT(plan.size(), 10u);
+  for (const auto& s : plan) {
+    EXPECT_EQ(s.inputTokens, 77u);
+    EXPECT_GE(s.outputTokens, 5u);
+    EXPECT_LE(s.outputTokens, 9u);
+  }
+  document["requests"].erase("output_tokens");
+  EXPECT_THROW(parseWorkload(document, kWorkloads), WorkloadError);
+}
+
+TEST(TraceReplay, LoadWorkloadFileResolvesTheTraceNextToTheWorkload) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "plumbline_trace_dir";
+  fs::create_directories(dir / "sub");
+  {
+    std::ofstream(dir / "sub" / "t.csv") << "TIMESTAMP,ContextTokens,GeneratedTokens\n"
+                                            "2023-11-16 18:00:00.0000000,10,2\n"
+                                            "2023-11-16 18:00:01.5000000,20,3\n";
+    std::ofstream(dir / "w.json") << traceDocument({{"file", "sub/t.csv"}, {"format", "azure_csv"}}).dump();
+  }
+  const auto spec = loadWorkloadFile((dir / "w.json").string());
+  const auto plan = planAll(spec);
+  ASSERT_EQ(plan.size(), 2u);
+  EXPECT_EQ(plan[0].plannedNs, 0);
+  EXPECT_EQ(plan[1].plannedNs, 1'500'000'000);
+  EXPECT_EQ(plan[1].inputTokens, 20u);
+  EXPECT_EQ(spec.load.trace->resolvedPath, (dir / "sub" / "t.csv").string());
+}
+
+TEST(TraceReplay, EmptyWindowSaysWhatTheTraceSpans) {
+  try {
+    parseWorkload(traceDocument({{"file", "traces/azure_llm_2023_code.csv"}, {"format", "azure_csv"},
+                                 {"start_offset_s", 5000}}),
+                  kWorkloads);
+    FAIL() << "accepted";
+  } catch (const WorkloadError& e) {
+    EXPECT_EQ(e.path(), "load.trace");
+    EXPECT_NE(e.reason().find("selects no rows"), std::string::npos) << e.reason();
+    EXPECT_NE(e.reason().find("3435.948056 s"), std::string::npos) << e.reason();
+  }
+}
+
+TEST(TraceReplay, DurationOverrideCutsTheReplayAndRateIsRefused) {
+  auto spec = parseWorkload(
+      traceDocument({{"file", "traces/azure_llm_2023_conv.csv"}, {"format", "azure_csv"},
+                     {"time_scale", 2.0}, {"window_s", 600}}),
+      kWorkloads);
+  const auto full = planAll(spec);
+  EXPECT_THROW(overrideLoad(spec, 10.0, std::nullopt), WorkloadError);
+  overrideLoad(spec, std::nullopt, 20.0);
+  const auto cut = planAll(spec);
+  EXPECT_DOUBLE_EQ(spec.totalDurationS(), 20.0);
+  ASSERT_GT(cut.size(), 10u);
+  ASSERT_LT(cut.size(), full.size());
+  for (size_t i = 0; i < cut.size(); ++i) ASSERT_EQ(cut[i].plannedNs, full[i].plannedNs);
+  EXPECT_LT(cut.back().plannedNs, 20'000'000'000);
+  EXPECT_GE(full[cut.size()].plannedNs, 20'000'000'000);
+  // The stored document says what ran and parses back to the same schedule.
+  const auto again = planAll(parseWorkload(spec.document, kWorkloads));
+  ASSERT_EQ(again.size(), cut.size());
+  EXPECT_EQ(again.back().plannedNs, cut.back().plannedNs);
+}
+
+TEST(TraceReplay, PreviewShowsTheTraceAndArrivalStatistics) {
+  const auto spec = loadWorkloadFile(kWorkloads + "/azure_conv_replay.json");
+  const auto preview = buildPreview(spec);
+  ASSERT_TRUE(preview.trace.has_value());
+  EXPECT_EQ(preview.trace->rowsInFile, 19366u);
+  EXPECT_EQ(preview.trace->rowsUsed, preview.sessions);
+  EXPECT_EQ(preview.trace->firstLine, 2u);
+  EXPECT_NEAR(preview.arrivals.meanRate, static_cast<double>(preview.sessions) / 600.0, 1e-9);
+  EXPECT_GT(preview.arrivals.gapCv, 0.5);
+  const std::string text = formatPreview(preview, spec);
+  EXPECT_NE(text.find("traces/azure_llm_2023_conv.csv (azure_csv)"), std::string::npos) << text;
+  EXPECT_NE(text.find("gap CV"), std::string::npos) << text;
+  const auto json = previewJson(preview, spec);
+  EXPECT_EQ(json["trace"]["rows_used"], preview.sessions);
+  EXPECT_EQ(json["arrival"], "trace");
+}
