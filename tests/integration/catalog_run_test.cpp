@@ -27,6 +27,13 @@ json forTest(const fs::path& file) {
     const fs::path trace = load["trace"]["file"].get<std::string>();
     if (trace.is_relative()) load["trace"]["file"] = (kCatalog / trace).string();
   }
+  if (!document.contains("requests") || !document["requests"].contains("prompt")) return document;
+  auto& prompt = document["requests"]["prompt"];
+  for (const char* key : {"tokenizer", "file"}) {
+    if (!prompt.is_object() || !prompt.contains(key)) continue;
+    const fs::path file = prompt[key].get<std::string>();
+    if (file.is_relative()) prompt[key] = (kCatalog / file).lexically_normal().string();
+  }
   return document;
 }
 

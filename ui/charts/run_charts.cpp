@@ -85,7 +85,9 @@ void RunCharts::setWindows(const std::vector<store::WindowRow>& windows) {
 
 void RunCharts::appendWindow(const store::WindowRow& w) {
   const double end = seconds(w.startNs + w.lengthNs);
-  if (end <= m_coveredUntilS || w.lengthNs <= 0) return;
+  // Drawn only where nothing is drawn yet: ticks already inside this window (a live run's
+  // last, partial window) keep their finer points, and the tick after it still lands.
+  if (seconds(w.startNs) < m_coveredUntilS || w.lengthNs <= 0) return;
   m_coveredUntilS = end;
   const double len = seconds(w.lengthNs);
   chart(kRate)->append(QStringLiteral("requested"), end, static_cast<double>(w.planned) / len);
