@@ -43,7 +43,7 @@ started=0
 for _ in $(seq 1 3600); do
   sleep 1
   kill -0 "$studio_pid" 2>/dev/null || { echo "studio exited early" >&2; exit 1; }
-  if [[ -f $DB ]] && "$plumbline" runs show 1 --db "$DB" 2>/dev/null | grep -q '^verdict'; then
+  if [[ -f $DB ]] && "$plumbline" runs show 1 --db "$DB" 2>/dev/null | grep -Eq '^verdict: (kept_up|harness_limited)'; then
     break
   fi
 done
