@@ -1,15 +1,13 @@
 #include "ui/charts/run_charts.h"
 
-#include <QFileInfo>
 #include <QGridLayout>
-#include <QPainter>
-#include <QSvgGenerator>
 #include <QTimer>
 
 #include <nlohmann/json.hpp>
 
 #include "core/store/run_reader.h"
 #include "ui/charts/metric_chart.h"
+#include "ui/common/widget_image_export.h"
 
 namespace plumbline::ui::charts {
 
@@ -172,19 +170,8 @@ void RunCharts::flush() {
 }
 
 bool RunCharts::exportTo(const QString& path) {
-  const QString ext = QFileInfo(path).suffix().toLower();
-  if (ext == QStringLiteral("svg")) {
-    QSvgGenerator svg;
-    svg.setFileName(path);
-    svg.setSize(size());
-    svg.setViewBox(rect());
-    svg.setTitle(QStringLiteral("Plumbline run charts"));
-    QPainter painter;
-    if (!painter.begin(&svg)) return false;
-    render(&painter);
-    return painter.end();
-  }
-  return grab().save(path);
+  setWindowTitle(QStringLiteral("Plumbline run charts"));  // the SVG's title
+  return exportWidgetImage(this, path).isEmpty();
 }
 
 QList<QPointF> RunCharts::drawnPoints(const QString& chartKey, const QString& series) const {
