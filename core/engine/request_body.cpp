@@ -39,11 +39,10 @@ RequestBodyBuilder::RequestBodyBuilder(const WorkerConfig& config) : m_config(co
   m_tail = t.size() > 2 ? "," + t.substr(1) : "}";
 }
 
-void RequestBodyBuilder::appendPrompt(const workload::SessionPlan& session, std::string& out) const {
-  util::Rng rng = util::Rng::forStream(m_config.promptSeed, 3'000'000'000ULL + session.id);
+void appendSyntheticWords(util::Rng& rng, uint32_t n, std::string& out) {
   uint64_t bits = 0;
   int left = 0;
-  for (uint32_t i = 0; i < session.inputTokens; ++i) {
+  for (uint32_t i = 0; i < n; ++i) {
     if (left == 0) {
       bits = rng.nextU64();
       left = 10;
@@ -53,6 +52,11 @@ void RequestBodyBuilder::appendPrompt(const workload::SessionPlan& session, std:
     bits >>= 6;
     --left;
   }
+}
+
+void RequestBodyBuilder::appendPrompt(const workload::SessionPlan& session, std::string& out) const {
+  util::Rng rng = util::Rng::forStream(m_config.promptSeed, 3'000'000'000ULL + session.id);
+  appendSyntheticWords(rng, session.inputTokens, out);
 }
 
 void RequestBodyBuilder::build(const workload::SessionPlan& session, std::string& out) const {
@@ -67,11 +71,35 @@ void RequestBodyBuilder::build(const workload::SessionPlan& session, std::string
     appendPrompt(session, out);
     out.append("\",");
   }
-  int64_t maxTokens = session.outputTokens;
+  appendMaxTokens(session.outputTokens, out);
+}
+
+void RequestBodyBuilder::appendMaxTokens(uint32_t outputTokens, std::string& out) const {
+  int64_t maxTokens = outputTokens;
   if (m_config.sampling.maxTokens) maxTokens = std::min<int64_t>(maxTokens, *m_config.sampling.maxTokens);
   out.append("\"max_tokens\":");
   out.append(std::to_string(maxTokens));
   out.append(m_tail);
+}
+
+void RequestBodyBuilder::buildConversation(const nlohmann::json& messages, uint32_t outputTokens,
+                                           std::string& out) const {
+  out.clear();
+  out.append(m_head);
+  if (m_config.api == workload::Api::Chat) {
+    out.append("\"messages\":");
+    out.append(messages.dump());
+  } else {
+    std::string prompt;
+    for (const auto& m : messages) {
+      if (!prompt.empty()) prompt.append("\n\n");
+      prompt.append(m.at("content").get_ref<const std::string&>());
+    }
+    out.append("\"prompt\":");
+    out.append(nlohmann::json(prompt).dump());
+  }
+  out.push_back(',');
+  appendMaxTokens(outputTokens, out);
 }
 
 }  // namespace plumbline::engine

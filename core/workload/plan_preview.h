@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/workload/session_estimate.h"
 #include "core/workload/workload_spec.h"
 
 namespace plumbline::workload {
@@ -31,12 +32,13 @@ struct StagePreview {
 /// (`plumbline plan`). Sends nothing.
 struct PlanPreview {
   uint64_t sessions = 0;
-  uint64_t requests = 0;  ///< equals sessions for shape "single"
+  uint64_t requests = 0;  ///< equals sessions for shape "single"; lengths below are per request
   double durationS = 0;
   std::vector<StagePreview> stages;
   LengthSummary input, output;
   uint64_t totalInputTokens = 0, totalOutputTokens = 0;
   double inputTokensPerS = 0, outputTokensPerS = 0;  ///< planned totals over the duration
+  SessionEstimate session;  ///< expected per session and the derived request rate
 };
 
 /// Runs the planner over the whole schedule. Memory: two uint32 per session.

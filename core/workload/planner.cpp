@@ -1,4 +1,5 @@
 #include "core/workload/planner.h"
+#include "core/workload/session_graph.h"
 
 #include <algorithm>
 #include <cmath>
@@ -24,6 +25,22 @@ double timeAtIntegral(const Stage& stage, double x) {
 }
 
 }  // namespace
+
+SessionPlan drawSession(const WorkloadSpec& spec, uint64_t id) {
+  SessionPlan s;
+  s.id = id;
+  util::Rng lengths = util::Rng::forStream(spec.load.seed, kLengthStreamBase + id);
+  s.inputTokens = sampleLength(spec.requests.inputTokens, lengths);
+  s.outputTokens = sampleLength(spec.requests.outputTokens, lengths);
+  planSessionRequests(spec, s);
+  return s;
+}
+
+uint32_t SessionPlan::rootCount() const {
+  uint32_t roots = 0;
+  for (const auto& r : requests) roots += r.parents.empty() ? 1 : 0;
+  return requests.empty() ? 1u : roots;
+}
 
 double expectedSessions(const Stage& stage) {
   return 0.5 * (stage.startRate + stage.endRate) * stage.durationS;
@@ -55,10 +72,10 @@ bool Planner::nextArrival(int64_t& plannedNs, uint32_t& stage) {
 
 bool Planner::next(SessionPlan& out) {
   if (!nextArrival(out.plannedNs, out.stage)) return false;
-  out.id = m_nextId++;
-  util::Rng lengths = util::Rng::forStream(m_spec.load.seed, kLengthStreamBase + out.id);
-  out.inputTokens = sampleLength(m_spec.requests.inputTokens, lengths);
-  out.outputTokens = sampleLength(m_spec.requests.outputTokens, lengths);
+  SessionPlan drawn = drawSession(m_spec, m_nextId++);
+  drawn.plannedNs = out.plannedNs;
+  drawn.stage = out.stage;
+  out = std::move(drawn);
   return true;
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/workload/json_fields.h"
 #include "core/workload/length_dist_parser.h"
+#include "core/workload/session_parser.h"
 #include "core/workload/workload_error.h"
 
 namespace plumbline::workload {
@@ -16,7 +17,7 @@ constexpr std::array<std::string_view, 10> kReservedBodyFields = {
     "max_tokens", "temperature", "top_p",  "seed",   "ignore_eos"};
 
 std::string parsePromptSource(const nlohmann::json& value, const std::string& path) {
-  JsonFields fields(value, path, {"source"});
+  JsonFields fields(value, path, {"source", "shared_prefix"});
   const std::string source = fields.requireString("source");
   if (source == "synthetic") return source;
   if (source == "sharegpt" || source == "trace" || source == "dataset")
@@ -70,7 +71,11 @@ RequestsSpec parseRequests(const nlohmann::json& value, const std::string& path)
   requests.outputTokens =
       parseLengthDist(fields.require("output_tokens"), fields.childPath("output_tokens"));
   if (const auto* prompt = fields.find("prompt"))
+  {
     requests.promptSource = parsePromptSource(*prompt, fields.childPath("prompt"));
+    if (const auto it = prompt->find("shared_prefix"); it != prompt->end())
+      requests.sharedPrefix = parseSharedPrefix(*it, fields.childPath("prompt") + ".shared_prefix");
+  }
   if (const auto* sampling = fields.find("sampling"))
     requests.sampling = parseSampling(*sampling, fields.childPath("sampling"));
   return requests;

@@ -11,6 +11,7 @@
 #include "core/workload/json_fields.h"
 #include "core/workload/planner.h"
 #include "core/workload/requests_parser.h"
+#include "core/workload/session_parser.h"
 
 namespace plumbline::workload {
 namespace {
@@ -156,23 +157,6 @@ LoadSpec parseLoad(const nlohmann::json& value, const std::string& path) {
     load.maxInFlight = *cap;
   }
   return load;
-}
-
-SessionSpec parseSession(const nlohmann::json& value, const std::string& path) {
-  requireObject(value, path);
-  SessionSpec session;
-  if (const auto it = value.find("shape"); it != value.end()) {
-    if (!it->is_string())
-      throw WorkloadError(path + ".shape", "expected a string, got " + describeJsonType(*it));
-    const std::string shape = it->get<std::string>();
-    if (shape == "multi_turn" || shape == "tree" || shape == "agentic" || shape == "summarize")
-      throw WorkloadError(path + ".shape", "session shape '" + shape + "' is not supported yet");
-    if (shape != "single")
-      throw WorkloadError(path + ".shape", "unknown session shape '" + shape + "'");
-    session.shape = shape;
-  }
-  JsonFields fields(value, path, {"shape"});
-  return session;
 }
 
 VerdictSpec parseVerdict(const nlohmann::json& value, const std::string& path) {

@@ -27,4 +27,10 @@ inline workload::WorkloadSpec specWithStages(const nlohmann::json& stages, const
   return workload::parseWorkload(document);
 }
 
+inline workload::WorkloadSpec specWithSession(const nlohmann::json& session) {
+  auto document = validDocument();
+  document["session"] = session;
+  return workload::parseWorkload(document);
+}
+
 }  // namespace plumbline::testing
