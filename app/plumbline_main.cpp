@@ -2,12 +2,16 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
+#include <vector>
 
+#include "core/compare/compare_command.h"
 #include "core/engine/run_command.h"
 #include "core/engine/worker.h"
+#include "core/live/live_tap.h"
 #include "core/mock/mock_server.h"
 #include "core/store/default_paths.h"
 #include "core/store/runs_command.h"
+#include "core/store/runs_edit_command.h"
 #include "core/workload/plan_command.h"
 
 namespace {
@@ -27,6 +31,9 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--api-key-file", opt->apiKeyFile, "read the API key from this file (else target.api_key_env)");
   cmd->add_option("--grace", opt->graceS, "seconds in-flight requests may finish after a stop (default 10)");
   cmd->add_flag("--quiet", opt->quiet, "no status line and no summary table");
+  cmd->add_option("--live", opt->liveSocket, "serve live telemetry on this Unix socket path (see README)");
+  cmd->add_option("--live-client-buffer", opt->liveClientBuffer, "unread bytes per live client before its ticks drop")
+      ->group("");  // hidden: tests shrink it to see ticks dropped
   cmd->callback([opt, &exitCode] { exitCode = plumbline::engine::runCommand(*opt); });
 }
 
@@ -37,6 +44,17 @@ void addWorkerCommand(CLI::App& app, int& exitCode) {
   cmd->group("");  // hidden from --help
   cmd->add_option("--fd", *fd, "control socket file descriptor")->required();
   cmd->callback([fd, &exitCode] { exitCode = plumbline::engine::runWorkerProcess(*fd); });
+}
+
+/// `plumbline live-tap SOCKET [--raw FILE]` (hidden): print a run's live stream as JSON lines.
+void addLiveTapCommand(CLI::App& app, int& exitCode) {
+  auto opt = std::make_shared<plumbline::live::LiveTapOptions>();
+  CLI::App* cmd = app.add_subcommand("live-tap", "print a run's live telemetry as JSON lines");
+  cmd->group("");  // hidden from --help: a tool for fixtures and debugging
+  cmd->add_option("socket", opt->socketPath, "the socket given to run --live")->required();
+  cmd->add_option("--raw", opt->rawPath, "also save the raw bytes to FILE");
+  cmd->add_option("--wait", opt->waitS, "keep trying to connect this many seconds");
+  cmd->callback([opt, &exitCode] { exitCode = plumbline::live::liveTapCommand(*opt, std::cout, std::cerr); });
 }
 
 /// `plumbline plan FILE [--json]`: validate and preview; sends nothing.
@@ -51,10 +69,53 @@ void addPlanCommand(CLI::App& app, int& exitCode) {
   });
 }
 
+/// `plumbline runs compare | rename | notes | tag | untag | delete`.
+void addRunsCompareAndEditCommands(CLI::App* runs, const std::shared_ptr<std::string>& db, int& exitCode) {
+  auto ids = std::make_shared<std::vector<int64_t>>();
+  auto slo = std::make_shared<plumbline::compare::Slo>();
+  auto format = std::make_shared<std::string>("text");
+  CLI::App* cmp = runs->add_subcommand("compare", "2 to 4 runs side by side: warnings first, then deltas")->fallthrough();
+  cmp->add_option("ids", *ids, "run ids; the first is the baseline")->required();
+  cmp->add_option("--slo-ttft-ms", slo->ttftMs, "goodput: TTFT limit in ms (from the planned time)");
+  cmp->add_option("--slo-itl-ms", slo->itlMs, "goodput: mean inter-token gap limit in ms");
+  cmp->add_option("--format", *format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  cmp->callback([db, ids, slo, format, &exitCode] {
+    exitCode = plumbline::compare::runsCompare(*db, *ids, *slo, *format, std::cout, std::cerr);
+  });
+
+  auto id = std::make_shared<int64_t>(0);
+  auto text = std::make_shared<std::string>();
+  auto tags = std::make_shared<std::vector<std::string>>();
+  CLI::App* rename = runs->add_subcommand("rename", "give a run a new name")->fallthrough();
+  rename->add_option("id", *id, "run id")->required();
+  rename->add_option("name", *text, "the new name")->required();
+  rename->callback([db, id, text, &exitCode] {
+    exitCode = plumbline::store::runsRename(*db, *id, *text, std::cout, std::cerr);
+  });
+  CLI::App* notes = runs->add_subcommand("notes", "set a run's notes (empty text clears them)")->fallthrough();
+  notes->add_option("id", *id, "run id")->required();
+  notes->add_option("text", *text, "the notes")->required();
+  notes->callback([db, id, text, &exitCode] {
+    exitCode = plumbline::store::runsNotes(*db, *id, *text, std::cout, std::cerr);
+  });
+  for (bool remove : {false, true}) {
+    CLI::App* tag = runs->add_subcommand(remove ? "untag" : "tag", remove ? "remove tags from a run" : "add tags to a run")
+                        ->fallthrough();
+    tag->add_option("id", *id, "run id")->required();
+    tag->add_option("tags", *tags, "tags")->required();
+    tag->callback([db, id, tags, remove, &exitCode] {
+      exitCode = plumbline::store::runsTag(*db, *id, *tags, remove, std::cout, std::cerr);
+    });
+  }
+  CLI::App* del = runs->add_subcommand("delete", "delete a run with its requests, windows and histograms")->fallthrough();
+  del->add_option("id", *id, "run id")->required();
+  del->callback([db, id, &exitCode] { exitCode = plumbline::store::runsDelete(*db, *id, std::cout, std::cerr); });
+}
+
 /// `plumbline runs list | show ID | export ID --format csv|json`.
 void addRunsCommand(CLI::App& app, int& exitCode) {
   auto db = std::make_shared<std::string>(plumbline::store::defaultDatabasePath());
-  CLI::App* runs = app.add_subcommand("runs", "list, show and export stored runs");
+  CLI::App* runs = app.add_subcommand("runs", "list, show, compare, edit and export stored runs");
   runs->add_option("--db", *db, "database file")->capture_default_str();
   runs->require_subcommand(1);
   runs->fallthrough();  // `runs list --db F` as well as `runs --db F list`
@@ -72,6 +133,7 @@ void addRunsCommand(CLI::App& app, int& exitCode) {
   exp->callback([db, id, format, &exitCode] {
     exitCode = plumbline::store::runsExport(*db, *id, *format, std::cout, std::cerr);
   });
+  addRunsCompareAndEditCommands(runs, db, exitCode);
 }
 
 /// `plumbline mock`: options into a MockConfig, then the server (runs until SIGTERM).
@@ -101,6 +163,7 @@ int main(int argc, char** argv) {
   int exitCode = 0;
   addRunCommand(app, exitCode);
   addPlanCommand(app, exitCode);
+  addLiveTapCommand(app, exitCode);
   addRunsCommand(app, exitCode);
   addMockCommand(app, exitCode);
   addWorkerCommand(app, exitCode);

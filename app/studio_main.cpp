@@ -1,11 +1,16 @@
-// plumbline-studio [--db FILE] [--open WORKLOAD.json]
+// plumbline-studio [--db FILE] [--open WORKLOAD.json [--start] [--rate R] [--duration S]]
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
 
 #include "core/store/default_paths.h"
+#include "ui/common/ui_stall_monitor.h"
+#include "ui/live/live_view.h"
 #include "ui/main_window.h"
 
 namespace {
@@ -38,9 +43,43 @@ int main(int argc, char** argv) {
   const QCommandLineOption openOption(QStringLiteral("open"),
                                       QStringLiteral("Workload to open, ready to run."),
                                       QStringLiteral("WORKLOAD.json"));
+  const QCommandLineOption startOption(QStringLiteral("start"),
+                                       QStringLiteral("Start the opened workload immediately."));
+  const QCommandLineOption rateOption(QStringLiteral("rate"),
+                                      QStringLiteral("Replace the stages with one stage of this rate."),
+                                      QStringLiteral("R"));
+  const QCommandLineOption durationOption(QStringLiteral("duration"),
+                                          QStringLiteral("... lasting this many seconds."),
+                                          QStringLiteral("S"));
   parser.addOption(dbOption);
   parser.addOption(openOption);
+  parser.addOption(startOption);
+  parser.addOption(rateOption);
+  parser.addOption(durationOption);
   parser.process(app);
+  auto positive = [&](const QCommandLineOption& o) -> std::optional<double> {
+    if (!parser.isSet(o)) return std::nullopt;
+    bool ok = false;
+    const double v = parser.value(o).toDouble(&ok);
+    if (!ok || v <= 0) {
+      std::fprintf(stderr, "plumbline-studio: --%s must be a number > 0, got '%s'\n",
+                   qPrintable(o.names().constFirst()), qPrintable(parser.value(o)));
+      std::exit(2);
+    }
+    return v;
+  };
+  const std::optional<double> rate = positive(rateOption);
+  const std::optional<double> duration = positive(durationOption);
+  if (parser.isSet(startOption) && !parser.isSet(openOption)) {
+    std::fprintf(stderr, "plumbline-studio: --start needs --open WORKLOAD.json\n");
+    return 2;
+  }
+
+  // Measures the UI thread's responsiveness for the whole session.
+  plumbline::ui::UiStallMonitor stalls;
+  stalls.start();
+  if (const QString statsPath = qEnvironmentVariable("PLUMBLINE_STUDIO_STATS"); !statsPath.isEmpty())
+    stalls.setStatsFile(statsPath);
 
   plumbline::ui::StudioContext context;
   context.dbPath = parser.isSet(dbOption)
@@ -52,7 +91,19 @@ int main(int argc, char** argv) {
       QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/workloads");
 
   plumbline::ui::MainWindow window(context);
-  if (parser.isSet(openOption)) window.openWorkload(parser.value(openOption));
+  window.liveView()->setLoadOverride(rate, duration);
+  if (parser.isSet(openOption)) {
+    if (!QFileInfo(parser.value(openOption)).isReadable()) {
+      std::fprintf(stderr, "plumbline-studio: --open %s: cannot read the file\n", qPrintable(parser.value(openOption)));
+      return 2;
+    }
+    window.openWorkload(parser.value(openOption));
+  }
   window.show();
+  if (parser.isSet(startOption)) {
+    window.liveView()->start();
+  } else {
+    window.liveView()->attachToRunningRun();  // a run left going by an earlier session
+  }
   return QApplication::exec();
 }

@@ -1,5 +1,6 @@
 #include "ui/main_window.h"
 
+#include <QCloseEvent>
 #include <QTabWidget>
 
 #include "ui/compare/compare_view.h"
@@ -29,12 +30,20 @@ MainWindow::MainWindow(const StudioContext& context, QWidget* parent)
             m_tabs->setCurrentWidget(m_live);
           });
   connect(m_live, &live::LiveView::runFinished, m_history, &history::HistoryView::refresh);
+  connect(m_live, &live::LiveView::runFinished, m_compare, &compare::CompareView::refreshRunList);
   connect(m_history, &history::HistoryView::compareRequested, this,
           [this](const QList<qint64>& ids) {
             m_compare->compareRuns(ids);
             m_tabs->setCurrentWidget(m_compare);
           });
   resize(1400, 900);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (m_designer->maybeSaveChanges())
+    event->accept();
+  else
+    event->ignore();
 }
 
 void MainWindow::openWorkload(const QString& path) {

@@ -28,6 +28,10 @@ class MainWindow : public QMainWindow {
   history::HistoryView* historyView() const { return m_history; }
   compare::CompareView* compareView() const { return m_compare; }
 
+ protected:
+  /// Asks about an unsaved workload before the window closes.
+  void closeEvent(QCloseEvent* event) override;
+
  private:
   StudioContext m_context;
   QTabWidget* m_tabs = nullptr;

@@ -9,6 +9,7 @@
 
 #include "core/engine/session_frames.h"
 #include "core/util/clock.h"
+#include "core/workload/prompt_materials.h"
 
 namespace plumbline::engine {
 
@@ -59,7 +60,10 @@ void Coordinator::start() {
   }
   waitForWorkers();
   // t0 is set once every worker is up, so that no send is late because a process was starting.
-  m_t0 = util::monotonicNs() + kStartDelayNs;
+  // Workers load the prompt tokenizer and dataset after their config: leave them the time it
+  // took here, twice over, before the first send is due.
+  const auto& prompts = m_spec.requests.prompt.materials;
+  m_t0 = util::monotonicNs() + kStartDelayNs + (prompts ? 2 * prompts->loadNs : 0);
   const int64_t perWorkerCap = std::max<int64_t>(
       1, (m_spec.load.maxInFlight + m_opt.workers - 1) / static_cast<int64_t>(m_opt.workers));
   for (auto& w : m_workers) {
@@ -76,6 +80,8 @@ void Coordinator::start() {
     c.timeoutMs = static_cast<int64_t>(m_spec.target.timeoutS * 1000);
     c.maxInFlight = perWorkerCap;
     c.promptSeed = m_spec.load.seed;
+    c.prompt = m_spec.requests.prompt;
+    c.prompt.materials.reset();  // each worker loads its own (tokenizers serve one thread)
     c.sampling = m_spec.requests.sampling;
     c.apiKey = m_opt.apiKey;
     w.channel->send(FrameType::Config, c.toJson().dump());
@@ -99,6 +105,7 @@ RunOutcome Coordinator::run() {
     for (; m_next; m_next = nextPlanned()) countSession({m_next->plannedNs, m_next->rootCount(), m_next->requestCount()});
   }
   for (auto& w : m_aggregator.takeAllWindows()) m_sink.onWindow(w);
+  if (m_opt.observer) m_opt.observer->onRunOver(nowRel(), m_aggregator);
 
   const bool stopped = m_stopAtNs >= 0;
   const int64_t durationNs = stopped ? std::min(m_stopAtNs, m_planner.durationNs()) : m_planner.durationNs();
@@ -167,6 +174,7 @@ void Coordinator::onSignal(int sig, short, void* self) {
     return;
   }
   c->m_notes.push_back(std::string("received ") + (sig == SIGINT ? "SIGINT" : "SIGTERM"));
+  c->notice("warning", c->m_notes.back() + ": stopping; requests in flight get " + fmtSeconds(c->m_opt.graceNs));
   c->requestStop();
 }
 
@@ -177,6 +185,7 @@ void Coordinator::tick() {
   if (m_stopAtNs < 0) handOut(now + m_opt.lookaheadNs);
   countPlannedUpTo(m_stopAtNs >= 0 ? std::min(now, m_stopAtNs) : now);
   closeWindows(now);
+  if (m_opt.observer) m_opt.observer->onProgress(now, m_aggregator);
   if (m_opt.statusLine && now - m_lastStatusNs >= 250'000'000) {
     printStatus(now);
     m_lastStatusNs = now;
@@ -250,9 +259,11 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
       }
       case FrameType::Stats: {
         StatsReport s = decodeStats(f.payload);
+        s.sample.connectionsOpen = static_cast<int64_t>(s.connectionsOpen);
         for (const auto& send : s.sends) m_aggregator.addSends(send);
         m_aggregator.addItl(s.itl, s.sample.atNs);
         m_aggregator.addWorkerSample(s.sample);
+        if (m_opt.observer) m_opt.observer->onWorkerStats(s);
         return;
       }
       case FrameType::Done: {
@@ -269,6 +280,7 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
       }
       case FrameType::Error:
         m_notes.push_back("worker " + std::to_string(w.proc.id) + " reported: " + f.payload);
+        notice("warning", m_notes.back());
         return;
       default:
         throw ProtocolError("unexpected frame " + std::string(protocol::frameTypeName(f.type)));
@@ -286,7 +298,13 @@ void Coordinator::onWorkerClosed(WorkerSlot& w, const std::string& why) {
   const std::string status = reapWorker(w.proc.pid, 500);
   m_reasons.push_back("worker " + std::to_string(w.proc.id) + " died at " + fmtSeconds(now) + " (" +
                       why + ", " + status + "); its requests in flight were lost");
+  notice("error", m_reasons.back());
+  if (m_opt.observer) m_opt.observer->onWorkerGone(w.proc.id);
   checkFinished();
+}
+
+void Coordinator::notice(const std::string& level, const std::string& text) {
+  if (m_opt.observer) m_opt.observer->onNotice(nowRel(), level, text);
 }
 
 void Coordinator::closeWindows(int64_t nowNs) {

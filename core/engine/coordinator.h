@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/engine/control_channel.h"
+#include "core/engine/run_observer.h"
 #include "core/engine/run_sink.h"
 #include "core/engine/worker_config.h"
 #include "core/engine/worker_pool.h"
@@ -28,6 +29,7 @@ struct CoordinatorOptions {
   int64_t lookaheadNs = 1'000'000'000; ///< sessions reach workers this far ahead of time
   int64_t graceNs = 10'000'000'000;    ///< after a stop, in-flight requests may finish this long
   bool statusLine = false;             ///< live one-line status on stderr
+  RunObserver* observer = nullptr;     ///< live telemetry (--live); not owned, may be null
 };
 
 /// How the run ended, for the summary and the exit code.
@@ -76,6 +78,7 @@ class Coordinator {
   WorkerSlot* nextAliveWorker();
   std::optional<workload::SessionPlan> nextPlanned();
   int64_t nowRel() const;
+  void notice(const std::string& level, const std::string& text);
 
   const workload::WorkloadSpec& m_spec;
   CoordinatorOptions m_opt;

@@ -4,23 +4,11 @@
 #include <array>
 #include <string_view>
 
-#include "core/util/rng.h"
 
 namespace plumbline::engine {
 
-namespace {
-constexpr std::array<std::string_view, 64> kWords = {
-    "time",   "year",   "people", "way",    "day",    "man",    "thing",  "woman",
-    "life",   "child",  "world",  "school", "state",  "family", "student", "group",
-    "country", "problem", "hand",  "part",   "place",  "case",   "week",   "company",
-    "system", "program", "question", "work", "government", "number", "night", "point",
-    "home",   "water",  "room",   "mother", "area",   "money",  "story",  "fact",
-    "month",  "lot",    "right",  "study",  "book",   "eye",    "job",    "word",
-    "business", "issue", "side",  "kind",   "head",   "house",  "service", "friend",
-    "father", "power",  "hour",   "game",   "line",   "end",    "member", "law"};
-}  // namespace
-
-RequestBodyBuilder::RequestBodyBuilder(const WorkerConfig& config) : m_config(config) {
+RequestBodyBuilder::RequestBodyBuilder(const WorkerConfig& config)
+    : m_config(config), m_prompts(config.prompt, config.promptSeed) {
   m_head = "{\"model\":" + nlohmann::json(config.model).dump() + ",";
   nlohmann::json tail = nlohmann::json::object();
   if (config.stream) {
@@ -39,27 +27,11 @@ RequestBodyBuilder::RequestBodyBuilder(const WorkerConfig& config) : m_config(co
   m_tail = t.size() > 2 ? "," + t.substr(1) : "}";
 }
 
-void appendSyntheticWords(util::Rng& rng, uint32_t n, std::string& out) {
-  uint64_t bits = 0;
-  int left = 0;
-  for (uint32_t i = 0; i < n; ++i) {
-    if (left == 0) {
-      bits = rng.nextU64();
-      left = 10;
-    }
-    if (i != 0) out.push_back(' ');
-    out.append(kWords[bits & 63]);
-    bits >>= 6;
-    --left;
-  }
+void RequestBodyBuilder::appendPrompt(const workload::SessionPlan& session, std::string& out) {
+  m_prompts.append(session, out);
 }
 
-void RequestBodyBuilder::appendPrompt(const workload::SessionPlan& session, std::string& out) const {
-  util::Rng rng = util::Rng::forStream(m_config.promptSeed, 3'000'000'000ULL + session.id);
-  appendSyntheticWords(rng, session.inputTokens, out);
-}
-
-void RequestBodyBuilder::build(const workload::SessionPlan& session, std::string& out) const {
+void RequestBodyBuilder::build(const workload::SessionPlan& session, std::string& out) {
   out.clear();
   out.append(m_head);
   if (m_config.api == workload::Api::Chat) {

@@ -11,6 +11,7 @@
 
 #include "core/engine/coordinator.h"
 #include "core/engine/endpoint_url.h"
+#include "core/engine/live_run.h"
 #include "core/engine/store_sink.h"
 #include "core/engine/terminal_report.h"
 #include "core/mock/embedded_target.h"
@@ -24,6 +25,16 @@
 namespace plumbline::engine {
 
 namespace {
+
+/// Says in the summary what the client's token counts are, so no reader mistakes them.
+void describeTokenCounts(const workload::WorkloadSpec& spec, metrics::RunSummary& summary) {
+  const auto& prompt = spec.requests.prompt;
+  summary.promptTokensBasis = prompt.basis();
+  summary.clientInputCount = (prompt.sharegpt ? "dataset prompt length (" : "planned prompt length (") +
+                             prompt.basis() + ")";
+  summary.clientOutputCount = spec.target.stream ? "content chunks (one per streamed delta with text)"
+                                                 : "none (not streaming)";
+}
 
 /// A bad flag or input: exit code 2 with this one-line message.
 struct UsageError : std::runtime_error {
@@ -74,9 +85,16 @@ void writeSummaryJson(const std::string& path, const nlohmann::json& j) {
   if (!out) throw std::runtime_error("--summary-json " + path + ": cannot write");
 }
 
-int execute(const RunOptions& opt) {
+int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
   workload::WorkloadSpec spec = loadSpec(opt);
   const std::string apiKey = readApiKey(opt, spec);
+  if (!opt.liveSocket.empty()) {
+    try {
+      live = std::make_unique<LiveRun>(opt.liveSocket, opt.liveClientBuffer);
+    } catch (const LiveServerError& e) {
+      throw UsageError(e.what());
+    }
+  }
   const uint32_t workers = opt.workers != 0 ? opt.workers : std::max(1u, std::thread::hardware_concurrency());
 
   std::unique_ptr<mock::EmbeddedTarget> embedded;
@@ -119,14 +137,20 @@ int execute(const RunOptions& opt) {
   co.workers = workers;
   co.graceNs = static_cast<int64_t>(opt.graceS * 1e9);
   co.statusLine = !opt.quiet && isatty(STDERR_FILENO) != 0;
-  StoreSink sink(writer);
-  Coordinator coordinator(spec, co, sink);
+  StoreSink storeSink(writer);
+  if (live) {
+    live->start(info, writer.runId(), spec, dbPath, storeSink);
+    co.observer = live->observer();
+  }
+  Coordinator coordinator(spec, co, live ? live->sink() : storeSink);
   RunOutcome outcome = coordinator.run();
   if (embedded) embedded->stop();
 
   outcome.summary.runId = writer.runId();
+  describeTokenCounts(spec, outcome.summary);
   const nlohmann::json summary = outcome.summary.toJson();
   writer.finish(summary, histogramBlobs(outcome.totals), !outcome.stoppedEarly);
+  if (live) live->finish(!outcome.stoppedEarly, summary, outcome.notes);
 
   if (!opt.quiet) {
     std::string report = formatRunReport(outcome.summary, outcome.notes);
@@ -140,20 +164,22 @@ int execute(const RunOptions& opt) {
 }  // namespace
 
 int runCommand(const RunOptions& options) {
+  std::unique_ptr<LiveRun> live;  // a failed run still ends its live stream, with the reason
+  auto fail = [&live](int code, const std::string& message) {
+    std::cerr << "plumbline run: " << message << std::endl;
+    if (live) live->fail(message);
+    return code;
+  };
   try {
-    return execute(options);
+    return execute(options, live);
   } catch (const workload::WorkloadError& e) {
-    std::cerr << "plumbline run: invalid workload: " << e.what() << std::endl;
-    return 2;
+    return fail(2, std::string("invalid workload: ") + e.what());
   } catch (const store::StoreError& e) {
-    std::cerr << "plumbline run: " << e.what() << std::endl;
-    return e.kind() == store::StoreErrorKind::Failure ? 1 : 2;
+    return fail(e.kind() == store::StoreErrorKind::Failure ? 1 : 2, e.what());
   } catch (const UsageError& e) {
-    std::cerr << "plumbline run: " << e.what() << std::endl;
-    return 2;
+    return fail(2, e.what());
   } catch (const std::exception& e) {
-    std::cerr << "plumbline run: failed: " << e.what() << std::endl;
-    return 1;
+    return fail(1, std::string("failed: ") + e.what());
   }
 }
 

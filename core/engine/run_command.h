@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -18,6 +19,8 @@ struct RunOptions {
   std::string apiKeyFile;          ///< a file holding the API key (first line)
   double graceS = 10.0;
   bool quiet = false;
+  std::string liveSocket;          ///< --live: serve live telemetry on this Unix socket path
+  size_t liveClientBuffer = size_t{4} << 20;  ///< unread bytes per live client before ticks drop
 };
 
 /// Runs a workload end to end. Returns the process exit code: 0 a valid run, 1 a failure

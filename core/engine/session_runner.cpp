@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-#include "core/util/rng.h"
 
 namespace plumbline::engine {
 
@@ -27,7 +26,7 @@ nlohmann::json message(const char* role, std::string content) {
 }  // namespace
 
 SessionRunner::SessionRunner(event_base* base, const WorkerConfig& config, HttpDriver& http,
-                             const RequestBodyBuilder& bodies, OnSend onSend)
+                             RequestBodyBuilder& bodies, OnSend onSend)
     : m_base(base), m_config(config), m_http(http), m_bodies(bodies), m_onSend(std::move(onSend)) {
   m_timer = evtimer_new(m_base, &SessionRunner::onTimer, this);
 }
@@ -59,17 +58,16 @@ const std::string& SessionRunner::prefixText(uint32_t group, uint32_t tokens) {
   auto it = m_prefixes.find(group);
   if (it == m_prefixes.end()) {
     std::string text;
-    util::Rng rng = util::Rng::forStream(m_config.promptSeed, kPrefixStream + group);
-    appendSyntheticWords(rng, tokens, text);
+    m_bodies.appendSynthetic(kPrefixStream + group, tokens, text);
     it = m_prefixes.emplace(group, std::move(text)).first;
   }
   return it->second;
 }
 
-std::string SessionRunner::newText(const Active& a, uint32_t index) const {
+std::string SessionRunner::newText(const Active& a, uint32_t index) {
   std::string text;
-  util::Rng rng = util::Rng::forStream(m_config.promptSeed, kTextStream + a.plan.id * kMaxRequestsPerSession + index);
-  appendSyntheticWords(rng, a.plan.requests[index].newTokens, text);
+  m_bodies.appendSynthetic(kTextStream + a.plan.id * kMaxRequestsPerSession + index, a.plan.requests[index].newTokens,
+                           text);
   return text;
 }
 

@@ -30,7 +30,7 @@ class SessionRunner {
   /// Called for every send: planned instant and send instant (the worker's send accounting).
   using OnSend = std::function<void(int64_t plannedNs, int64_t sendNs)>;
 
-  SessionRunner(event_base* base, const WorkerConfig& config, HttpDriver& http, const RequestBodyBuilder& bodies,
+  SessionRunner(event_base* base, const WorkerConfig& config, HttpDriver& http, RequestBodyBuilder& bodies,
                 OnSend onSend);
   ~SessionRunner();
   SessionRunner(const SessionRunner&) = delete;
@@ -79,7 +79,7 @@ class SessionRunner {
   void armTimer();
   void send(Active& a, uint32_t index, int64_t plannedNs);
   nlohmann::json messagesFor(Active& a, uint32_t index);
-  std::string newText(const Active& a, uint32_t index) const;
+  std::string newText(const Active& a, uint32_t index);
   const std::string& prefixText(uint32_t group, uint32_t tokens);
   void finishNode(Active& a, uint32_t index, State state);
   void skipDescendants(Active& a, uint32_t index);
@@ -88,7 +88,7 @@ class SessionRunner {
   event_base* m_base;
   const WorkerConfig& m_config;
   HttpDriver& m_http;
-  const RequestBodyBuilder& m_bodies;
+  RequestBodyBuilder& m_bodies;
   OnSend m_onSend;
   event* m_timer = nullptr;
   std::unordered_map<uint64_t, Active> m_sessions;

@@ -26,6 +26,7 @@ store::WindowRow toWindowRow(const metrics::WindowStats& w) {
   r.inputTokens = static_cast<int64_t>(w.inputTokens);
   r.outputTokens = static_cast<int64_t>(w.outputTokens);
   r.inFlight = w.harness.inFlight;
+  r.connectionsOpen = w.harness.connectionsOpen;
   r.ttftP50Ms = ms(w.hist(Metric::Ttft).percentile(0.5));
   r.ttftP99Ms = ms(w.hist(Metric::Ttft).percentile(0.99));
   r.itlP50Ms = ms(w.hist(Metric::Itl).percentile(0.5));

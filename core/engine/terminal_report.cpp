@@ -42,6 +42,7 @@ std::string formatRunReport(const metrics::RunSummary& s, const std::vector<std:
   latencyRow(out, "e2e from planned", s.e2eFromPlannedMs);
   line(out, "  tokens/s  in %.1f  out %.1f  (counts: %s)", s.inputTokensPerS, s.outputTokensPerS,
        s.tokenCountSource.c_str());
+  line(out, "  prompt tokens: %s", s.promptTokensBasis.c_str());
   return out;
 }
 

@@ -39,7 +39,7 @@ nlohmann::json WorkerConfig::toJson() const {
           {"model", model},          {"stream", stream},
           {"timeout_ms", timeoutMs}, {"max_in_flight", maxInFlight},
           {"prompt_seed", promptSeed}, {"sampling", samplingJson(sampling)},
-          {"api_key", apiKey}};
+          {"api_key", apiKey}, {"prompt", prompt.toWorkerJson()}};
 }
 
 WorkerConfig WorkerConfig::fromJson(const nlohmann::json& j) {
@@ -58,6 +58,7 @@ WorkerConfig WorkerConfig::fromJson(const nlohmann::json& j) {
     c.promptSeed = j.at("prompt_seed").get<uint64_t>();
     c.sampling = samplingFromJson(j.at("sampling"));
     c.apiKey = j.at("api_key").get<std::string>();
+    if (j.contains("prompt")) c.prompt = workload::PromptSpec::fromWorkerJson(j.at("prompt"));
     if (c.windowNs <= 0 || c.maxInFlight <= 0 || c.timeoutMs <= 0)
       throw std::invalid_argument("non-positive window, cap or timeout");
     return c;

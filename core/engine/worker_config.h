@@ -24,6 +24,7 @@ struct WorkerConfig {
   int64_t timeoutMs = 60'000;
   int64_t maxInFlight = 1000;  ///< this worker's share of max_in_flight
   uint64_t promptSeed = 1;
+  workload::PromptSpec prompt;  ///< resolved paths; the worker loads the files itself
   workload::SamplingSpec sampling;
   std::string apiKey;          ///< empty = no Authorization header
 

@@ -31,12 +31,16 @@ struct LiveHello {
   int64_t t0WallNs = 0;
   std::string toolVersion;
   std::string dbPath;
+
+  bool operator==(const LiveHello&) const = default;
 };
 
 /// {p50, p99} in milliseconds over what a Tick covers; count 0 means no samples.
 struct LivePercentiles {
   double p50 = 0, p99 = 0;
   uint64_t count = 0;
+
+  bool operator==(const LivePercentiles&) const = default;
 };
 
 /// Every 250 ms: cumulative counters, rates over the last second, and latency of the
@@ -55,12 +59,16 @@ struct LiveTick {
   double workerCpuMax = 0, workerCpuMean = 0;  ///< 0..1 of one core, latest samples
   double loopDelayMaxMs = 0;
   uint64_t ticksDropped = 0;       ///< ticks this client missed because it read too slowly
+
+  bool operator==(const LiveTick&) const = default;
 };
 
 struct LiveNotice {
   int64_t atNs = 0;
   std::string level;  ///< "info" | "warning" | "error"
   std::string text;
+
+  bool operator==(const LiveNotice&) const = default;
 };
 
 /// The run is over. summary is the --summary-json object (RunSummary::toJson()).
@@ -68,6 +76,8 @@ struct LiveEnd {
   std::string status;  ///< "complete" | "incomplete" | "failed"
   nlohmann::json summary;
   std::vector<std::string> notes;
+
+  bool operator==(const LiveEnd&) const = default;
 };
 
 using LiveMessage = std::variant<LiveHello, LiveTick, store::WindowRow, LiveNotice, LiveEnd>;

@@ -3,18 +3,20 @@
 //
 // `plumbline run --live SOCKET` listens on a Unix stream socket at SOCKET. A client that
 // connects receives, in order: the 8-byte greeting (kMagic, kVersion, 2 reserved bytes),
-// a Hello frame, every Window frame closed so far, the latest Tick, then the live frames as
-// they happen, and finally an End frame, after which the server closes the connection.
-// Clients send nothing. Frames:
+// a Hello frame, every Window and Notice frame sent so far (in their original order), the
+// latest Tick, then the live frames as they happen, and finally an End frame, after which
+// the server closes the connection. A run that fails before it starts sends End (status
+// "failed") without a Hello. Clients send nothing. Frames:
 //   u32 length (little-endian; counts the type byte and the payload) | u8 LiveFrameType |
 //   payload = one UTF-8 JSON object (schemas in live_messages.h)
 // Readers consume complete frames only and reject anything else with a named error.
 // LiveFrameType values are append-only: never renumber, never reuse. Unknown types from a
 // newer minor revision are skipped by readers, not fatal.
 //
-// The server never blocks the run: each client has a bounded output buffer; when it is
-// full, Tick frames for that client are dropped (and counted in the next Tick it does get);
-// Hello, Window, Notice and End frames are never dropped. The database has everything anyway.
+// The server never blocks the run: each client has a bounded output buffer (4 MiB); once
+// half of it is unread, Tick frames for that client are dropped (and counted in the next Tick
+// it does get); Hello, Window, Notice and End frames are never dropped: a client that cannot
+// take one any more is disconnected (and the run's notes say so). The database has it all.
 #include <cstdint>
 #include <string_view>
 

@@ -90,7 +90,10 @@ void RunAggregator::addRecord(const RequestRecord& r) {
   m_inputTokens += in;
   m_outputTokens += out;
   if (w) w->inputTokens += in, w->outputTokens += out;
-  if (r.inputTokensServer < 0 || r.outputTokensServer < 0) ++m_recordsWithoutServerCounts;
+  if (r.inputTokensServer < 0 || r.outputTokensServer < 0)
+    ++m_recordsWithoutServerCounts;
+  else
+    ++m_recordsWithServerCounts;
 }
 
 void RunAggregator::addItl(const LatencyHistogram& gaps, int64_t atNs) {
@@ -112,6 +115,7 @@ void RunAggregator::addWorkerSample(const WorkerSample& s) {
   if (s.atNs >= mine.latestAtNs) {
     mine.latestAtNs = s.atNs;
     mine.latestInFlight = s.inFlight;
+    mine.latestConnectionsOpen = s.connectionsOpen;
   }
 }
 
@@ -139,6 +143,7 @@ WindowStats RunAggregator::closeFront() {
   for (const auto& [id, mine] : w.workers) {
     h.workerCpuMax = std::max(h.workerCpuMax, mine.cpuSum / static_cast<double>(mine.samples));
     h.inFlight += mine.latestInFlight;
+    h.connectionsOpen += mine.latestConnectionsOpen;
   }
   h.workerCpuMean = w.cpuSamples ? w.cpuSum / static_cast<double>(w.cpuSamples) : 0;
   WindowStats out = std::move(w.stats);
@@ -182,7 +187,9 @@ RunSummary RunAggregator::summarize(double durationS, double requestedRps,
   s.achievedRps = perSecond(m_sent);
   s.inputTokensPerS = perSecond(m_inputTokens);
   s.outputTokensPerS = perSecond(m_outputTokens);
-  s.tokenCountSource = allServerCounts() ? "server" : "client";
+  s.tokenCountSource = allServerCounts() ? "server" : m_recordsWithServerCounts == 0 ? "client" : "mixed";
+  s.requestsWithServerCounts = m_recordsWithServerCounts;
+  s.requestsWithClientCountsOnly = m_recordsWithoutServerCounts;
   s.sendLagMs = Percentiles::fromHistogram(total(Metric::SendLag));
   s.ttftMs = Percentiles::fromHistogram(total(Metric::Ttft));
   s.itlMs = Percentiles::fromHistogram(total(Metric::Itl));

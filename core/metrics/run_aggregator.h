@@ -20,6 +20,7 @@ struct WorkerSample {
   int64_t loopDelayMaxNs = 0;    ///< worst timer lateness since the last sample
   int64_t inFlight = 0;
   int64_t inFlightCapHits = 0;   ///< since the last sample
+  int64_t connectionsOpen = 0;   ///< client connections the worker holds open
 };
 
 /// Sends a worker made, grouped by the window of their planned time (reported with samples).
@@ -50,7 +51,8 @@ class RunAggregator {
   /// per-window sent count (but not its send-lag p99); addPlanned does the same.
   void addSends(const SendReport& report);
   /// Per window: workerCpuMax is the busiest worker's mean over its samples there,
-  /// workerCpuMean the mean of all samples, inFlight the sum of each worker's latest sample.
+  /// workerCpuMean the mean of all samples, inFlight and connectionsOpen the sum of each
+  /// worker's latest sample.
   void addWorkerSample(const WorkerSample& s);
   /// A worker died at atNs: its window is marked and the verdict will say so.
   void markWorkerDied(uint32_t workerId, int64_t atNs);
@@ -83,6 +85,7 @@ class RunAggregator {
     uint64_t samples = 0;
     int64_t latestAtNs = -1;
     int64_t latestInFlight = 0;
+    int64_t latestConnectionsOpen = 0;
   };
   /// A window still accepting data, plus the scratch its harness state is built from.
   struct OpenWindow {
@@ -112,6 +115,7 @@ class RunAggregator {
   std::array<uint64_t, kErrorClassCount> m_errors{};
   uint64_t m_inputTokens = 0, m_outputTokens = 0;
   uint64_t m_recordsWithoutServerCounts = 0;
+  uint64_t m_recordsWithServerCounts = 0;
 };
 
 }  // namespace plumbline::metrics

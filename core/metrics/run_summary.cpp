@@ -74,6 +74,11 @@ nlohmann::json RunSummary::toJson() const {
   j["input_tokens_per_s"] = inputTokensPerS;
   j["output_tokens_per_s"] = outputTokensPerS;
   j["token_count_source"] = tokenCountSource;
+  j["token_counts"] = {{"requests_with_server_usage", requestsWithServerCounts},
+                       {"requests_with_client_counts_only", requestsWithClientCountsOnly},
+                       {"client_input", clientInputCount},
+                       {"client_output", clientOutputCount}};
+  j["prompt_tokens_basis"] = promptTokensBasis;
   j["complete"] = complete;
   return j;
 }
@@ -102,6 +107,14 @@ RunSummary RunSummary::fromJson(const nlohmann::json& j) {
   s.inputTokensPerS = get<double>(j, "input_tokens_per_s");
   s.outputTokensPerS = get<double>(j, "output_tokens_per_s");
   s.tokenCountSource = get<std::string>(j, "token_count_source");
+  // Summaries stored before these keys existed read as "unknown".
+  s.promptTokensBasis = j.value("prompt_tokens_basis", std::string("unknown"));
+  if (const auto counts = j.find("token_counts"); counts != j.end() && counts->is_object()) {
+    s.requestsWithServerCounts = counts->value("requests_with_server_usage", uint64_t{0});
+    s.requestsWithClientCountsOnly = counts->value("requests_with_client_counts_only", uint64_t{0});
+    s.clientInputCount = counts->value("client_input", std::string());
+    s.clientOutputCount = counts->value("client_output", std::string());
+  }
   s.complete = get<bool>(j, "complete");
   return s;
 }

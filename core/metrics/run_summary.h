@@ -35,7 +35,17 @@ struct RunSummary {
   Percentiles sendLagMs, ttftMs, itlMs, e2eMs, ttftFromPlannedMs, e2eFromPlannedMs;
   double inputTokensPerS = 0;
   double outputTokensPerS = 0;
-  std::string tokenCountSource;  ///< "server" (usage) or "client"
+  /// Which counts the token rates use: "server" (usage of every completed request),
+  /// "client" (none had usage) or "mixed" (server where reported, client otherwise).
+  std::string tokenCountSource;
+  /// What prompt token counts mean: "tokenizer: FILE" (exact) or "approximate: 1 word per token".
+  std::string promptTokensBasis;
+  /// "token_counts": how many completed requests had server usage and how many only the
+  /// client's counts, and what the client's counts are.
+  uint64_t requestsWithServerCounts = 0;
+  uint64_t requestsWithClientCountsOnly = 0;
+  std::string clientInputCount;   ///< e.g. "planned prompt length (tokenizer: qwen3/tokenizer.json)"
+  std::string clientOutputCount;  ///< e.g. "content chunks"
   bool complete = true;
 
   /// The --summary-json object: exactly the keys of kSummaryJsonKeys.
@@ -46,10 +56,10 @@ struct RunSummary {
 };
 
 /// The keys of RunSummary::toJson(), in order (the --summary-json contract).
-inline constexpr std::array<const char*, 21> kSummaryJsonKeys = {
+inline constexpr std::array<const char*, 23> kSummaryJsonKeys = {
     "run_id", "verdict", "verdict_reasons", "planned", "sent", "completed", "not_sent",
     "errors", "duration_s", "requested_rps", "achieved_rps", "send_lag_ms", "ttft_ms",
     "itl_ms", "e2e_ms", "ttft_from_planned_ms", "e2e_from_planned_ms", "input_tokens_per_s",
-    "output_tokens_per_s", "token_count_source", "complete"};
+    "output_tokens_per_s", "token_count_source", "token_counts", "prompt_tokens_basis", "complete"};
 
 }  // namespace plumbline::metrics

@@ -18,6 +18,7 @@ struct HarnessState {
   double workerCpuMean = 0;
   int64_t loopDelayMaxNs = 0;    ///< worst event-loop delay seen by any worker
   int64_t inFlight = 0;          ///< requests in flight at the window's end
+  int64_t connectionsOpen = 0;   ///< client connections open at the window's end
   int64_t inFlightCapHits = 0;   ///< sends that waited on max_in_flight
   bool workerDied = false;
   int64_t diedWorkerId = -1;     ///< first worker that died in the window, -1 if none

@@ -147,7 +147,11 @@ void EngineCompletion::endStream(bool cut) {
 
 void EngineCompletion::sendFullBody() {
   releaseConnection();
-  sendFullBodyReply(m_request, m_formatter, m_stats, monotonicNs() - m_receivedNs);
+  if (m_plan.body.active()) {
+    m_loop.startFaultyBody(m_request, m_formatter, m_plan.body, m_receivedNs);
+  } else {
+    sendFullBodyReply(m_request, m_formatter, m_stats, monotonicNs() - m_receivedNs);
+  }
   m_request = nullptr;
   m_loop.retireEngine(m_id, false);
 }

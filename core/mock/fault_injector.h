@@ -20,10 +20,12 @@ enum class FaultClass : uint8_t {
   Http429,         ///< 429 with Retry-After
   Refuse,          ///< the connection is closed as soon as the request arrives, no reply
   StallFirstByte,  ///< nothing (not even headers) for stall_ms, then the normal reply
-  StallMidStream,  ///< a stall_ms pause after half the tokens (streaming only)
-  StreamCut,       ///< the stream ends after half the tokens, without usage or [DONE] (streaming only)
-  MalformedChunk,  ///< one chunk in the middle is broken JSON (streaming only)
-  SlowTrickle,     ///< every token trickles out trickle_itl_ms apart (streaming only)
+  StallMidStream,  ///< a stall_ms pause after half the tokens (non-streaming: half the body)
+  StreamCut,       ///< the stream ends after half the tokens, without usage or [DONE]
+                   ///< (non-streaming: the connection closes after half the announced body)
+  MalformedChunk,  ///< one chunk in the middle is broken JSON (non-streaming: the body is)
+  SlowTrickle,     ///< every token trickles out trickle_itl_ms apart (non-streaming: the body,
+                   ///< in one piece per token)
 };
 inline constexpr size_t kFaultClassCount = 9;
 inline constexpr std::array<std::string_view, kFaultClassCount> kFaultClassNames = {
@@ -43,6 +45,18 @@ struct FaultSettings {
   bool any() const;
 };
 
+/// What a fault does to a non-streaming body: it goes out in `pieces` equal parts `gapNs`
+/// apart; `cutAfterFirst` closes the connection after the first part (the Content-Length
+/// announced the whole body); `malformed` sends broken JSON instead of the body.
+struct BodyFault {
+  int64_t pieces = 0;  ///< 0: no body fault
+  int64_t gapNs = 0;
+  bool cutAfterFirst = false;
+  bool malformed = false;
+
+  bool active() const { return pieces > 0; }
+};
+
 /// What a drawn fault does to one response, in token indices (defaults: nothing).
 struct FaultPlan {
   static constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
@@ -53,6 +67,7 @@ struct FaultPlan {
   int64_t cutAfter = kNever;    ///< tokens sent before the stream ends without [DONE]
   int64_t malformedAt = -1;     ///< token index whose chunk is broken
   int64_t trickleItlNs = 0;     ///< > 0: one token per this gap
+  BodyFault body;               ///< non-streaming replies only
 };
 
 /// One event loop's fault source (its own seeded stream: loop i draws from (seed, i)).
@@ -60,11 +75,11 @@ class FaultInjector {
  public:
   FaultInjector(const FaultSettings& settings, int loopIndex);
 
-  /// Draws the fault of the next request, if any. Stream-only classes drawn for a
-  /// non-streaming request are not injected (nullopt, not counted).
-  std::optional<FaultClass> draw(bool stream);
-  /// The shape of fault `cls` on a response of `tokens` tokens.
-  FaultPlan plan(std::optional<FaultClass> cls, int64_t tokens) const;
+  /// Draws the fault of the next request, if any (every class applies to streaming and
+  /// non-streaming requests alike).
+  std::optional<FaultClass> draw();
+  /// The shape of fault `cls` on a response of `tokens` tokens, streamed or not.
+  FaultPlan plan(std::optional<FaultClass> cls, int64_t tokens, bool stream = true) const;
   const FaultSettings& settings() const { return m_settings; }
 
  private:

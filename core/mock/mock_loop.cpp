@@ -17,6 +17,7 @@
 #include "core/mock/completion_formatter.h"
 #include "core/mock/engine_completion.h"
 #include "core/mock/engine_scheduler.h"
+#include "core/mock/faulty_body_reply.h"
 #include "core/mock/mock_metrics.h"
 #include "core/mock/mock_stats.h"
 #include "core/mock/timed_completion.h"
@@ -98,6 +99,8 @@ void MockLoop::release() {
   m_active.clear();
   for (auto& [id, completion] : m_engineActive) completion->detach();
   m_engineActive.clear();
+  for (auto& [raw, reply] : m_faultyBodies) reply->detach();
+  m_faultyBodies.clear();
   if (m_engineEvent != nullptr) event_free(m_engineEvent);
   m_engineEvent = nullptr;
   if (m_stopEvent != nullptr) event_free(m_stopEvent);
@@ -129,6 +132,16 @@ void MockLoop::retireEngine(uint64_t id, bool cancel) {
   if (cancel) m_engine->cancel(id);
   m_engineActive.erase(id);
 }
+
+void MockLoop::startFaultyBody(evhttp_request* request, const CompletionFormatter& formatter, const BodyFault& fault,
+                               int64_t startNs) {
+  auto reply = std::make_unique<FaultyBodyReply>(*this, m_stats, request, formatter, fault, startNs);
+  FaultyBodyReply* raw = reply.get();
+  m_faultyBodies.emplace(raw, std::move(reply));
+  raw->begin();
+}
+
+void MockLoop::retire(FaultyBodyReply* reply) { m_faultyBodies.erase(reply); }
 
 void MockLoop::onEngine(int /*fd*/, short /*what*/, void* self) { static_cast<MockLoop*>(self)->takeEngineTokens(); }
 
@@ -181,11 +194,11 @@ void MockLoop::handleCompletion(evhttp_request* request, ApiKind kind) {
     MockStats::bump(m_stats.requestsCompleted);  // a 400 is a complete answer too
     return replyError(request, 400, "Bad Request", error);
   }
-  const auto fault = m_faults.draw(parsed->stream);
+  const auto fault = m_faults.draw();
   if (fault) MockStats::bump(m_stats.faults[static_cast<size_t>(*fault)]);
   if (fault && replyWithFault(request, *fault)) return;
   const int64_t tokens = completionTokens(*parsed, m_settings.naturalLengthMean);
-  const FaultPlan plan = m_faults.plan(fault, tokens);
+  const FaultPlan plan = m_faults.plan(fault, tokens, parsed->stream);
   if (m_engine != nullptr) return startOnEngine(request, *parsed, tokens, plan, receivedNs);
   startTimed(request, *parsed, tokens, plan, receivedNs);
 }
@@ -212,12 +225,18 @@ bool MockLoop::replyWithFault(evhttp_request* request, FaultClass fault) {
   }
 }
 
-// The connection is shut down without a byte of reply; libevent then sees it close, lets
-// go of the unanswered request and calls onRefusedClose, which frees it.
+// The connection is reset at the TCP level without a byte of reply, as an overloaded server
+// or a crashed backend behind a proxy does: connect(AF_UNSPEC) disconnects the socket, and a
+// disconnect of an established TCP connection sends RST (no FIN, no lingering), while the
+// descriptor stays libevent's. libevent then sees it close, lets go of the unanswered
+// request and calls onRefusedClose, which frees it. The client reads ECONNRESET.
 void MockLoop::refuse(evhttp_request* request) {
   evhttp_connection* connection = evhttp_request_get_connection(request);
   evhttp_connection_set_closecb(connection, &MockLoop::onRefusedClose, request);
-  shutdown(bufferevent_getfd(evhttp_connection_get_bufferevent(connection)), SHUT_RDWR);
+  const int fd = bufferevent_getfd(evhttp_connection_get_bufferevent(connection));
+  sockaddr unspec{};
+  unspec.sa_family = AF_UNSPEC;
+  if (connect(fd, &unspec, sizeof unspec) != 0) shutdown(fd, SHUT_RDWR);  // not TCP: close it plainly
 }
 
 void MockLoop::onRefusedClose(evhttp_connection* /*connection*/, void* request) {

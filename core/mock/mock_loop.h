@@ -21,8 +21,10 @@ struct evhttp_connection;
 
 namespace plumbline::mock {
 
+class CompletionFormatter;
 class EngineCompletion;
 class EngineScheduler;
+class FaultyBodyReply;
 class MockStatsBoard;
 struct MockStats;
 class TimedCompletion;
@@ -47,6 +49,11 @@ class MockLoop {
   void retire(TimedCompletion* completion);
   /// Deletes an engine-driven completion; `cancel` also takes its sequence out of the engine.
   void retireEngine(uint64_t id, bool cancel);
+  /// Answers a non-streaming request whose body carries `fault` (the caller let go of it).
+  void startFaultyBody(evhttp_request* request, const CompletionFormatter& formatter, const BodyFault& fault,
+                       int64_t startNs);
+  /// Deletes a finished or cancelled faulty body.
+  void retire(FaultyBodyReply* reply);
 
  private:
   void setUp(int listenFd);
@@ -84,6 +91,7 @@ class MockLoop {
   int m_wakeFd = -1;
   std::unordered_map<TimedCompletion*, std::unique_ptr<TimedCompletion>> m_active;
   std::unordered_map<uint64_t, std::unique_ptr<EngineCompletion>> m_engineActive;
+  std::unordered_map<FaultyBodyReply*, std::unique_ptr<FaultyBodyReply>> m_faultyBodies;
   std::vector<TokenEmission> m_emissions;
 };
 

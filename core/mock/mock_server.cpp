@@ -101,6 +101,8 @@ int runMockServer(const MockConfig& config) {
     int received = 0;
     sigwait(&stopSignals, &received);
     server.stop();
+    // The final counts, after the last reply: what a script compares with the harness's.
+    std::cout << server.stats().toJson() << std::endl;
   } catch (const std::runtime_error& e) {
     std::cerr << "plumbline " << e.what() << '\n';
     return 1;

@@ -28,6 +28,8 @@ class MockServer {
   /// "http://HOST:PORT"
   std::string baseUrl() const;
   void start();
+  /// The counters behind /mock/stats.
+  const MockStatsBoard& stats() const { return *m_board; }
   /// Stops every loop and joins its thread; idempotent.
   void stop();
 
@@ -42,7 +44,8 @@ class MockServer {
 };
 
 /// Entry point of `plumbline mock`: resolves the options, prints the base URL as the
-/// first line of stdout, serves until SIGTERM/SIGINT. Returns the process exit code
+/// first line of stdout, serves until SIGTERM/SIGINT, then prints /mock/stats's final JSON
+/// as its last line. Returns the process exit code
 /// (0 clean stop, 1 cannot serve, 2 invalid options, with a one-line message on stderr).
 int runMockServer(const MockConfig& config);
 

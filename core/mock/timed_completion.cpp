@@ -133,7 +133,11 @@ void TimedCompletion::sendStreamChunks(int64_t due) {
 
 void TimedCompletion::sendFullBody() {
   releaseConnection();
-  sendFullBodyReply(m_request, m_formatter, m_stats, monotonicNs() - m_schedule.startNs);
+  if (m_plan.body.active()) {
+    m_loop.startFaultyBody(m_request, m_formatter, m_plan.body, m_schedule.startNs);
+  } else {
+    sendFullBodyReply(m_request, m_formatter, m_stats, monotonicNs() - m_schedule.startNs);
+  }
   m_request = nullptr;
 }
 

@@ -91,6 +91,7 @@ Json windowToJson(const WindowRow& w) {
               {"input_tokens", w.inputTokens},
               {"output_tokens", w.outputTokens},
               {"in_flight", w.inFlight},
+              {"connections_open", w.connectionsOpen},
               {"ttft_p50_ms", w.ttftP50Ms},
               {"ttft_p99_ms", w.ttftP99Ms},
               {"itl_p50_ms", w.itlP50Ms},

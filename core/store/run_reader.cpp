@@ -135,8 +135,8 @@ std::vector<WindowRow> RunReader::windows(int64_t id) const {
       "SELECT idx, start_ns, length_ns, planned, sent, completed, errors, errors_json, "
       "input_tokens, output_tokens, in_flight, ttft_p50_ms, ttft_p99_ms, itl_p50_ms, itl_p99_ms, "
       "e2e_p50_ms, e2e_p99_ms, send_lag_p50_ms, send_lag_p99_ms, send_lag_max_ms, "
-      "worker_cpu_max, worker_cpu_mean, loop_delay_max_ms, in_flight_cap_hits, worker_died "
-      "FROM windows WHERE run_id = ? ORDER BY idx");
+      "worker_cpu_max, worker_cpu_mean, loop_delay_max_ms, in_flight_cap_hits, worker_died, "
+      "connections_open FROM windows WHERE run_id = ? ORDER BY idx");
   s.bindInt(1, id);
   std::vector<WindowRow> rows;
   while (s.step()) {
@@ -166,6 +166,7 @@ std::vector<WindowRow> RunReader::windows(int64_t id) const {
     w.loopDelayMaxMs = s.columnDouble(22);
     w.inFlightCapHits = s.columnInt(23);
     w.workerDied = s.columnInt(24) != 0;
+    w.connectionsOpen = s.columnInt(25);
     rows.push_back(std::move(w));
   }
   return rows;
@@ -185,6 +186,24 @@ std::vector<std::string> RunReader::tags(int64_t id) const {
   s.bindInt(1, id);
   std::vector<std::string> out;
   while (s.step()) out.push_back(s.columnText(0));
+  return out;
+}
+
+std::map<int64_t, std::vector<std::string>> RunReader::tagsByRun() const {
+  Statement s = m_db.prepare("SELECT run_id, tag FROM tags ORDER BY run_id, tag");
+  std::map<int64_t, std::vector<std::string>> out;
+  while (s.step()) out[s.columnInt(0)].push_back(s.columnText(1));
+  return out;
+}
+
+std::vector<std::pair<int64_t, std::string>> RunReader::windowHistograms(
+    int64_t id, const std::string& metric) const {
+  Statement s = m_db.prepare(
+      "SELECT window_idx, data FROM histograms WHERE run_id = ? AND metric = ? AND window_idx >= 0 "
+      "ORDER BY window_idx");
+  s.bindInt(1, id).bindText(2, metric);
+  std::vector<std::pair<int64_t, std::string>> out;
+  while (s.step()) out.emplace_back(s.columnInt(0), s.columnBlob(1));
   return out;
 }
 

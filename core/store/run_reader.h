@@ -1,8 +1,10 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/metrics/request_record.h"
@@ -27,6 +29,11 @@ class RunReader {
   /// windowIdx -1 is the whole run.
   std::optional<std::string> histogram(int64_t id, const std::string& metric, int64_t windowIdx) const;
   std::vector<std::string> tags(int64_t id) const;
+  /// Every run's tags (runs without tags absent), sorted, in one query: for run tables.
+  std::map<int64_t, std::vector<std::string>> tagsByRun() const;
+  /// (window index, blob) of one metric's per-window histograms, by window index.
+  std::vector<std::pair<int64_t, std::string>> windowHistograms(int64_t id,
+                                                                const std::string& metric) const;
   const std::string& path() const { return m_db.path(); }
 
   /// 'running' becomes 'incomplete' when the coordinator pid is gone or ran on another host.

@@ -101,6 +101,8 @@ void printSummary(const Json& s, std::ostream& out) {
   std::string source = s.value("token_count_source", std::string("unknown"));
   out << "tokens/s: input " << fmt("%.1f", num(s, "input_tokens_per_s")) << "  output "
       << fmt("%.1f", num(s, "output_tokens_per_s")) << "  (token counts: " << source << ")\n";
+  out << "prompt tokens: " << s.value("prompt_tokens_basis", std::string("unknown (run stored before it was recorded)"))
+      << '\n';
 }
 
 }  // namespace
@@ -141,6 +143,12 @@ int runsShow(const std::string& dbPath, int64_t id, std::ostream& out, std::ostr
     out << "run " << run->id << ": " << (run->name.empty() ? "(unnamed)" : run->name)
         << "  workload " << run->workloadName << "  model " << run->model << "  target "
         << run->targetUrl << "  started " << run->createdAt << '\n';
+    if (auto tags = reader.tags(id); !tags.empty()) {
+      out << "tags:";
+      for (const std::string& t : tags) out << ' ' << t;
+      out << '\n';
+    }
+    if (run->notes) out << "notes: " << *run->notes << '\n';
     Json summary = parsedOrNull(run->summaryJson);
     if (summary.is_object()) {
       printSummary(summary, out);

@@ -102,7 +102,12 @@ CREATE TABLE tags (
 );
 )sql";
 
-constexpr std::array<Migration, 1> kMigrations = {{{1, kSchemaV1}}};
+// v2: the harness's open client connections per window (live telemetry shows them too).
+constexpr const char* kSchemaV2 = R"sql(
+ALTER TABLE windows ADD COLUMN connections_open INTEGER NOT NULL DEFAULT 0;
+)sql";
+
+constexpr std::array<Migration, 2> kMigrations = {{{1, kSchemaV1}, {2, kSchemaV2}}};
 
 }  // namespace
 

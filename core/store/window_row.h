@@ -17,6 +17,7 @@ struct WindowRow {
   int64_t inputTokens = 0;
   int64_t outputTokens = 0;
   int64_t inFlight = 0;
+  int64_t connectionsOpen = 0;  ///< client connections open at the window's end
   double ttftP50Ms = 0;
   double ttftP99Ms = 0;
   double itlP50Ms = 0;

@@ -78,12 +78,37 @@ void SyntheticPromptBuilder::appendUnit(Draft& draft) const {
   draft.unitEnds.push_back(draft.text.size());
 }
 
+void SyntheticPromptBuilder::compose(size_t tokens, uint64_t seed, std::string& out) {
+  Draft draft{std::move(m_scratch), {}, util::Rng(seed), 0};
+  draft.text.clear();
+  draft.unitEnds.reserve(tokens);
+  while (draft.unitEnds.size() < tokens) appendUnit(draft);
+  out.append(draft.text);
+  m_scratch = std::move(draft.text);
+}
+
+std::string SyntheticPromptBuilder::checkComposition(const std::vector<size_t>& lengths,
+                                                     const std::vector<uint64_t>& seeds) {
+  std::string text;
+  for (const size_t tokens : lengths) {
+    for (const uint64_t seed : seeds) {
+      text.clear();
+      compose(tokens, seed, text);
+      const size_t counted = m_tokenizer.countTokens(text);
+      if (counted != tokens)
+        return "asked " + std::to_string(tokens) + ", counted " + std::to_string(counted) + " (seed " +
+               std::to_string(seed) + ")";
+    }
+  }
+  return {};
+}
+
 std::string SyntheticPromptBuilder::build(size_t tokens, uint64_t seed) {
   if (tokens == 0) return {};
   Draft draft{{}, {}, util::Rng(seed), 0};
   draft.text.reserve(tokens * 6);
-  // Every unit is one token on its own, so `tokens` units is the first guess; BPE may still
-  // join units, so the whole text is re-counted and adjusted until it is exact.
+  // Every unit is one token on its own, so `tokens` units is the first guess (compose()'s
+  // text); BPE may still join units, so the whole text is re-counted and adjusted.
   while (draft.unitEnds.size() < tokens) appendUnit(draft);
   for (int attempt = 0; attempt < kMaxAdjustments; ++attempt) {
     const size_t count = m_tokenizer.countTokens(draft.text);

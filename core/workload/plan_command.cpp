@@ -4,6 +4,7 @@
 
 #include "core/workload/plan_preview.h"
 #include "core/workload/workload_loader.h"
+#include "core/workload/workload_warnings.h"
 
 namespace plumbline::workload {
 
@@ -11,10 +12,15 @@ int planCommand(const std::string& path, bool json, std::ostream& out, std::ostr
   try {
     const WorkloadSpec spec = loadWorkloadFile(path);
     const PlanPreview preview = buildPreview(spec);
+    const auto warnings = workloadWarnings(spec);
     if (json) {
-      out << previewJson(preview, spec).dump(2) << '\n';
+      nlohmann::json document = previewJson(preview, spec);
+      document["warnings"] = warningsJson(warnings);
+      out << document.dump(2) << '\n';
     } else {
       out << formatPreview(preview, spec);
+      if (!warnings.empty()) out << "\nwarnings\n";
+      for (const auto& w : warnings) out << "  " << w.path << ": " << w.message << '\n';
     }
     return 0;
   } catch (const WorkloadError& e) {

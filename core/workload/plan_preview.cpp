@@ -1,22 +1,18 @@
 #include "core/workload/plan_preview.h"
 
+#include "core/workload/prompt_materials.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "core/workload/length_dist_parser.h"
+#include "core/workload/nearest_rank.h"
 #include "core/workload/planner.h"
 #include "core/workload/session_estimate.h"
 
 namespace plumbline::workload {
 namespace {
-
-/// Nearest-rank percentile of a sorted, non-empty vector.
-uint32_t percentile(const std::vector<uint32_t>& sorted, double p) {
-  const double rank = std::ceil(p / 100.0 * static_cast<double>(sorted.size()));
-  const size_t index = rank < 1 ? 0 : static_cast<size_t>(rank) - 1;
-  return sorted[std::min(index, sorted.size() - 1)];
-}
 
 LengthSummary summarize(std::vector<uint32_t>& values) {
   LengthSummary summary;
@@ -25,11 +21,11 @@ LengthSummary summarize(std::vector<uint32_t>& values) {
   for (uint32_t v : values) summary.total += v;
   summary.min = values.front();
   summary.max = values.back();
-  summary.p1 = percentile(values, 1);
-  summary.p10 = percentile(values, 10);
-  summary.p50 = percentile(values, 50);
-  summary.p90 = percentile(values, 90);
-  summary.p99 = percentile(values, 99);
+  summary.p1 = nearestRank(values, 1);
+  summary.p10 = nearestRank(values, 10);
+  summary.p50 = nearestRank(values, 50);
+  summary.p90 = nearestRank(values, 90);
+  summary.p99 = nearestRank(values, 99);
   summary.mean = static_cast<double>(summary.total) / static_cast<double>(values.size());
   return summary;
 }
@@ -53,7 +49,22 @@ std::string lengthLine(const char* label, const LengthSummary& s, const LengthDi
   return formatText(
       "  %-7s %-12s min %-6u p1 %-6u p10 %-6u p50 %-6u p90 %-6u p99 %-6u max %-6u "
       "mean %.1f\n",
-      label, distKindName(dist.kind), s.min, s.p1, s.p10, s.p50, s.p90, s.p99, s.max, s.mean);
+      label, dist.source.is_object() && dist.source.value("dist", "") == "sharegpt" ? "sharegpt" : distKindName(dist.kind),
+      s.min, s.p1, s.p10, s.p50, s.p90, s.p99, s.max, s.mean);
+}
+
+/// "sharegpt chat.json (38 of 40 entries usable, 3 truncated)  tokens: tokenizer: qwen3/…"
+std::string promptLine(const PromptSpec& prompt) {
+  std::string line = prompt.source;
+  if (prompt.sharegpt) {
+    line += " " + prompt.sharegpt->file;
+    if (prompt.materials && prompt.materials->sharegpt) {
+      const auto& g = *prompt.materials->sharegpt;
+      line += formatText(" (%zu of %zu entries usable, %zu truncated to %lld tokens)", g.prompts().size(),
+                         g.entries, g.truncatedInputs, static_cast<long long>(prompt.sharegpt->maxInputTokens));
+    }
+  }
+  return line + "  token counts: " + prompt.basis();
 }
 
 }  // namespace
@@ -125,6 +136,7 @@ std::string formatPreview(const PlanPreview& preview, const WorkloadSpec& spec) 
                    row.endS, row.startRate, row.endRate, row.expectedSessions,
                    static_cast<unsigned long long>(row.plannedSessions), row.expectedRequestRate);
   }
+  out += "prompts   " + promptLine(spec.requests.prompt) + "\n";
   const SessionEstimate& e = preview.session;
   out += "\nsession\n";
   out += formatText("  shape %s  %.2f requests/session  derived request rate %.2f/s (%.2f sessions/s)\n",
@@ -171,6 +183,8 @@ nlohmann::json previewJson(const PlanPreview& preview, const WorkloadSpec& spec)
           {"arrival", arrivalName(spec.load.arrival)},
           {"seed", spec.load.seed},
           {"session_shape", spec.session.shape},
+          {"prompt_source", spec.requests.prompt.source},
+          {"prompt_tokens_basis", spec.requests.prompt.basis()},
           {"session",
            {{"shape", spec.session.shape},
             {"requests_per_session", preview.session.requestsPerSession},

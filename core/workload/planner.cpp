@@ -1,8 +1,11 @@
 #include "core/workload/planner.h"
 #include "core/workload/session_graph.h"
 
+#include "core/workload/prompt_materials.h"
+
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace plumbline::workload {
 namespace {
@@ -26,12 +29,26 @@ double timeAtIntegral(const Stage& stage, double x) {
 
 }  // namespace
 
+const ShareGptPrompts* shareGptPrompts(const WorkloadSpec& spec) {
+  if (!spec.requests.prompt.sharegpt) return nullptr;
+  const auto& materials = spec.requests.prompt.materials;
+  if (!materials || !materials->sharegpt)
+    throw std::logic_error("sharegpt prompts were not loaded (loadPromptMaterials) before planning");
+  return materials->sharegpt.get();
+}
+
 SessionPlan drawSession(const WorkloadSpec& spec, uint64_t id) {
   SessionPlan s;
   s.id = id;
   util::Rng lengths = util::Rng::forStream(spec.load.seed, kLengthStreamBase + id);
-  s.inputTokens = sampleLength(spec.requests.inputTokens, lengths);
-  s.outputTokens = sampleLength(spec.requests.outputTokens, lengths);
+  if (const ShareGptPrompts* dataset = shareGptPrompts(spec)) {
+    const ShareGptPrompt& prompt = dataset->pick(spec.load.seed, id);
+    s.inputTokens = prompt.inputTokens;
+    s.outputTokens = prompt.outputTokens;
+  } else {
+    s.inputTokens = sampleLength(spec.requests.inputTokens, lengths);
+    s.outputTokens = sampleLength(spec.requests.outputTokens, lengths);
+  }
   planSessionRequests(spec, s);
   return s;
 }

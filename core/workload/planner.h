@@ -61,6 +61,11 @@ SessionPlan drawSession(const WorkloadSpec& spec, uint64_t id);
 /// Draws one value from a length distribution, clamped and rounded to a whole token count.
 uint32_t sampleLength(const LengthDist& dist, util::Rng& rng);
 
+class ShareGptPrompts;
+/// The loaded ShareGPT prompts of a sharegpt workload, null for other sources. Throws
+/// std::logic_error when a sharegpt spec was never loaded.
+const ShareGptPrompts* shareGptPrompts(const WorkloadSpec& spec);
+
 /// Expected sessions in a stage (the integral of its rate).
 double expectedSessions(const Stage& stage);
 

@@ -5,6 +5,7 @@
 
 #include "core/workload/json_fields.h"
 #include "core/workload/length_dist_parser.h"
+#include "core/workload/prompt_parser.h"
 #include "core/workload/session_parser.h"
 #include "core/workload/workload_error.h"
 
@@ -15,17 +16,6 @@ namespace {
 constexpr std::array<std::string_view, 10> kReservedBodyFields = {
     "model",      "messages",    "prompt", "stream", "stream_options",
     "max_tokens", "temperature", "top_p",  "seed",   "ignore_eos"};
-
-std::string parsePromptSource(const nlohmann::json& value, const std::string& path) {
-  JsonFields fields(value, path, {"source", "shared_prefix"});
-  const std::string source = fields.requireString("source");
-  if (source == "synthetic") return source;
-  if (source == "sharegpt" || source == "trace" || source == "dataset")
-    throw WorkloadError(fields.childPath("source"),
-                        "prompt source '" + source + "' is not supported yet (only 'synthetic')");
-  throw WorkloadError(fields.childPath("source"),
-                      "unknown prompt source '" + source + "' (only 'synthetic' is supported)");
-}
 
 }  // namespace
 
@@ -63,18 +53,33 @@ SamplingSpec parseSampling(const nlohmann::json& value, const std::string& path)
   return sampling;
 }
 
-RequestsSpec parseRequests(const nlohmann::json& value, const std::string& path) {
+RequestsSpec parseRequests(const nlohmann::json& value, const std::string& path, const std::string& baseDir) {
   JsonFields fields(value, path, {"input_tokens", "output_tokens", "prompt", "sampling"});
   RequestsSpec requests;
-  requests.inputTokens =
-      parseLengthDist(fields.require("input_tokens"), fields.childPath("input_tokens"));
-  requests.outputTokens =
-      parseLengthDist(fields.require("output_tokens"), fields.childPath("output_tokens"));
   if (const auto* prompt = fields.find("prompt"))
   {
-    requests.promptSource = parsePromptSource(*prompt, fields.childPath("prompt"));
-    if (const auto it = prompt->find("shared_prefix"); it != prompt->end())
-      requests.sharedPrefix = parseSharedPrefix(*it, fields.childPath("prompt") + ".shared_prefix");
+    // shared_prefix is ours (sessions); the rest of the prompt object is the prompt parser's.
+    nlohmann::json rest = *prompt;
+    if (rest.is_object() && rest.contains("shared_prefix")) {
+      requests.sharedPrefix = parseSharedPrefix(rest["shared_prefix"], fields.childPath("prompt") + ".shared_prefix");
+      rest.erase("shared_prefix");
+    }
+    requests.prompt = parsePrompt(rest, fields.childPath("prompt"), baseDir);
+  }
+  if (requests.prompt.sharegpt) {
+    // The dataset's own turns give each request its lengths; a distribution would be ignored.
+    for (const char* key : {"input_tokens", "output_tokens"}) {
+      if (fields.has(key))
+        throw WorkloadError(fields.childPath(key),
+                            "not used with prompt source 'sharegpt' (lengths come from the dataset; "
+                            "bound them with prompt.min_input_tokens/max_input_tokens/max_output_tokens)");
+    }
+    requests.inputTokens.source = requests.outputTokens.source = {{"dist", "sharegpt"}};
+  } else {
+    requests.inputTokens =
+        parseLengthDist(fields.require("input_tokens"), fields.childPath("input_tokens"));
+    requests.outputTokens =
+        parseLengthDist(fields.require("output_tokens"), fields.childPath("output_tokens"));
   }
   if (const auto* sampling = fields.find("sampling"))
     requests.sampling = parseSampling(*sampling, fields.childPath("sampling"));

@@ -31,7 +31,7 @@ void planChain(const WorkloadSpec& spec, SessionPlan& s, util::Rng& rng, bool ag
 void planTree(const WorkloadSpec& spec, SessionPlan& s, util::Rng& rng) {
   s.requests.push_back(request({}, 0, s.inputTokens, s.outputTokens, RequestText::UserMessage));
   size_t levelStart = 0, levelEnd = 1;
-  for (uint32_t level = 1; level < spec.session.depth; ++level) {
+  for (uint32_t level = 1; level <= spec.session.depth; ++level) {
     for (size_t parent = levelStart; parent < levelEnd; ++parent) {
       for (uint32_t c = 0; c < spec.session.branching; ++c) {
         const uint32_t in = sampleLength(spec.requests.inputTokens, rng);

@@ -71,7 +71,7 @@ bool hasOnly(const nlohmann::json& value, const ShapeKeys& shape) {
 
 int64_t treeNodes(int64_t branching, int64_t depth) {
   int64_t nodes = 0, level = 1;
-  for (int64_t d = 0; d < depth; ++d) {
+  for (int64_t d = 0; d <= depth; ++d) {
     nodes += level;
     level *= branching;
   }

@@ -32,7 +32,8 @@ SecondsDist parseSecondsDist(const nlohmann::json& value, const std::string& pat
 /// {"groups": N, "tokens": N}
 SharedPrefixSpec parseSharedPrefix(const nlohmann::json& value, const std::string& path);
 
-/// Requests in a tree of `depth` levels (the root is level 1) with `branching` children each.
+/// Requests in a tree: the root, then `depth` generations of `branching` children per node
+/// (the designer's session preview counts the same way).
 int64_t treeNodes(int64_t branching, int64_t depth);
 
 }  // namespace plumbline::workload

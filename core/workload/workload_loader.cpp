@@ -10,6 +10,7 @@
 
 #include "core/workload/json_fields.h"
 #include "core/workload/planner.h"
+#include "core/workload/prompt_materials.h"
 #include "core/workload/requests_parser.h"
 #include "core/workload/session_parser.h"
 
@@ -226,10 +227,11 @@ WorkloadSpec loadWorkloadFile(const std::string& path) {
   } catch (const nlohmann::json::parse_error& error) {
     throwSyntaxError(path, content, error);
   }
-  return parseWorkload(document);
+  const size_t slash = path.rfind('/');
+  return parseWorkload(document, slash == std::string::npos ? "" : path.substr(0, slash));
 }
 
-WorkloadSpec parseWorkload(const nlohmann::json& document) {
+WorkloadSpec parseWorkload(const nlohmann::json& document, const std::string& baseDir) {
   requireObject(document, "(root)");
   checkVersion(document);
   JsonFields fields(
@@ -242,7 +244,8 @@ WorkloadSpec parseWorkload(const nlohmann::json& document) {
   if (auto description = fields.string("description")) spec.description = *description;
   if (const auto* target = fields.find("target")) spec.target = parseTarget(*target, "target");
   spec.load = parseLoad(fields.require("load"), "load");
-  spec.requests = parseRequests(fields.require("requests"), "requests");
+  spec.requests = parseRequests(fields.require("requests"), "requests", baseDir);
+  spec.requests.prompt.materials = loadPromptMaterials(spec.requests.prompt, "requests.prompt");
   if (const auto* session = fields.find("session"))
     spec.session = parseSession(*session, "session");
   if (const auto* verdict = fields.find("verdict"))

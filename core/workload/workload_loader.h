@@ -12,7 +12,8 @@ namespace plumbline::workload {
 WorkloadSpec loadWorkloadFile(const std::string& path);
 
 /// Validates a parsed document. Unknown keys, wrong types and impossible values throw.
-WorkloadSpec parseWorkload(const nlohmann::json& document);
+/// Prompt files (tokenizer, dataset) are resolved against `baseDir` and loaded.
+WorkloadSpec parseWorkload(const nlohmann::json& document, const std::string& baseDir = "");
 
 /// Replaces the stages with one fixed stage of `rate` for `durationS` (CLI --rate/--duration).
 void overrideLoad(WorkloadSpec& spec, std::optional<double> rate, std::optional<double> durationS);

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/workload/prompt_spec.h"
+
 namespace plumbline::workload {
 
 enum class Api { Chat, Completions };
@@ -71,7 +73,7 @@ struct SharedPrefixSpec {
 struct RequestsSpec {
   LengthDist inputTokens;
   LengthDist outputTokens;
-  std::string promptSource = "synthetic";
+  PromptSpec prompt;  ///< for sharegpt, inputTokens/outputTokens are unused (source {"dist":"sharegpt"})
   SharedPrefixSpec sharedPrefix;
   SamplingSpec sampling;
 };

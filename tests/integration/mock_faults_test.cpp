@@ -7,7 +7,10 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <csignal>
+#include <memory>
 #include <thread>
+#include <vector>
 
 #include "tests/integration/child_process.h"
 #include "tests/integration/mock_http.h"
@@ -20,11 +23,11 @@ namespace {
 
 constexpr int kRequests = 20;
 
-json workload(double timeoutS) {
+json workload(double timeoutS, bool stream = true) {
   return json{{"plumbline", 1},
               {"verdict", {{"send_lag_tolerance_ms", 30.0}}},  // VM pauses: see run_honesty_test
               {"name", "faults"},
-              {"target", {{"url", "embedded"}, {"api", "chat"}, {"model", "mock"}, {"stream", true},
+              {"target", {{"url", "embedded"}, {"api", "chat"}, {"model", "mock"}, {"stream", stream},
                           {"timeout_s", timeoutS}}},
               {"load", {{"arrival", "constant"}, {"seed", 5},
                         {"stages", json::array({{{"rate", kRequests}, {"duration_s", 1}}})}}},
@@ -36,6 +39,7 @@ json workload(double timeoutS) {
 struct Outcome {
   json summary;
   json stats;
+  json finalStats;  ///< the last line `plumbline mock` printed when it was stopped
   std::string output;
 };
 
@@ -51,7 +55,8 @@ std::string firstLine(const ChildProcess& mock) {
 }
 
 /// A mock configured by `mockConfig`, and one run of `workload(timeoutS)` at `rate` for `durationS`.
-Outcome runAgainstMock(const json& mockConfig, double timeoutS, double rate = kRequests, double durationS = 1) {
+Outcome runAgainstMock(const json& mockConfig, double timeoutS, double rate = kRequests, double durationS = 1,
+                       bool stream = true) {
   TempDir dir;
   const std::string config = dir.file("mock.json");
   std::ofstream(config) << mockConfig.dump();
@@ -59,7 +64,7 @@ Outcome runAgainstMock(const json& mockConfig, double timeoutS, double rate = kR
                            dir.file("mock.txt"));
   const std::string baseUrl = firstLine(mockProcess);
   const std::string wl = dir.file("w.json");
-  std::ofstream(wl) << workload(timeoutS).dump();
+  std::ofstream(wl) << workload(timeoutS, stream).dump();
   ChildProcess run({PLUMBLINE_BIN, "run", wl, "--target", baseUrl, "--db", dir.file("runs.db"),
                     "--rate", std::to_string(rate), "--duration", std::to_string(durationS), "--workers", "1", "--summary-json", dir.file("summary.json"), "--quiet"},
                    dir.file("out.txt"));
@@ -71,14 +76,18 @@ Outcome runAgainstMock(const json& mockConfig, double timeoutS, double rate = kR
   out.stats = json::parse(plumbline::test::httpGet(baseUrl + "/mock/stats").body);
   mockProcess.signal(SIGTERM);
   mockProcess.wait(5'000);
+  std::string printed = mockProcess.output();
+  while (!printed.empty() && printed.back() == '\n') printed.pop_back();
+  const auto lastEol = printed.rfind('\n');
+  if (lastEol != std::string::npos) out.finalStats = json::parse(printed.substr(lastEol + 1), nullptr, false);
   return out;
 }
 
-/// A mock (fixed 5 ms TTFT, 1 ms ITL) injecting `cls` into every request it can, and one run.
-Outcome runAgainstFault(const std::string& cls, double timeoutS) {
+/// A mock (fixed 5 ms TTFT, 1 ms ITL) injecting `cls` into every request, and one run.
+Outcome runAgainstFault(const std::string& cls, double timeoutS, bool stream = true) {
   return runAgainstMock(json{{"ttft_ms", 5}, {"itl_ms", 1}, {"threads", 1}, {"faults", {{cls, 1.0}}},
                              {"stall_ms", 2500}, {"trickle_itl_ms", 20}},
-                        timeoutS);
+                        timeoutS, kRequests, 1, stream);
 }
 
 int64_t errorsOf(const json& summary, const std::string& cls) {
@@ -93,8 +102,9 @@ int64_t totalErrors(const json& summary) {
 }
 
 /// Every request got the fault, and the harness put every one of them in `harnessClass`.
-void expectAgreement(const std::string& fault, const std::string& harnessClass, double timeoutS = 10.0) {
-  const Outcome o = runAgainstFault(fault, timeoutS);
+void expectAgreement(const std::string& fault, const std::string& harnessClass, double timeoutS = 10.0,
+                     bool stream = true) {
+  const Outcome o = runAgainstFault(fault, timeoutS, stream);
   ASSERT_TRUE(o.summary.is_object()) << o.output;
   SCOPED_TRACE(o.summary.dump() + "\n" + o.stats.dump());
   EXPECT_EQ(o.summary.at("sent"), kRequests);
@@ -102,6 +112,29 @@ void expectAgreement(const std::string& fault, const std::string& harnessClass, 
   EXPECT_EQ(errorsOf(o.summary, harnessClass), o.stats.at("faults").at(fault).get<int64_t>());
   EXPECT_EQ(totalErrors(o.summary), kRequests);
 }
+
+/// A completion request for `plumbline mock`'s API.
+std::string chatBody(bool stream) {
+  return json{{"model", "mock"}, {"stream", stream}, {"max_tokens", 16}, {"ignore_eos", true},
+              {"messages", json::array({{{"role", "user"}, {"content", "hello there"}}})}}
+      .dump();
+}
+
+/// A mock process with `config`, its base URL, and what it printed when it was stopped.
+struct MockProcess {
+  TempDir dir;
+  std::unique_ptr<ChildProcess> process;
+  std::string baseUrl;
+
+  explicit MockProcess(const json& config) {
+    const std::string path = dir.file("mock.json");
+    std::ofstream(path) << config.dump();
+    process = std::make_unique<ChildProcess>(
+        std::vector<std::string>{PLUMBLINE_BIN, "mock", "--listen", "127.0.0.1:0", "--config", path},
+        dir.file("mock.txt"));
+    baseUrl = firstLine(*process);
+  }
+};
 
 }  // namespace
 
@@ -126,9 +159,11 @@ TEST(MockFaults, SlowTrickleIsNoErrorButShowsInTheInterTokenGaps) {
   EXPECT_NEAR(o.summary.at("itl_ms").at("p50").get<double>(), 20.0, 2.0);
 }
 
+namespace {
+
 // All classes at once, on the simulated engine (gpu-8b), at 4 % each: every class the
 // harness can see must add up with the mock's counts.
-TEST(MockFaults, MixedFaultsOnTheEngineAgreeClassByClass) {
+void expectMixedAgreement(bool stream) {
   json rates = json::object();
   for (const char* cls : {"http_500", "http_503", "http_429", "refuse", "stall_first_byte", "stall_mid_stream",
                           "stream_cut", "malformed_chunk", "slow_trickle"}) {
@@ -136,7 +171,7 @@ TEST(MockFaults, MixedFaultsOnTheEngineAgreeClassByClass) {
   }
   const Outcome o = runAgainstMock(json{{"preset", "gpu-8b"}, {"threads", 1}, {"faults", rates},
                                         {"stall_ms", 2500}, {"trickle_itl_ms", 20}},
-                                   1.0, 40, 5);
+                                   1.0, 40, 5, stream);
   ASSERT_TRUE(o.summary.is_object()) << o.output;
   SCOPED_TRACE(o.summary.dump() + "\n" + o.stats.dump());
   const json& f = o.stats.at("faults");
@@ -152,4 +187,98 @@ TEST(MockFaults, MixedFaultsOnTheEngineAgreeClassByClass) {
   EXPECT_EQ(errorsOf(o.summary, "timeout"), n("stall_first_byte") + n("stall_mid_stream"));
   EXPECT_EQ(errorsOf(o.summary, "stream_cut"), n("stream_cut"));
   EXPECT_EQ(errorsOf(o.summary, "malformed_stream"), n("malformed_chunk"));
+  EXPECT_EQ(o.finalStats, o.stats);  // the run had ended: nothing changed after it
+}
+
+}  // namespace
+
+TEST(MockFaults, MixedFaultsOnTheEngineAgreeClassByClass) { expectMixedAgreement(true); }
+TEST(MockFaults, MixedFaultsOnNonStreamingRequestsAgreeClassByClass) { expectMixedAgreement(false); }
+
+// The same faults on non-streaming requests: the body stalls, is cut short of its
+// Content-Length, is broken JSON, or trickles; each lands in the class of its stream analogue.
+TEST(MockFaults, NonStreamingHttp503IsHttp5xx) { expectAgreement("http_503", "http_5xx", 10.0, false); }
+TEST(MockFaults, NonStreamingRefusalIsConnect) { expectAgreement("refuse", "connect", 10.0, false); }
+TEST(MockFaults, NonStreamingStallBeforeFirstByteIsTimeout) {
+  expectAgreement("stall_first_byte", "timeout", 1.0, false);
+}
+TEST(MockFaults, NonStreamingStallHalfwayThroughTheBodyIsTimeout) {
+  expectAgreement("stall_mid_stream", "timeout", 1.0, false);
+}
+TEST(MockFaults, NonStreamingBodyCutShortIsStreamCut) { expectAgreement("stream_cut", "stream_cut", 10.0, false); }
+TEST(MockFaults, NonStreamingBrokenJsonBodyIsMalformedStream) {
+  expectAgreement("malformed_chunk", "malformed_stream", 10.0, false);
+}
+
+TEST(MockFaults, NonStreamingTrickleCompletesSlowly) {
+  const Outcome o = runAgainstFault("slow_trickle", 10.0, false);
+  ASSERT_TRUE(o.summary.is_object()) << o.output;
+  SCOPED_TRACE(o.summary.dump() + "\n" + o.stats.dump());
+  EXPECT_EQ(o.stats.at("faults").at("slow_trickle"), kRequests);
+  EXPECT_EQ(totalErrors(o.summary), 0);
+  EXPECT_EQ(o.summary.at("completed"), kRequests);
+  // 16 pieces, 20 ms apart: at least 15 gaps.
+  EXPECT_GE(o.summary.at("e2e_ms").at("p50").get<double>(), 15 * 20.0);
+}
+
+// A refusal is a TCP reset, not an orderly close: the client reads ECONNRESET (curl's
+// "receive error"), not an empty reply after a FIN ("got nothing").
+TEST(MockFaults, RefusalResetsTheConnection) {
+  MockProcess mock(json{{"ttft_ms", 0}, {"itl_ms", 0}, {"threads", 1}, {"faults", {{"refuse", 1.0}}}});
+  ASSERT_FALSE(mock.baseUrl.empty());
+  for (bool stream : {true, false}) {
+    const auto r = plumbline::test::httpPost(mock.baseUrl + "/v1/chat/completions", chatBody(stream));
+    EXPECT_EQ(r.code, CURLE_RECV_ERROR) << curl_easy_strerror(r.code);
+    EXPECT_TRUE(r.body.empty());
+  }
+  const json stats = json::parse(plumbline::test::httpGet(mock.baseUrl + "/mock/stats").body);
+  EXPECT_EQ(stats.at("faults").at("refuse"), 2);
+  EXPECT_EQ(stats.at("requests_completed"), 0);
+}
+
+TEST(MockFaults, RateLimitedRepliesCarryRetryAfter) {
+  MockProcess mock(json{{"threads", 1}, {"faults", {{"http_429", 1.0}}}, {"retry_after_s", 7}});
+  ASSERT_FALSE(mock.baseUrl.empty());
+  CURL* curl = curl_easy_init();
+  std::string headers;
+  const std::string body = chatBody(false);
+  const std::string url = mock.baseUrl + "/v1/chat/completions";
+  curl_slist* list = curl_slist_append(nullptr, "Content-Type: application/json");
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, list);
+  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.c_str());
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, 5000L);
+  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, +[](char* p, size_t size, size_t n, void* out) {
+    static_cast<std::string*>(out)->append(p, size * n);
+    return size * n;
+  });
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &headers);
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, +[](char*, size_t size, size_t n, void*) { return size * n; });
+  EXPECT_EQ(curl_easy_perform(curl), CURLE_OK);
+  long status = 0;
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+  curl_slist_free_all(list);
+  curl_easy_cleanup(curl);
+  EXPECT_EQ(status, 429);
+  EXPECT_NE(headers.find("Retry-After: 7"), std::string::npos) << headers;
+}
+
+// `plumbline mock` prints its final counts as its last line when stopped (SIGINT or SIGTERM).
+TEST(MockFaults, StoppedMockPrintsItsFinalStats) {
+  for (int sig : {SIGINT, SIGTERM}) {
+    MockProcess mock(json{{"ttft_ms", 0}, {"itl_ms", 0}, {"threads", 2}, {"faults", {{"http_500", 0.5}}}});
+    ASSERT_FALSE(mock.baseUrl.empty());
+    for (int i = 0; i < 10; ++i) plumbline::test::httpPost(mock.baseUrl + "/v1/chat/completions", chatBody(i % 2 == 0));
+    const std::string live = plumbline::test::httpGet(mock.baseUrl + "/mock/stats").body;
+    mock.process->signal(sig);
+    EXPECT_EQ(mock.process->wait(5000), 0);
+    std::string printed = mock.process->output();
+    while (!printed.empty() && printed.back() == '\n') printed.pop_back();
+    const std::string last = printed.substr(printed.rfind('\n') + 1);
+    const json final = json::parse(last, nullptr, false);
+    ASSERT_TRUE(final.is_object()) << printed;
+    EXPECT_EQ(final, json::parse(live));
+    EXPECT_EQ(final.at("requests_received"), 10);
+    EXPECT_EQ(final.at("requests_completed"), 10);
+  }
 }

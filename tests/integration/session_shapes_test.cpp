@@ -179,8 +179,8 @@ TEST(SessionShapes, MultiTurnOnTheCompletionsApiConcatenatesThePrompt) {
 }
 
 TEST(SessionShapes, TreeSendsEachNodesChildrenAfterItCarryingItsContext) {
-  // 2 sessions, branching 2, depth 3: 7 requests each.
-  const auto run = runAgainstRecordingMock(workload({{"shape", "tree"}, {"branching", 2}, {"depth", 3}}, 2, 1));
+  // 2 sessions, branching 2, depth 2 (two generations below the root): 7 requests each.
+  const auto run = runAgainstRecordingMock(workload({{"shape", "tree"}, {"branching", 2}, {"depth", 2}}, 2, 1));
   expectCountsAgree(run, 14);
   size_t roots = 0;
   for (const auto& node : run.received) {

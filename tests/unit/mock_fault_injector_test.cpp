@@ -19,7 +19,7 @@ FaultSettings only(FaultClass cls, double rate) {
 
 TEST(FaultInjector, NoRatesNoFaults) {
   FaultInjector f(FaultSettings{}, 0);
-  for (int i = 0; i < 1000; ++i) EXPECT_FALSE(f.draw(true).has_value());
+  for (int i = 0; i < 1000; ++i) EXPECT_FALSE(f.draw().has_value());
 }
 
 TEST(FaultInjector, DrawsEachClassAtItsRate) {
@@ -29,7 +29,7 @@ TEST(FaultInjector, DrawsEachClassAtItsRate) {
   std::array<int, kFaultClassCount> seen{};
   const int n = 100'000;
   for (int i = 0; i < n; ++i) {
-    if (auto c = f.draw(true)) ++seen[static_cast<size_t>(*c)];
+    if (auto c = f.draw()) ++seen[static_cast<size_t>(*c)];
   }
   for (size_t i = 0; i < kFaultClassCount; ++i) EXPECT_NEAR(seen[i], 0.05 * n, 0.005 * n) << i;
 }
@@ -41,19 +41,33 @@ TEST(FaultInjector, IsSeededPerLoop) {
   FaultInjector c(s, 2);
   int differ = 0;
   for (int i = 0; i < 200; ++i) {
-    const auto x = a.draw(true);
-    EXPECT_EQ(x, b.draw(true));
-    differ += x != c.draw(true) ? 1 : 0;
+    const auto x = a.draw();
+    EXPECT_EQ(x, b.draw());
+    differ += x != c.draw() ? 1 : 0;
   }
   EXPECT_GT(differ, 0);
 }
 
-TEST(FaultInjector, StreamOnlyFaultsSpareNonStreamingRequests) {
-  FaultInjector f(only(FaultClass::StreamCut, 1.0), 0);
-  EXPECT_FALSE(f.draw(false).has_value());
-  EXPECT_EQ(f.draw(true), FaultClass::StreamCut);
-  FaultInjector g(only(FaultClass::Http503, 1.0), 0);
-  EXPECT_EQ(g.draw(false), FaultClass::Http503);
+TEST(FaultInjector, NonStreamingRepliesGetTheBodyAnaloguesOfStreamFaults) {
+  FaultSettings s;
+  s.stallMs = 100;
+  s.trickleItlMs = 20;
+  FaultInjector f(s, 0);
+  const FaultPlan stall = f.plan(FaultClass::StallMidStream, 10, false);
+  EXPECT_EQ(stall.body.pieces, 2);
+  EXPECT_EQ(stall.body.gapNs, 100'000'000);
+  EXPECT_EQ(stall.stallAt, FaultPlan::kNever);  // the tokens themselves are not delayed
+  const FaultPlan cut = f.plan(FaultClass::StreamCut, 10, false);
+  EXPECT_TRUE(cut.body.cutAfterFirst);
+  EXPECT_EQ(cut.cutAfter, FaultPlan::kNever);
+  EXPECT_TRUE(f.plan(FaultClass::MalformedChunk, 10, false).body.malformed);
+  const FaultPlan trickle = f.plan(FaultClass::SlowTrickle, 10, false);
+  EXPECT_EQ(trickle.body.pieces, 10);
+  EXPECT_EQ(trickle.body.gapNs, 20'000'000);
+  EXPECT_EQ(trickle.trickleItlNs, 0);
+  EXPECT_EQ(f.plan(FaultClass::StallFirstByte, 10, false).holdFirstByteNs, 100'000'000);
+  EXPECT_FALSE(f.plan(FaultClass::Http500, 10, false).body.active());
+  EXPECT_FALSE(f.plan(FaultClass::StreamCut, 10, true).body.active());
 }
 
 TEST(FaultInjector, PlansShapeTheResponse) {

@@ -177,3 +177,24 @@ TEST(RunAggregator, FarFutureTimestampsDoNotAllocateWindows) {
   EXPECT_EQ(a.completed(), 1u);
   EXPECT_TRUE(a.takeAllWindows().empty());
 }
+
+TEST(RunAggregator, TokenCountSourceSaysWhenServerAndClientCountsAreMixed) {
+  auto sourceOf = [](std::vector<bool> withUsage) {
+    RunAggregator a;
+    a.addPlanned(1, static_cast<uint64_t>(withUsage.size()));
+    for (bool usage : withUsage) {
+      RequestRecord r = okRecord(0, 0, 100 * kMs, 400 * kMs);
+      if (!usage) r.inputTokensServer = r.outputTokensServer = -1;
+      a.addRecord(r);
+    }
+    a.takeAllWindows();
+    return a.summarize(1.0, 1.0, VerdictPolicy{});
+  };
+  EXPECT_EQ(sourceOf({true, true}).tokenCountSource, "server");
+  EXPECT_EQ(sourceOf({false, false}).tokenCountSource, "client");
+  const RunSummary mixed = sourceOf({true, false, false});
+  EXPECT_EQ(mixed.tokenCountSource, "mixed");
+  EXPECT_EQ(mixed.requestsWithServerCounts, 1u);
+  EXPECT_EQ(mixed.requestsWithClientCountsOnly, 2u);
+  EXPECT_DOUBLE_EQ(mixed.inputTokensPerS, 100.0 + 90.0 + 90.0);  // server where reported
+}

@@ -26,6 +26,10 @@ RunSummary sampleSummary() {
   s.inputTokensPerS = 12.5;
   s.outputTokensPerS = 3.25;
   s.tokenCountSource = "client";
+  s.promptTokensBasis = "tokenizer: qwen3/tokenizer.json";
+  s.requestsWithClientCountsOnly = 2;
+  s.clientInputCount = "planned prompt length (tokenizer: qwen3/tokenizer.json)";
+  s.clientOutputCount = "content chunks";
   s.complete = false;
   return s;
 }
@@ -37,7 +41,7 @@ TEST(RunSummary, JsonHasExactlyTheContractKeys) {
   std::set<std::string> keys, expected(kSummaryJsonKeys.begin(), kSummaryJsonKeys.end());
   for (const auto& [k, v] : j.items()) keys.insert(k);
   EXPECT_EQ(keys, expected);
-  EXPECT_EQ(expected.size(), 21u);
+  EXPECT_EQ(expected.size(), 23u);
   for (const char* p : {"send_lag_ms", "ttft_ms", "itl_ms", "e2e_ms", "ttft_from_planned_ms",
                         "e2e_from_planned_ms"}) {
     std::set<std::string> pk;
@@ -67,6 +71,8 @@ TEST(RunSummary, JsonRoundTrips) {
 TEST(RunSummary, FromJsonRejectsMissingOrMistypedKeys) {
   auto good = sampleSummary().toJson();
   for (const char* key : kSummaryJsonKeys) {
+    const std::string name = key;
+    if (name == "token_counts" || name == "prompt_tokens_basis") continue;  // added later: optional
     auto j = good;
     j.erase(key);
     EXPECT_THROW(RunSummary::fromJson(j), std::invalid_argument) << key;
@@ -92,4 +98,14 @@ TEST(Percentiles, FromHistogramInMilliseconds) {
   EXPECT_NEAR(p.p99, 99, 99 * 0.01);
   EXPECT_DOUBLE_EQ(p.max, 100);
   EXPECT_EQ(Percentiles::fromHistogram(LatencyHistogram()), Percentiles{});
+}
+
+TEST(RunSummary, SummariesStoredBeforeTokenLabelsReadAsUnknown) {
+  auto j = sampleSummary().toJson();
+  j.erase("prompt_tokens_basis");
+  j.erase("token_counts");
+  const RunSummary back = RunSummary::fromJson(j);
+  EXPECT_EQ(back.promptTokensBasis, "unknown");
+  EXPECT_EQ(back.requestsWithServerCounts, 0u);
+  EXPECT_EQ(back.clientInputCount, "");
 }

@@ -39,7 +39,7 @@ TEST(SessionGraph, MultiTurnIsAChainWithThinkTime) {
 }
 
 TEST(SessionGraph, TreeIsBreadthFirstWithParentContext) {
-  const auto spec = withSession({{"shape", "tree"}, {"branching", 3}, {"depth", 3}});
+  const auto spec = withSession({{"shape", "tree"}, {"branching", 3}, {"depth", 2}});
   const SessionPlan s = drawSession(spec, 0);
   ASSERT_EQ(s.requests.size(), 13u);  // 1 + 3 + 9
   EXPECT_EQ(s.rootCount(), 1u);
@@ -49,8 +49,8 @@ TEST(SessionGraph, TreeIsBreadthFirstWithParentContext) {
   EXPECT_EQ(input[0], 100u);
   EXPECT_EQ(input[2], 220u);
   EXPECT_EQ(input[12], 340u);
-  EXPECT_EQ(treeNodes(3, 3), 13);
-  EXPECT_EQ(treeNodes(1, 5), 5);
+  EXPECT_EQ(treeNodes(3, 2), 13);
+  EXPECT_EQ(treeNodes(1, 5), 6);
 }
 
 TEST(SessionGraph, AgenticAppendsToolResultsAfterToolLatency) {
@@ -140,7 +140,7 @@ TEST(SessionEstimate, DerivedRatesFollowRequestsPerSession) {
 }
 
 TEST(SessionEstimate, PlanPreviewCountsEveryRequestAndShowsTheSessionBlock) {
-  const auto spec = withSession({{"shape", "tree"}, {"branching", 2}, {"depth", 3}});
+  const auto spec = withSession({{"shape", "tree"}, {"branching", 2}, {"depth", 2}});
   const PlanPreview p = buildPreview(spec);
   EXPECT_EQ(p.requests, p.sessions * 7);
   EXPECT_DOUBLE_EQ(p.session.requestsPerSession, 7.0);

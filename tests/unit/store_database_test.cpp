@@ -3,7 +3,10 @@
 #include <cstdlib>
 #include <fstream>
 
+#include <sqlite3.h>
+
 #include "core/store/database.h"
+#include "core/store/schema.h"
 #include "core/store/default_paths.h"
 #include "core/store/run_reader.h"
 #include "core/store/store_error.h"
@@ -14,12 +17,12 @@ namespace {
 
 using testing::TempDir;
 
-TEST(StoreDatabase, WriterCreatesDirectoryAndSchemaV1) {
+TEST(StoreDatabase, WriterCreatesDirectoryAndLatestSchema) {
   TempDir dir;
   std::string path = dir.file("a/b/runs.db");
   Database db = Database::open(path, Database::Mode::ReadWrite);
-  EXPECT_EQ(db.userVersion(), 1);
-  EXPECT_EQ(Database::kSchemaVersion, 1);
+  EXPECT_EQ(db.userVersion(), 2);
+  EXPECT_EQ(Database::kSchemaVersion, 2);
   Statement mode = db.prepare("PRAGMA journal_mode");
   ASSERT_TRUE(mode.step());
   EXPECT_EQ(mode.columnText(0), "wal");
@@ -41,12 +44,37 @@ TEST(StoreDatabase, ReopeningDoesNotMigrateAgain) {
     db.exec("INSERT INTO runs (created_at, status) VALUES ('x', 'complete')");
   }
   Database again = Database::open(path, Database::Mode::ReadWrite);
-  EXPECT_EQ(again.userVersion(), 1);
+  EXPECT_EQ(again.userVersion(), Database::kSchemaVersion);
   Statement count = again.prepare("SELECT count(*) FROM runs");
   ASSERT_TRUE(count.step());
   EXPECT_EQ(count.columnInt(0), 1);
   Database reader = Database::open(path, Database::Mode::ReadOnly);
-  EXPECT_EQ(reader.userVersion(), 1);
+  EXPECT_EQ(reader.userVersion(), Database::kSchemaVersion);
+}
+
+TEST(StoreDatabase, Version1DatabaseMigratesKeepingItsWindows) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  {
+    // A database as version 1 of the tool left it: schema v1 and a run with one window.
+    sqlite3* raw = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+    const std::string v1 = std::string(plumbline::store::migrations()[0].sql) +
+                           "INSERT INTO runs (id, created_at, status) VALUES (1, 'x', 'complete');"
+                           "INSERT INTO windows VALUES (1, 0, 0, 1000000000, 20, 19, 18, 1, '{\"timeout\":1}', 900, 400,"
+                           " 3, 1.5, 2.5, 0.5, 0.75, 10, 20, 0.01, 0.02, 0.03, 0.4, 0.3, 1.25, 2, 0);"
+                           "PRAGMA user_version=1;";
+    ASSERT_EQ(sqlite3_exec(raw, v1.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(raw);
+    sqlite3_close(raw);
+  }
+  { Database::open(path, Database::Mode::ReadWrite); }  // a writer migrates
+  plumbline::store::RunReader reader(path);
+  const auto windows = reader.windows(1);
+  ASSERT_EQ(windows.size(), 1u);
+  EXPECT_EQ(windows[0].sent, 19);
+  EXPECT_EQ(windows[0].errorsJson, "{\"timeout\":1}");
+  EXPECT_EQ(windows[0].inFlightCapHits, 2);
+  EXPECT_EQ(windows[0].connectionsOpen, 0);  // not measured before v2
 }
 
 TEST(StoreDatabase, StatusIsConstrained) {
@@ -94,7 +122,7 @@ TEST(StoreDatabase, NewerSchemaIsRejected) {
   std::string path = dir.file("runs.db");
   {
     Database db = Database::open(path, Database::Mode::ReadWrite);
-    db.exec("PRAGMA user_version=2");
+    db.exec("PRAGMA user_version=3");
   }
   for (auto mode : {Database::Mode::ReadOnly, Database::Mode::ReadWrite}) {
     try {
@@ -104,7 +132,7 @@ TEST(StoreDatabase, NewerSchemaIsRejected) {
       EXPECT_EQ(e.kind(), StoreErrorKind::TooNew);
       std::string what = e.what();
       EXPECT_NE(what.find(path), std::string::npos) << what;
-      EXPECT_NE(what.find("schema version 2"), std::string::npos) << what;
+      EXPECT_NE(what.find("schema version 3"), std::string::npos) << what;
     }
   }
 }

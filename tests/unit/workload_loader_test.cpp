@@ -43,7 +43,7 @@ TEST(WorkloadLoader, MinimalDocumentGetsTheDefaults) {
   EXPECT_EQ(spec.session.shape, "single");
   EXPECT_DOUBLE_EQ(spec.verdict.sendLagToleranceMs, 1.0);
   EXPECT_DOUBLE_EQ(spec.verdict.minSentFraction, 0.99);
-  EXPECT_EQ(spec.requests.promptSource, "synthetic");
+  EXPECT_EQ(spec.requests.prompt.source, "synthetic");
   EXPECT_FALSE(spec.requests.sampling.temperature);
   EXPECT_EQ(spec.document, validDocument());
   EXPECT_DOUBLE_EQ(spec.totalDurationS(), 10);

@@ -1,12 +1,198 @@
 #include "ui/charts/run_charts.h"
 
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QPainter>
+#include <QSvgGenerator>
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+#include "core/store/run_reader.h"
+#include "ui/charts/metric_chart.h"
+
 namespace plumbline::ui::charts {
 
-RunCharts::RunCharts(QWidget* parent) : QWidget(parent) {}
-void RunCharts::clear() {}
-void RunCharts::setWindows(const std::vector<store::WindowRow>&) {}
-void RunCharts::appendWindow(const store::WindowRow&) {}
-void RunCharts::appendTick(const live::LiveTick&) {}
-bool RunCharts::exportTo(const QString&) const { return false; }
+namespace {
+
+constexpr int kRedrawIntervalMs = 200;  // 5 redraws/s: ≥ 4 updates/s, far from the 25/s cap
+
+double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
+
+struct ChartSpec {
+  const char* key;
+  const char* title;
+  const char* unit;
+};
+
+constexpr ChartSpec kSpecs[] = {
+    {RunCharts::kRate, "Requested vs achieved rate", "requests/s"},
+    {RunCharts::kTtft, "Time to first token", "ms"},
+    {RunCharts::kItl, "Inter-token latency", "ms"},
+    {RunCharts::kE2e, "End-to-end latency", "ms"},
+    {RunCharts::kTokens, "Output tokens/s", "tokens/s"},
+    {RunCharts::kInFlight, "In-flight requests", "requests"},
+    {RunCharts::kErrors, "Errors by class", "errors/s"},
+    {RunCharts::kSendLag, "Send lag (send − planned)", "ms"},
+    {RunCharts::kCpu, "Worker CPU", "% of one core"},
+};
+
+}  // namespace
+
+RunCharts::RunCharts(QWidget* parent) : QWidget(parent) {
+  auto* grid = new QGridLayout(this);
+  grid->setContentsMargins(0, 0, 0, 0);
+  grid->setSpacing(2);
+  int i = 0;
+  for (const ChartSpec& spec : kSpecs) {
+    auto* c = new MetricChart(QString::fromUtf8(spec.title), QString::fromUtf8(spec.unit), this);
+    m_charts[spec.key] = c;
+    // 4 × 3 grid: the headline chart takes the top-left 2 × 2; the other 8 fill the rest.
+    static constexpr int kCells[][2] = {{0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 0}, {2, 1}, {2, 2}, {2, 3}};
+    if (i == 0) {
+      grid->addWidget(c, 0, 0, 2, 2);
+    } else {
+      grid->addWidget(c, kCells[i - 1][0], kCells[i - 1][1]);
+    }
+    ++i;
+  }
+  for (int r = 0; r < 3; ++r) grid->setRowStretch(r, 1);
+  for (int col = 0; col < 4; ++col) grid->setColumnStretch(col, 1);
+  m_redrawTimer = new QTimer(this);
+  m_redrawTimer->setSingleShot(true);
+  m_redrawTimer->setInterval(kRedrawIntervalMs);
+  connect(m_redrawTimer, &QTimer::timeout, this, &RunCharts::flush);
+}
+
+MetricChart* RunCharts::chart(const char* key) const { return m_charts.at(key); }
+
+void RunCharts::clear() {
+  for (auto& [key, c] : m_charts) c->clear();
+  m_coveredUntilS = -1;
+  m_prevTickNs = -1;
+  m_prevErrors.clear();
+}
+
+void RunCharts::loadRun(const store::RunReader& reader, int64_t runId) {
+  setWindows(reader.windows(runId));
+}
+
+void RunCharts::setWindows(const std::vector<store::WindowRow>& windows) {
+  clear();
+  for (const store::WindowRow& w : windows) appendWindow(w);
+  flush();
+}
+
+void RunCharts::appendWindow(const store::WindowRow& w) {
+  const double end = seconds(w.startNs + w.lengthNs);
+  if (end <= m_coveredUntilS || w.lengthNs <= 0) return;
+  m_coveredUntilS = end;
+  const double len = seconds(w.lengthNs);
+  chart(kRate)->append(QStringLiteral("requested"), end, static_cast<double>(w.planned) / len);
+  chart(kRate)->append(QStringLiteral("achieved"), end, static_cast<double>(w.sent) / len);
+  if (w.completed > 0) {
+    chart(kTtft)->append(QStringLiteral("p50"), end, w.ttftP50Ms);
+    chart(kTtft)->append(QStringLiteral("p99"), end, w.ttftP99Ms);
+    chart(kItl)->append(QStringLiteral("p50"), end, w.itlP50Ms);
+    chart(kItl)->append(QStringLiteral("p99"), end, w.itlP99Ms);
+    chart(kE2e)->append(QStringLiteral("p50"), end, w.e2eP50Ms);
+    chart(kE2e)->append(QStringLiteral("p99"), end, w.e2eP99Ms);
+  }
+  chart(kTokens)->append(QStringLiteral("output tokens/s"), end, static_cast<double>(w.outputTokens) / len);
+  chart(kInFlight)->append(QStringLiteral("in flight"), end, static_cast<double>(w.inFlight));
+  if (w.sent > 0) {
+    chart(kSendLag)->append(QStringLiteral("p50"), end, w.sendLagP50Ms);
+    chart(kSendLag)->append(QStringLiteral("p99"), end, w.sendLagP99Ms);
+  }
+  chart(kCpu)->append(QStringLiteral("max"), end, w.workerCpuMax * 100);
+  chart(kCpu)->append(QStringLiteral("mean"), end, w.workerCpuMean * 100);
+  const nlohmann::json errors = nlohmann::json::parse(w.errorsJson, nullptr, false);
+  if (errors.is_object()) {
+    for (const auto& [cls, n] : errors.items()) {
+      if (n.is_number()) chart(kErrors)->append(QString::fromStdString(cls), end, n.get<double>() / len);
+    }
+  }
+  scheduleRedraw();
+}
+
+void RunCharts::appendTick(const ::plumbline::live::LiveTick& t) {
+  const double x = seconds(t.atNs);
+  if (x <= m_coveredUntilS) return;
+  const double dtS = m_prevTickNs >= 0 ? seconds(t.atNs - m_prevTickNs) : 0;
+  m_prevTickNs = t.atNs;
+  m_coveredUntilS = x;
+  chart(kRate)->append(QStringLiteral("requested"), x, t.requestedRps);
+  chart(kRate)->append(QStringLiteral("achieved"), x, t.achievedRps);
+  auto pct = [x](MetricChart* c, const ::plumbline::live::LivePercentiles& p, const QString& suffix) {
+    if (p.count == 0) return;
+    c->append(QStringLiteral("p50") + suffix, x, p.p50);
+    c->append(QStringLiteral("p99") + suffix, x, p.p99);
+  };
+  const QString planned = QStringLiteral(" from planned");
+  pct(chart(kTtft), t.ttft, {});
+  pct(chart(kTtft), t.ttftFromPlanned, planned);
+  pct(chart(kItl), t.itl, {});
+  pct(chart(kE2e), t.e2e, {});
+  pct(chart(kE2e), t.e2eFromPlanned, planned);
+  pct(chart(kSendLag), t.sendLag, {});
+  chart(kTokens)->append(QStringLiteral("output tokens/s"), x, t.outputTokensPerS);
+  chart(kInFlight)->append(QStringLiteral("in flight"), x, static_cast<double>(t.inFlight));
+  chart(kCpu)->append(QStringLiteral("max"), x, t.workerCpuMax * 100);
+  chart(kCpu)->append(QStringLiteral("mean"), x, t.workerCpuMean * 100);
+  appendErrorRates(x, t.errors, dtS);
+  scheduleRedraw();
+}
+
+void RunCharts::appendErrorRates(double x, const std::map<std::string, uint64_t>& cumulative, double dtS) {
+  // Ticks carry cumulative counts; the chart shows each class's rate between two ticks.
+  if (dtS > 0) {
+    for (const auto& [cls, n] : cumulative) {
+      const auto prev = m_prevErrors.find(cls);
+      const uint64_t before = prev == m_prevErrors.end() ? 0 : prev->second;
+      chart(kErrors)->append(QString::fromStdString(cls), x, static_cast<double>(n - before) / dtS);
+    }
+    for (const auto& [cls, n] : m_prevErrors) {
+      if (cumulative.count(cls) == 0) chart(kErrors)->append(QString::fromStdString(cls), x, 0);
+    }
+  }
+  m_prevErrors = cumulative;
+}
+
+void RunCharts::scheduleRedraw() {
+  if (!m_redrawTimer->isActive()) m_redrawTimer->start();
+}
+
+void RunCharts::flush() {
+  m_redrawTimer->stop();
+  bool changed = false;
+  for (auto& [key, c] : m_charts) changed = c->flush() || changed;
+  if (changed) ++m_redraws;
+}
+
+bool RunCharts::exportTo(const QString& path) {
+  const QString ext = QFileInfo(path).suffix().toLower();
+  if (ext == QStringLiteral("svg")) {
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    svg.setSize(size());
+    svg.setViewBox(rect());
+    svg.setTitle(QStringLiteral("Plumbline run charts"));
+    QPainter painter;
+    if (!painter.begin(&svg)) return false;
+    render(&painter);
+    return painter.end();
+  }
+  return grab().save(path);
+}
+
+QList<QPointF> RunCharts::drawnPoints(const QString& chartKey, const QString& series) const {
+  auto it = m_charts.find(chartKey.toStdString());
+  return it == m_charts.end() ? QList<QPointF>{} : it->second->drawnPoints(series);
+}
+
+QStringList RunCharts::seriesNames(const QString& chartKey) const {
+  auto it = m_charts.find(chartKey.toStdString());
+  return it == m_charts.end() ? QStringList{} : it->second->seriesNames();
+}
 
 }  // namespace plumbline::ui::charts

@@ -1,30 +1,77 @@
 #pragma once
+#include <QList>
+#include <QPointF>
 #include <QWidget>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "core/live/live_messages.h"
 #include "core/store/window_row.h"
 
+class QTimer;
+
+namespace plumbline::store { class RunReader; }
+
 namespace plumbline::ui::charts {
+
+class MetricChart;
 
 /// The run's chart grid, shared by the live view and a run opened from history:
 /// requested vs achieved rate (headline), TTFT / inter-token / end-to-end p50 and p99 over
 /// time (service view and from the planned time), output tokens/s, in-flight, errors by
-/// class, send lag, worker CPU. Series are bounded windows decimated keeping min and max;
-/// redraws are coalesced (≤ 25/s).
+/// class, send lag, worker CPU. Series are bounded (core's SeriesDecimator keeps min and
+/// max per bin); redraws are coalesced by a timer (5/s), never done per message.
+///
+/// Live, the 250 ms ticks draw the curves; a final window is drawn only where no tick
+/// covered its time yet (attaching mid-run replays the windows closed so far, then ticks
+/// continue). From history, windows are all there is.
 class RunCharts : public QWidget {
   Q_OBJECT
  public:
+  /// Chart keys, for drawnPoints().
+  static constexpr const char* kRate = "rate";
+  static constexpr const char* kTtft = "ttft";
+  static constexpr const char* kItl = "itl";
+  static constexpr const char* kE2e = "e2e";
+  static constexpr const char* kTokens = "tokens";
+  static constexpr const char* kInFlight = "in_flight";
+  static constexpr const char* kErrors = "errors";
+  static constexpr const char* kSendLag = "send_lag";
+  static constexpr const char* kCpu = "cpu";
+
   explicit RunCharts(QWidget* parent = nullptr);
 
   void clear();
-  /// A whole stored run (history): replaces everything shown.
+  /// A stored run (history): replaces everything shown with its windows. Throws
+  /// store::StoreError when the database cannot be read.
+  void loadRun(const store::RunReader& reader, int64_t runId);
+  /// A whole stored run: replaces everything shown.
   void setWindows(const std::vector<store::WindowRow>& windows);
   /// Live: a final window, and the provisional 250 ms ticks between windows.
   void appendWindow(const store::WindowRow& window);
-  void appendTick(const live::LiveTick& tick);
+  void appendTick(const ::plumbline::live::LiveTick& tick);
+  /// Draws what was appended now instead of at the next coalesced redraw.
+  void flush();
   /// Renders the whole grid to a PNG or SVG file (by extension); false on failure.
-  bool exportTo(const QString& path) const;
+  bool exportTo(const QString& path);
+
+  /// The points a chart draws for one series (after the last redraw).
+  QList<QPointF> drawnPoints(const QString& chart, const QString& series) const;
+  QStringList seriesNames(const QString& chart) const;
+  int redrawCount() const { return m_redraws; }
+
+ private:
+  MetricChart* chart(const char* key) const;
+  void scheduleRedraw();
+  void appendErrorRates(double x, const std::map<std::string, uint64_t>& cumulative, double dtS);
+
+  std::map<std::string, MetricChart*> m_charts;
+  QTimer* m_redrawTimer = nullptr;
+  double m_coveredUntilS = -1;  ///< time up to which something has been drawn
+  int64_t m_prevTickNs = -1;
+  std::map<std::string, uint64_t> m_prevErrors;
+  int m_redraws = 0;
 };
 
 }  // namespace plumbline::ui::charts

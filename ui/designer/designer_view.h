@@ -2,28 +2,94 @@
 #include <QByteArray>
 #include <QWidget>
 
+#include <string>
+#include <vector>
+
+#include "core/workload/workload_warnings.h"
 #include "ui/common/studio_context.h"
+
+class QLabel;
+class QListView;
+class QPlainTextEdit;
+class QPushButton;
+class QTabWidget;
+class QTimer;
 
 namespace plumbline::ui::designer {
 
-/// The workload designer: catalog sidebar, grouped form, live previews, JSON tab.
+class CatalogModel;
+class DesignerForm;
+class WorkloadDocument;
+struct ValidationError;
+
+/// The workload designer: catalog sidebar, grouped form with live previews, JSON tab,
+/// loader errors and warnings at their fields, save / save as / revert / new from catalog,
+/// and Run (enabled only for a valid workload).
 class DesignerView : public QWidget {
   Q_OBJECT
  public:
   explicit DesignerView(const StudioContext& context, QWidget* parent = nullptr);
 
-  /// Loads a workload file; on failure shows why and returns false.
+  /// Loads a workload file (asking first about unsaved changes); on failure shows why and
+  /// returns false.
   bool openWorkload(const QString& path);
   /// The workload as currently edited, as the JSON text `plumbline run` reads.
   QByteArray currentJson() const;
+  /// Starts an unsaved copy of a catalog entry.
+  void newFromCatalog(int row);
+  /// Writes to `path` (no dialog); false with the reason shown when it cannot.
+  bool saveTo(const QString& path);
+  /// Asks whether to save unsaved changes; false when the person cancelled.
+  bool maybeSaveChanges();
+
+  /// Validates and redraws now instead of after the edit pause (tests, and before Run).
+  void revalidateNow();
+
+  // For tests and the main window.
+  WorkloadDocument* document() const { return m_document; }
+  DesignerForm* form() const { return m_form; }
+  CatalogModel* catalogModel() const { return m_catalog; }
+  QPlainTextEdit* jsonEditor() const { return m_json; }
+  QPushButton* runButton() const { return m_run; }
+  /// The message shown at the field bound to `path` ("" when none).
+  QString messageAt(const std::string& path) const;
+  const std::vector<workload::WorkloadWarning>& warnings() const { return m_warnings; }
+  /// "" when valid; otherwise the loader's "path: reason".
+  QString validationText() const { return m_validationText; }
 
  signals:
   /// The user asked to run the edited workload (sourcePath may be empty for unsaved work).
   void runRequested(const QByteArray& workloadJson, const QString& sourcePath);
 
  private:
+  QWidget* buildSidebar();
+  QWidget* buildEditor();
+  void documentChanged(const void* origin);
+  void revalidate();
+  void updateTitle();
+  bool save();
+  bool saveAs();
+  void revert();
+  void showProblem(const QString& text);
+
   StudioContext m_context;
-  QByteArray m_json;
+  WorkloadDocument* m_document;
+  CatalogModel* m_catalog;
+  DesignerForm* m_form = nullptr;
+  QListView* m_catalogView = nullptr;
+  QLabel* m_catalogDescription = nullptr;
+  QLabel* m_title = nullptr;
+  QLabel* m_status = nullptr;
+  QLabel* m_jsonStatus = nullptr;
+  QTabWidget* m_tabs = nullptr;
+  QPlainTextEdit* m_json = nullptr;
+  QPushButton* m_save = nullptr;
+  QPushButton* m_revert = nullptr;
+  QPushButton* m_run = nullptr;
+  QTimer* m_revalidateTimer = nullptr;
+  std::vector<workload::WorkloadWarning> m_warnings;
+  QString m_validationText;
+  bool m_settingJsonText = false;
 };
 
 }  // namespace plumbline::ui::designer

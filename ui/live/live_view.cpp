@@ -1,10 +1,306 @@
 #include "ui/live/live_view.h"
 
+#include <QDateTime>
+#include <QFile>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListView>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "ui/charts/run_charts.h"
+#include "ui/live/api_key_store.h"
+#include "ui/live/live_client.h"
+#include "ui/live/notice_model.h"
+#include "ui/live/run_target.h"
+#include "ui/live/target_panel.h"
+#include "ui/live/verdict_banner.h"
+
 namespace plumbline::ui::live {
 
-LiveView::LiveView(const StudioContext& context, QWidget* parent)
-    : QWidget(parent), m_context(context) {}
+namespace {
 
-void LiveView::prepareRun(const QByteArray&, const QString&) {}
+QString clock(double s) {
+  const qint64 t = static_cast<qint64>(s < 0 ? 0 : s + 0.5);
+  return QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
+}
+
+}  // namespace
+
+LiveView::LiveView(const StudioContext& context, QWidget* parent)
+    : QWidget(parent), m_context(context) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(6, 6, 6, 6);
+  layout->setSpacing(4);
+
+  m_target = new TargetPanel(this);
+  layout->addWidget(m_target);
+
+  auto* runRow = new QHBoxLayout;
+  m_workloadLabel = new QLabel(QStringLiteral("No workload: open one in the Designer"), this);
+  m_startButton = new QPushButton(QStringLiteral("Start"), this);
+  m_stopButton = new QPushButton(QStringLiteral("Stop"), this);
+  m_progress = new QProgressBar(this);
+  m_progress->setRange(0, 1000);
+  m_progress->setTextVisible(false);
+  m_progress->setMaximumHeight(14);
+  m_progressLabel = new QLabel(this);
+  runRow->addWidget(m_startButton);
+  runRow->addWidget(m_stopButton);
+  runRow->addWidget(m_workloadLabel);
+  runRow->addWidget(m_progress, 1);
+  runRow->addWidget(m_progressLabel);
+  layout->addLayout(runRow);
+
+  m_banner = new VerdictBanner(this);
+  layout->addWidget(m_banner);
+  m_charts = new charts::RunCharts(this);
+  layout->addWidget(m_charts, 1);
+
+  m_notices = new NoticeModel(this);
+  m_noticeList = new QListView(this);
+  m_noticeList->setModel(m_notices);
+  m_noticeList->setMaximumHeight(72);
+  m_noticeList->setUniformItemSizes(true);
+  layout->addWidget(m_noticeList);
+  connect(m_notices, &QAbstractItemModel::rowsInserted, m_noticeList, &QListView::scrollToBottom);
+
+  m_client = new LiveClient(this);
+  m_keys = new ApiKeyStore(this);
+  m_poll = new QTimer(this);
+  m_poll->setInterval(500);
+  connect(m_poll, &QTimer::timeout, this, &LiveView::pollProcess);
+  connect(m_startButton, &QPushButton::clicked, this, &LiveView::start);
+  connect(m_stopButton, &QPushButton::clicked, this, &LiveView::stop);
+  connect(m_client, &LiveClient::messages, this, &LiveView::handleMessages);
+  connect(m_client, &LiveClient::protocolError, this, [this](const QString& e) {
+    error(e);
+    finishWithoutVerdict(QStringLiteral("telemetry stream rejected"));
+  });
+  connect(m_client, &LiveClient::attachFailed, this, [this](const QString& e) {
+    if (!m_attachCandidates.isEmpty()) {
+      m_client->attach(m_attachCandidates.takeFirst(), 0);
+      return;
+    }
+    if (m_launched) error(e);
+  });
+  connect(m_client, &LiveClient::attached, this, [this] { m_attachCandidates.clear(); });
+  connect(m_client, &LiveClient::detached, this, &LiveView::onDetached);
+  setRunning(false);
+}
+
+void LiveView::prepareRun(const QByteArray& workloadJson, const QString& sourcePath) {
+  m_workloadJson = workloadJson;
+  m_sourcePath = sourcePath;
+  m_workloadLabel->setText(sourcePath.isEmpty() ? QStringLiteral("unsaved workload")
+                                                : QFileInfo(sourcePath).fileName());
+  m_workloadLabel->setToolTip(sourcePath);
+  m_target->selectEmbedded();
+  setRunning(m_running);
+}
+
+void LiveView::setLoadOverride(std::optional<double> rate, std::optional<double> durationS) {
+  m_rate = rate;
+  m_durationS = durationS;
+}
+
+void LiveView::error(const QString& text) { m_notices->add(QStringLiteral("error"), text); }
+
+void LiveView::setRunning(bool running) {
+  m_running = running;
+  m_startButton->setEnabled(!running && !m_workloadJson.isEmpty());
+  m_stopButton->setEnabled(running);
+  m_target->setEnabled(!running);
+}
+
+void LiveView::start() {
+  if (m_running) return;
+  if (m_workloadJson.isEmpty()) return error(QStringLiteral("No workload to run: open one in the Designer"));
+  if (const QString p = m_target->problem(); !p.isEmpty()) return error(p);
+  const RunTarget t = m_target->target();
+  if (t.kind == RunTarget::Kind::Url && t.keySource == RunTarget::KeySource::Keychain) {
+    const QByteArray typed = m_target->typedKey();
+    m_target->clearTypedKey();
+    if (!typed.isEmpty()) {
+      m_keys->write(t.url, typed, [this](const QString& e) {
+        if (!e.isEmpty()) m_notices->add(QStringLiteral("warning"), e);
+      });
+      return launchWithKey(typed);
+    }
+    setRunning(true);  // no second Start while the keychain answers
+    m_keys->read(t.url, [this](const QByteArray& key, const QString& e) {
+      setRunning(false);
+      if (!e.isEmpty()) return error(e + QStringLiteral(": type the key once to store it"));
+      launchWithKey(key);
+    });
+    return;
+  }
+  launchWithKey({});
+}
+
+void LiveView::launchWithKey(const QByteArray& key) {
+  LaunchRequest req;
+  const QString base = RunLauncher::newRunBase();
+  QByteArray workload;
+  try {
+    workload = workloadForRun(m_workloadJson, m_sourcePath.isEmpty() ? QString() : QFileInfo(m_sourcePath).absolutePath(),
+                              m_target->target(), req.apiKeyEnv);
+  } catch (const std::exception& e) {
+    return error(QString::fromStdString(e.what()));
+  }
+  req.workloadPath = base + QStringLiteral(".json");
+  QFile f(req.workloadPath);
+  if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(workload) != workload.size()) {
+    return error(QStringLiteral("cannot write %1: %2").arg(req.workloadPath, f.errorString()));
+  }
+  f.close();
+  req.plumblineBin = m_context.plumblineBin;
+  req.dbPath = m_context.dbPath;
+  req.rate = m_rate;
+  req.durationS = m_durationS;
+  req.apiKey = key;
+  QString why;
+  m_launched = RunLauncher::launch(req, base, &why);
+  if (!m_launched) return error(why);
+  m_watchedPid = m_launched->pid;
+  m_hello.reset();
+  m_ended = false;
+  m_deadPolls = 0;
+  m_charts->clear();
+  m_notices->add(QStringLiteral("info"), QStringLiteral("started run (pid %1), telemetry at %2")
+                                             .arg(m_launched->pid).arg(m_launched->socketPath));
+  m_banner->showRunning(QStringLiteral("Starting…"));
+  setRunning(true);
+  m_client->attach(m_launched->socketPath, 20000);
+  m_poll->start();
+}
+
+void LiveView::attachToRunningRun() {
+  m_attachCandidates = RunLauncher::discoverSockets();
+  if (m_attachCandidates.isEmpty()) return;
+  m_client->attach(m_attachCandidates.takeFirst(), 0);
+}
+
+void LiveView::watch(const QString& socketPath) {
+  m_attachCandidates.clear();
+  m_client->attach(socketPath, 0);
+}
+
+void LiveView::stop() {
+  if (!m_running || m_watchedPid <= 0) return;
+  if (RunLauncher::requestStop(m_watchedPid)) {
+    m_notices->add(QStringLiteral("info"), QStringLiteral("stop requested: in-flight requests get their grace"));
+    m_stopButton->setEnabled(false);
+  } else {
+    error(QStringLiteral("cannot signal the run (pid %1): it has already ended").arg(m_watchedPid));
+  }
+}
+
+void LiveView::handleMessages(const std::vector<plumbline::live::LiveMessage>& batch) {
+  const plumbline::live::LiveTick* lastTick = nullptr;
+  for (const auto& m : batch) {
+    if (const auto* h = std::get_if<plumbline::live::LiveHello>(&m)) {
+      onHello(*h);
+    } else if (const auto* t = std::get_if<plumbline::live::LiveTick>(&m)) {
+      m_charts->appendTick(*t);
+      lastTick = t;
+    } else if (const auto* w = std::get_if<store::WindowRow>(&m)) {
+      m_charts->appendWindow(*w);
+    } else if (const auto* n = std::get_if<plumbline::live::LiveNotice>(&m)) {
+      m_notices->add(QString::fromStdString(n->level), QString::fromStdString(n->text),
+                     static_cast<double>(n->atNs) / 1e9);
+    } else if (const auto* e = std::get_if<plumbline::live::LiveEnd>(&m)) {
+      if (lastTick) onTick(*lastTick);
+      lastTick = nullptr;
+      onEnd(*e);
+    }
+  }
+  if (lastTick) onTick(*lastTick);  // labels once per batch, not per message
+}
+
+void LiveView::onHello(const plumbline::live::LiveHello& h) {
+  // A re-attach replays the run's notices: drop the copies shown before.
+  if (m_hello && m_hello->runId == h.runId) m_notices->clear();
+  m_hello = h;
+  m_ended = false;
+  m_watchedPid = h.coordinatorPid;
+  m_charts->clear();
+  m_workloadLabel->setText(QString::fromStdString(h.workloadName));
+  m_banner->showRunning(QStringLiteral("Running run %1 “%2” against %3: verdict when it ends")
+                            .arg(h.runId)
+                            .arg(QString::fromStdString(h.runName), QString::fromStdString(h.targetUrl)));
+  m_progress->setValue(0);
+  setRunning(true);
+  m_poll->start();
+}
+
+void LiveView::onTick(const plumbline::live::LiveTick& t) {
+  const double elapsed = static_cast<double>(t.atNs) / 1e9;
+  const double total = m_hello ? m_hello->durationS : 0;
+  const double remaining = std::max(0.0, total - elapsed);
+  if (total > 0) m_progress->setValue(static_cast<int>(std::min(1.0, elapsed / total) * 1000));
+  const QString eta = QDateTime::currentDateTime().addMSecs(static_cast<qint64>(remaining * 1000))
+                          .toString(QStringLiteral("HH:mm:ss"));
+  m_progressLabel->setText(QStringLiteral("elapsed %1 · remaining %2 · ETA %3 · sent %4 / %5")
+                               .arg(clock(elapsed), clock(remaining), eta)
+                               .arg(t.sent)
+                               .arg(m_hello ? m_hello->plannedTotal : static_cast<int64_t>(t.planned)));
+}
+
+void LiveView::onEnd(const plumbline::live::LiveEnd& e) {
+  m_ended = true;
+  m_poll->stop();
+  m_charts->flush();
+  m_progress->setValue(1000);
+  m_banner->showEnd(QString::fromStdString(e.status), e.summary);
+  for (const std::string& note : e.notes) m_notices->add(QStringLiteral("info"), QString::fromStdString(note));
+  setRunning(false);
+  emit runFinished(runId());
+}
+
+void LiveView::onDetached(bool sawEnd) {
+  if (sawEnd || m_ended) return;
+  // The stream broke before End: re-attach while the run is alive (it serves late joiners).
+  if (RunLauncher::isAlive(m_watchedPid)) {
+    m_notices->add(QStringLiteral("warning"), QStringLiteral("telemetry connection lost; re-attaching"));
+    m_client->attach(m_client->socketPath(), 5000);
+  }
+}
+
+void LiveView::pollProcess() {
+  if (m_ended || m_watchedPid <= 0) return;
+  if (RunLauncher::isAlive(m_watchedPid)) {
+    m_deadPolls = 0;
+    return;
+  }
+  // Give the socket a moment to deliver a final End before calling the run lost.
+  if (++m_deadPolls < 3) return;
+  finishWithoutVerdict(QStringLiteral("the run process (pid %1) exited without a verdict").arg(m_watchedPid));
+}
+
+void LiveView::finishWithoutVerdict(const QString& why) {
+  m_poll->stop();
+  m_ended = true;
+  const QString tail = logTail();
+  error(tail.isEmpty() ? why : why + QStringLiteral(": ") + tail);
+  m_banner->showEnd(QStringLiteral("failed"), nlohmann::json::object());
+  setRunning(false);
+  if (m_hello) emit runFinished(m_hello->runId);
+}
+
+QString LiveView::logTail() const {
+  if (!m_launched) return {};
+  QFile f(m_launched->logPath);
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  const QByteArray all = f.readAll().trimmed();
+  const QList<QByteArray> lines = all.split('\n');
+  QStringList last;
+  for (qsizetype i = std::max<qsizetype>(0, lines.size() - 3); i < lines.size(); ++i)
+    last.append(QString::fromUtf8(lines[i]).trimmed());
+  return last.join(QStringLiteral(" | "));
+}
 
 }  // namespace plumbline::ui::live

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Watches a run in the studio and measures the studio, not the run: starts plumbline-studio
+# under Xvfb with WORKLOAD opened and started (--start), records the UI thread's stalls and
+# the studio's memory once a second (PLUMBLINE_STUDIO_STATS), waits for the run to end,
+# then prints max UI stall, the stall histogram, RSS over time and the run's verdict.
+#
+#   bench/studio_watch.sh WORKLOAD.json [--rate R] [--duration S] [--build DIR]
+#                         [--screenshot FILE.png]
+# The run goes into a fresh database in a temporary directory (printed at the end).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+workload=${1:?usage: bench/studio_watch.sh WORKLOAD.json [--rate R] [--duration S] [--build DIR] [--screenshot FILE]}
+shift
+build=build/release
+shot=""
+extra=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --rate|--duration) extra+=("$1" "$2"); shift 2 ;;
+    --build) build=$2; shift 2 ;;
+    --screenshot) shot=$2; shift 2 ;;
+    *) echo "studio_watch.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+studio=$build/app/plumbline-studio
+[[ -x $studio ]] || { echo "studio_watch.sh: $studio not built" >&2; exit 2; }
+command -v xvfb-run >/dev/null || { echo "studio_watch.sh: xvfb-run missing (packaging/install-deps.sh)" >&2; exit 2; }
+
+work=$(mktemp -d)
+db=$work/runs.db
+stats=$work/stats.jsonl
+export PLUMBLINE_STUDIO_STATS=$stats
+
+# Inside Xvfb: start the studio, wait for the run it started to end (its row gets a verdict),
+# optionally screenshot, then close the studio.
+inner=$(cat <<'INNER'
+set -euo pipefail
+# shellcheck disable=SC2086  # EXTRA_ARGS is a list of flags
+"$STUDIO" --db "$DB" --open "$WORKLOAD" --start $EXTRA_ARGS &
+studio_pid=$!
+plumbline=$(dirname "$STUDIO")/plumbline
+started=0
+for _ in $(seq 1 3600); do
+  sleep 1
+  kill -0 "$studio_pid" 2>/dev/null || { echo "studio exited early" >&2; exit 1; }
+  if [[ -f $DB ]] && "$plumbline" runs show 1 --db "$DB" 2>/dev/null | grep -q '^verdict'; then
+    break
+  fi
+done
+sleep 2  # let the studio draw the end
+[[ -n $SHOT ]] && import -window root "$SHOT"
+kill "$studio_pid"
+wait "$studio_pid" || true
+INNER
+)
+STUDIO=$studio DB=$db WORKLOAD=$workload SHOT=$shot EXTRA_ARGS="${extra[*]:-}" \
+  xvfb-run -a -s "-screen 0 1600x1000x24" bash -c "$inner"
+
+echo "== studio while watching (one line per second: t_s max_stall_ms rss_kb)"
+python3 - "$stats" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+if not rows:
+    sys.exit("no stats recorded")
+for r in rows[:: max(1, len(rows) // 12)]:
+    print(f"  t={r['t_s']:7.1f}s  max_stall={r['max_stall_ms']:7.2f} ms  rss={r['rss_kb'] / 1024:7.1f} MiB")
+last = rows[-1]
+print(f"max UI stall: {last['max_stall_ms']:.2f} ms over {last['samples']} samples "
+      f"({last['stalls_over_50ms']} over 50 ms)")
+print("stall histogram:", json.dumps(last["histogram"]))
+print(f"RSS: start {rows[0]['rss_kb'] / 1024:.1f} MiB, end {last['rss_kb'] / 1024:.1f} MiB, "
+      f"max {max(r['rss_kb'] for r in rows) / 1024:.1f} MiB")
+PY
+echo "== the run (database $db)"
+"$build/app/plumbline" runs show 1 --db "$db" | head -5

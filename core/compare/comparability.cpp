@@ -1,0 +1,186 @@
+#include "core/compare/comparability.h"
+
+#include <algorithm>
+#include <array>
+#include <set>
+
+namespace plumbline::compare {
+
+namespace {
+
+using Json = nlohmann::json;
+
+std::vector<int64_t> allIds(const std::vector<ComparedRun>& runs) {
+  std::vector<int64_t> ids;
+  for (const auto& r : runs) ids.push_back(r.row.id);
+  return ids;
+}
+
+std::string shown(const Json& v) {
+  if (v.is_null()) return "unset";
+  if (v.is_string()) return v.get<std::string>();
+  return v.dump();
+}
+
+/// "name: A (#1), B (#2, #3)" when the values differ; empty when all agree.
+std::string differing(const std::string& name, const std::vector<ComparedRun>& runs,
+                      const std::vector<Json>& values) {
+  std::vector<std::pair<Json, std::string>> groups;  // value → "#1, #3"
+  for (size_t i = 0; i < runs.size(); ++i) {
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const auto& g) { return g.first == values[i]; });
+    std::string id = "#" + std::to_string(runs[i].row.id);
+    if (it == groups.end()) groups.emplace_back(values[i], id);
+    else it->second += ", " + id;
+  }
+  if (groups.size() < 2) return {};
+  std::string out = name + ": ";
+  for (size_t g = 0; g < groups.size(); ++g)
+    out += (g ? " vs " : "") + shown(groups[g].first) + " (" + groups[g].second + ")";
+  return out;
+}
+
+/// Differences key by key inside an object found at `pointer` in every spec.
+std::vector<std::string> objectDifferences(const std::vector<ComparedRun>& runs,
+                                           const std::string& pointer, const std::string& prefix) {
+  std::set<std::string> keys;
+  for (const auto& r : runs)
+    if (Json o = r.specAt(pointer); o.is_object())
+      for (const auto& [k, v] : o.items()) keys.insert(k);
+  std::vector<std::string> out;
+  for (const std::string& k : keys) {
+    std::vector<Json> values;
+    for (const auto& r : runs) {
+      Json o = r.specAt(pointer);
+      values.push_back(o.is_object() && o.contains(k) ? o[k] : Json(nullptr));
+    }
+    if (std::string d = differing(prefix + k, runs, values); !d.empty()) out.push_back(d);
+  }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& parts) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? "; " : "") + parts[i];
+  return out;
+}
+
+std::vector<Json> valuesAt(const std::vector<ComparedRun>& runs, const std::string& pointer) {
+  std::vector<Json> values;
+  for (const auto& r : runs) values.push_back(r.specAt(pointer));
+  return values;
+}
+
+void addSpecWarning(std::vector<ComparabilityWarning>& out, WarningKind kind,
+                    const std::vector<ComparedRun>& runs,
+                    const std::vector<std::pair<std::string, std::string>>& pointers,
+                    const std::string& lead) {
+  std::vector<std::string> parts;
+  for (const auto& [pointer, name] : pointers)
+    if (std::string d = differing(name, runs, valuesAt(runs, pointer)); !d.empty())
+      parts.push_back(d);
+  if (!parts.empty()) out.push_back({kind, lead + joined(parts), allIds(runs)});
+}
+
+/// The target as far as it shapes results: an embedded simulator's port changes every run
+/// and is left out; its preset and timings are kept.
+Json targetIdentity(const ComparedRun& r) {
+  Json t = r.specAt("/target");
+  Json id = Json::object();
+  const std::string& url = r.row.targetUrl;
+  bool embedded = url.rfind("embedded", 0) == 0;  // the row says what was measured
+  id["url"] = embedded ? "embedded" : url;
+  id["api"] = r.row.api;
+  if (t.is_object() && t.contains("mock")) id["mock"] = t["mock"];
+  if (t.is_object() && t.contains("stream")) id["stream"] = t["stream"];
+  return id;
+}
+
+void samplingWarning(std::vector<ComparabilityWarning>& out, const std::vector<ComparedRun>& runs) {
+  std::vector<std::string> parts = objectDifferences(runs, "/requests/sampling", "");
+  if (parts.empty()) return;
+  out.push_back({WarningKind::Sampling,
+                 "different sampling parameters (" + joined(parts) +
+                     "): output lengths, stop behaviour and decoding speed change with them, so "
+                     "latency and throughput are not like for like",
+                 allIds(runs)});
+}
+
+void verdictWarnings(std::vector<ComparabilityWarning>& out, const std::vector<ComparedRun>& runs) {
+  for (const auto& r : runs) {
+    if (r.row.verdict && *r.row.verdict == "harness_limited")
+      out.push_back({WarningKind::HarnessLimited,
+                     r.label() + " is harness_limited: the harness did not send the load it "
+                                 "was asked for, so its figures describe a different load",
+                     {r.row.id}});
+    bool stoppedEarly = r.summary.is_object() && r.summary.value("complete", true) == false;
+    if (!r.summary.is_object() || r.row.status != "complete" || stoppedEarly)
+      out.push_back({WarningKind::Incomplete,
+                     r.label() + " did not finish (status " + r.row.status +
+                         "): its figures cover only part of its workload",
+                     {r.row.id}});
+  }
+}
+
+void tokenSourceWarning(std::vector<ComparabilityWarning>& out,
+                        const std::vector<ComparedRun>& runs) {
+  std::vector<Json> values;
+  for (const auto& r : runs)
+    values.push_back(r.summary.is_object() && r.summary.contains("token_count_source")
+                         ? r.summary["token_count_source"]
+                         : Json(nullptr));
+  if (std::string d = differing("token_count_source", runs, values); !d.empty())
+    out.push_back({WarningKind::TokenCountSource,
+                   "token counts come from different sources (" + d +
+                       "): the server's tokenizer and the client's count differ, so tokens/s "
+                       "and lengths are not like for like",
+                   allIds(runs)});
+}
+
+void rowWarning(std::vector<ComparabilityWarning>& out, WarningKind kind,
+                const std::vector<ComparedRun>& runs, const std::string& name,
+                const std::vector<Json>& values, const std::string& why) {
+  if (std::string d = differing(name, runs, values); !d.empty())
+    out.push_back({kind, d + why, allIds(runs)});
+}
+
+}  // namespace
+
+std::string_view warningKindName(WarningKind kind) {
+  static constexpr std::array<std::string_view, 9> kNames = {
+      "sampling", "lengths", "dataset", "token_count_source", "harness_limited",
+      "incomplete", "tool_version", "target", "model"};
+  return kNames[static_cast<size_t>(kind)];
+}
+
+std::vector<ComparabilityWarning> comparabilityWarnings(const std::vector<ComparedRun>& runs) {
+  std::vector<ComparabilityWarning> out;
+  if (runs.size() < 2) return out;
+  samplingWarning(out, runs);
+  addSpecWarning(out, WarningKind::Lengths, runs,
+                 {{"/requests/input_tokens", "input_tokens"},
+                  {"/requests/output_tokens", "output_tokens"},
+                  {"/load/trace/lengths", "trace lengths"}},
+                 "different length distributions: ");
+  addSpecWarning(out, WarningKind::Dataset, runs,
+                 {{"/requests/prompt", "prompt"},
+                  {"/load/trace/file", "trace file"},
+                  {"/session", "session"}},
+                 "different prompts, datasets or session shapes: ");
+  tokenSourceWarning(out, runs);
+  verdictWarnings(out, runs);
+  std::vector<Json> versions, targets, models;
+  for (const auto& r : runs) {
+    versions.push_back(r.row.toolVersion);
+    targets.push_back(targetIdentity(r));
+    models.push_back(r.row.model);
+  }
+  rowWarning(out, WarningKind::Target, runs, "target", targets,
+             ": the runs measured different endpoints or simulator settings");
+  rowWarning(out, WarningKind::Model, runs, "model", models, ": the runs measured different models");
+  rowWarning(out, WarningKind::ToolVersion, runs, "tool version", versions,
+             ": recorded by different Plumbline versions, whose measurement may differ");
+  return out;
+}
+
+}  // namespace plumbline::compare

@@ -1,0 +1,182 @@
+#include "core/compare/compare_report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+
+namespace plumbline::compare {
+
+namespace {
+
+using Json = nlohmann::json;
+
+std::string pad(std::string s, size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+std::string printf1(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+template <typename T>
+Json orNull(const std::optional<T>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
+
+Json runJson(const ComparedRun& r) {
+  const auto& row = r.row;
+  return Json{{"id", row.id},
+              {"name", row.name},
+              {"workload", row.workloadName},
+              {"created_at", row.createdAt},
+              {"status", row.status},
+              {"verdict", orNull(row.verdict)},
+              {"target", row.targetUrl},
+              {"model", row.model},
+              {"tool_version", row.toolVersion},
+              {"tags", r.tags}};
+}
+
+Json pointJson(const LoadLatencyPoint& p) {
+  return Json{{"label", p.label},           {"start_s", p.startS},
+              {"end_s", p.endS},            {"requested_rps", p.requestedRps},
+              {"achieved_rps", p.achievedRps}, {"ttft_p50_ms", p.ttftP50Ms},
+              {"ttft_p99_ms", p.ttftP99Ms}, {"itl_p99_ms", p.itlP99Ms},
+              {"e2e_p99_ms", p.e2eP99Ms}};
+}
+
+void printMetrics(const Comparison& c, std::ostream& out) {
+  out << pad("metric", 30);
+  for (size_t i = 0; i < c.runs.size(); ++i)
+    out << pad("#" + std::to_string(c.runs[i].row.id) + (i == 0 ? " (baseline)" : ""), 30);
+  out << '\n';
+  for (const MetricRow& row : c.metrics) {
+    out << pad(row.label, 30);
+    for (size_t i = 0; i < c.runs.size(); ++i) {
+      std::string cell = figureText(row.values[i]);
+      if (i > 0 && row.values[i]) cell += " (" + deltaText(row, i) + ")";
+      out << pad(cell, 30);
+    }
+    out << '\n';
+  }
+}
+
+void printLoadLatency(const Comparison& c, std::ostream& out) {
+  bool any = false;
+  for (size_t i = 0; i < c.runs.size(); ++i) {
+    if (c.loadLatency[i].size() < 2) continue;
+    if (!any) out << "\nlatency vs throughput (sweep runs):\n";
+    any = true;
+    out << "  " << c.runs[i].label() << '\n';
+    for (const auto& p : c.loadLatency[i])
+      out << "    " << pad(p.label, 40) << " requested " << pad(printf1("%.1f/s", p.requestedRps), 10)
+          << " achieved " << pad(printf1("%.1f/s", p.achievedRps), 10) << " ttft p99 "
+          << pad(printf1("%.1f ms", p.ttftP99Ms), 12) << " e2e p99 "
+          << printf1("%.1f ms", p.e2eP99Ms) << '\n';
+  }
+}
+
+}  // namespace
+
+std::string figureText(std::optional<double> v) {
+  if (!v) return "-";
+  double a = std::fabs(*v);
+  const char* format = a >= 1000 ? "%.0f" : a >= 100 ? "%.1f" : a >= 1 ? "%.2f" : "%.3f";
+  if (*v == std::round(*v) && a < 1e15) format = "%.0f";
+  return printf1(format, *v);
+}
+
+std::string deltaText(const MetricRow& row, size_t run) {
+  auto d = row.absoluteDelta(run);
+  if (!d) return "-";
+  std::string text = (*d >= 0 ? "+" : "") + figureText(*d);
+  if (auto rel = row.relativeDelta(run)) text += ", " + printf1("%+.1f%%", *rel * 100);
+  return text;
+}
+
+void printComparison(const Comparison& c, std::ostream& out) {
+  if (c.warnings.empty()) {
+    out << "comparability: no warnings\n";
+  } else {
+    out << "comparability warnings (" << c.warnings.size() << "):\n";
+    for (const auto& w : c.warnings)
+      out << "  ! [" << warningKindName(w.kind) << "] " << w.message << '\n';
+  }
+  out << "\nruns (deltas against the first):\n";
+  for (const auto& r : c.runs)
+    out << "  " << pad(r.label(), 36) << " verdict " << pad(r.row.verdict.value_or("none"), 16)
+        << " " << r.row.createdAt << "  model " << r.row.model << '\n';
+  out << '\n';
+  printMetrics(c, out);
+  if (c.slo.any()) {
+    out << "\ngoodput: requests that succeeded with";
+    if (c.slo.ttftMs) out << " TTFT from planned <= " << figureText(c.slo.ttftMs) << " ms";
+    if (c.slo.ttftMs && c.slo.itlMs) out << " and";
+    if (c.slo.itlMs) out << " mean inter-token gap <= " << figureText(c.slo.itlMs) << " ms";
+    out << '\n';
+    for (size_t i = 0; i < c.runs.size(); ++i) {
+      const Goodput& g = c.goodput[i];
+      out << "  " << pad(c.runs[i].label(), 36) << ' ' << g.met << " of " << g.requests << " ("
+          << printf1("%.1f%%", 100 * g.fraction()) << "), " << printf1("%.2f req/s", g.perSecond())
+          << '\n';
+    }
+  }
+  printLoadLatency(c, out);
+}
+
+Json comparisonToJson(const Comparison& c) {
+  Json j;
+  j["runs"] = Json::array();
+  for (const auto& r : c.runs) j["runs"].push_back(runJson(r));
+  j["warnings"] = Json::array();
+  for (const auto& w : c.warnings)
+    j["warnings"].push_back(
+        {{"kind", std::string(warningKindName(w.kind))}, {"message", w.message}, {"run_ids", w.runIds}});
+  j["slo"] = {{"ttft_ms", orNull(c.slo.ttftMs)}, {"itl_ms", orNull(c.slo.itlMs)}};
+  j["metrics"] = Json::array();
+  for (const auto& row : c.metrics) {
+    Json values = Json::array(), abs = Json::array(), rel = Json::array();
+    for (size_t i = 0; i < row.values.size(); ++i) {
+      values.push_back(orNull(row.values[i]));
+      abs.push_back(orNull(row.absoluteDelta(i)));
+      rel.push_back(orNull(row.relativeDelta(i)));
+    }
+    j["metrics"].push_back({{"key", row.key}, {"label", row.label},
+                            {"lower_is_better", row.lowerIsBetter}, {"values", values},
+                            {"abs_delta", abs}, {"rel_delta", rel}});
+  }
+  j["goodput"] = Json::array();
+  for (size_t i = 0; i < c.goodput.size(); ++i)
+    j["goodput"].push_back({{"run_id", c.runs[i].row.id}, {"requests", c.goodput[i].requests},
+                            {"met", c.goodput[i].met}, {"per_s", c.goodput[i].perSecond()},
+                            {"fraction", c.goodput[i].fraction()}});
+  j["cdfs"] = Json::array();
+  for (const auto& cdf : c.cdfs) {
+    Json points = Json::array();
+    for (const auto& p : cdf.points) points.push_back({p.valueMs, p.fraction});
+    j["cdfs"].push_back(
+        {{"run_id", cdf.runId}, {"metric", cdf.metric}, {"count", cdf.count}, {"points", points}});
+  }
+  j["load_latency"] = Json::array();
+  for (size_t i = 0; i < c.runs.size(); ++i) {
+    Json points = Json::array();
+    for (const auto& p : c.loadLatency[i]) points.push_back(pointJson(p));
+    j["load_latency"].push_back({{"run_id", c.runs[i].row.id}, {"points", points}});
+  }
+  j["series"] = Json::object();
+  for (size_t m = 0; m < kSeriesMetricCount; ++m) {
+    Json perRun = Json::array();
+    for (size_t i = 0; i < c.runs.size(); ++i) {
+      Json points = Json::array();
+      for (const auto& p : c.series[i][m]) points.push_back({p.tS, p.value});
+      perRun.push_back({{"run_id", c.runs[i].row.id}, {"points", points}});
+    }
+    j["series"][std::string(seriesMetricName(static_cast<SeriesMetric>(m)))] = perRun;
+  }
+  return j;
+}
+
+}  // namespace plumbline::compare

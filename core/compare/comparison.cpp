@@ -1,0 +1,112 @@
+#include "core/compare/comparison.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/store/store_error.h"
+
+namespace plumbline::compare {
+
+namespace {
+
+std::vector<std::pair<int64_t, metrics::LatencyHistogram>> decoded(
+    const store::RunReader& reader, int64_t id, const std::string& metric) {
+  std::vector<std::pair<int64_t, metrics::LatencyHistogram>> out;
+  for (auto& [idx, blob] : reader.windowHistograms(id, metric)) {
+    try {
+      out.emplace_back(idx, metrics::LatencyHistogram::deserialize(blob));
+    } catch (const std::invalid_argument& e) {
+      throw store::StoreError(reader.path(), "reading run " + std::to_string(id) + " " + metric +
+                                                 " histogram of window " + std::to_string(idx),
+                              e.what(), store::StoreErrorKind::NotADatabase);
+    }
+  }
+  return out;
+}
+
+void addCdfs(Comparison& c, const store::RunReader& reader, int64_t id) {
+  for (const char* metric : kCdfMetrics) {
+    auto blob = reader.histogram(id, metric, -1);
+    if (!blob) continue;
+    metrics::LatencyHistogram h;
+    try {
+      h = metrics::LatencyHistogram::deserialize(*blob);
+    } catch (const std::invalid_argument& e) {
+      throw store::StoreError(reader.path(),
+                              "reading run " + std::to_string(id) + " " + metric + " histogram",
+                              e.what(), store::StoreErrorKind::NotADatabase);
+    }
+    c.cdfs.push_back({id, metric, h.count(), latencyCdf(h)});
+  }
+}
+
+Goodput goodputOf(const store::RunReader& reader, const ComparedRun& run, const Slo& slo) {
+  GoodputCounter counter(slo);
+  reader.forEachRequest(run.row.id, [&](const metrics::RequestRecord& r) { counter.add(r); });
+  return counter.result(run.row.durationS.value_or(run.summaryNumber("duration_s").value_or(0)));
+}
+
+/// A run at one rate is one point of the plot: its summary figures.
+std::vector<LoadLatencyPoint> wholeRunPoint(const ComparedRun& run) {
+  auto achieved = run.summaryNumber("achieved_rps");
+  if (!achieved) return {};
+  LoadLatencyPoint p;
+  p.label = "whole run";
+  p.endS = run.summaryNumber("duration_s").value_or(0);
+  p.requestedRps = run.summaryNumber("requested_rps").value_or(0);
+  p.achievedRps = *achieved;
+  p.ttftP50Ms = run.summaryNumber("ttft_ms", "p50").value_or(0);
+  p.ttftP99Ms = run.summaryNumber("ttft_ms", "p99").value_or(0);
+  p.itlP99Ms = run.summaryNumber("itl_ms", "p99").value_or(0);
+  p.e2eP99Ms = run.summaryNumber("e2e_ms", "p99").value_or(0);
+  return {p};
+}
+
+}  // namespace
+
+const LatencyCdf* Comparison::cdf(int64_t runId, const std::string& metric) const {
+  for (const auto& c : cdfs)
+    if (c.runId == runId && c.metric == metric) return &c;
+  return nullptr;
+}
+
+void checkComparedIds(const std::vector<int64_t>& ids, const std::string& dbPath) {
+  if (ids.size() < kMinCompared || ids.size() > kMaxCompared)
+    throw store::StoreError(dbPath, "comparing runs",
+                            "give 2 to 4 run ids (got " + std::to_string(ids.size()) + ")",
+                            store::StoreErrorKind::InvalidInput);
+  for (size_t i = 0; i < ids.size(); ++i)
+    if (std::find(ids.begin() + static_cast<ptrdiff_t>(i) + 1, ids.end(), ids[i]) != ids.end())
+      throw store::StoreError(dbPath, "comparing runs",
+                              "run " + std::to_string(ids[i]) + " is given twice",
+                              store::StoreErrorKind::InvalidInput);
+}
+
+Comparison buildComparison(const store::RunReader& reader, const std::vector<int64_t>& ids,
+                           const Slo& slo) {
+  checkComparedIds(ids, reader.path());
+  Comparison c;
+  c.slo = slo;
+  for (int64_t id : ids) c.runs.push_back(ComparedRun::load(reader, id));
+  c.warnings = comparabilityWarnings(c.runs);
+  for (const ComparedRun& run : c.runs) {
+    const int64_t id = run.row.id;
+    if (slo.any()) c.goodput.push_back(goodputOf(reader, run, slo));
+    addCdfs(c, reader, id);
+    std::vector<store::WindowRow> windows = reader.windows(id);
+    auto& series = c.series.emplace_back();
+    for (size_t m = 0; m < kSeriesMetricCount; ++m)
+      series[m] = decimateMinMax(windowSeries(windows, static_cast<SeriesMetric>(m)));
+    if (isSweep(run.spec)) {
+      WindowLatency latency{decoded(reader, id, "ttft"), decoded(reader, id, "itl"),
+                            decoded(reader, id, "e2e")};
+      c.loadLatency.push_back(loadLatencyPoints(run.spec, windows, latency));
+    } else {
+      c.loadLatency.push_back(wholeRunPoint(run));
+    }
+  }
+  c.metrics = metricTable(c.runs, c.goodput);
+  return c;
+}
+
+}  // namespace plumbline::compare

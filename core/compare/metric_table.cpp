@@ -1,0 +1,89 @@
+#include "core/compare/metric_table.h"
+
+#include <cmath>
+
+namespace plumbline::compare {
+
+namespace {
+
+struct Definition {
+  const char* key;
+  const char* label;
+  const char* summaryKey;
+  const char* sub;
+  bool lowerIsBetter;
+};
+
+constexpr Definition kDefinitions[] = {
+    {"requested_rps", "requested (req/s)", "requested_rps", "", false},
+    {"achieved_rps", "achieved (req/s)", "achieved_rps", "", false},
+    {"completed", "completed", "completed", "", false},
+    {"ttft_p50_ms", "TTFT p50 (ms)", "ttft_ms", "p50", true},
+    {"ttft_p90_ms", "TTFT p90 (ms)", "ttft_ms", "p90", true},
+    {"ttft_p99_ms", "TTFT p99 (ms)", "ttft_ms", "p99", true},
+    {"itl_p50_ms", "inter-token p50 (ms)", "itl_ms", "p50", true},
+    {"itl_p99_ms", "inter-token p99 (ms)", "itl_ms", "p99", true},
+    {"e2e_p50_ms", "end-to-end p50 (ms)", "e2e_ms", "p50", true},
+    {"e2e_p99_ms", "end-to-end p99 (ms)", "e2e_ms", "p99", true},
+    {"ttft_from_planned_p99_ms", "TTFT from planned p99 (ms)", "ttft_from_planned_ms", "p99", true},
+    {"e2e_from_planned_p99_ms", "e2e from planned p99 (ms)", "e2e_from_planned_ms", "p99", true},
+    {"send_lag_p99_ms", "send lag p99 (ms)", "send_lag_ms", "p99", true},
+    {"input_tokens_per_s", "input tokens/s", "input_tokens_per_s", "", false},
+    {"output_tokens_per_s", "output tokens/s", "output_tokens_per_s", "", false},
+};
+
+std::optional<double> errorRate(const ComparedRun& r) {
+  if (!r.summary.is_object()) return std::nullopt;
+  double errors = 0;
+  if (auto e = r.summary.find("errors"); e != r.summary.end() && e->is_object())
+    for (const auto& [cls, n] : e->items())
+      if (n.is_number()) errors += n.get<double>();
+  auto sent = r.summaryNumber("sent");
+  if (!sent || *sent <= 0) return std::nullopt;
+  return 100.0 * errors / *sent;
+}
+
+}  // namespace
+
+std::optional<double> MetricRow::absoluteDelta(size_t run) const {
+  if (values.empty() || run >= values.size() || !values[0] || !values[run]) return std::nullopt;
+  return *values[run] - *values[0];
+}
+
+std::optional<double> MetricRow::relativeDelta(size_t run) const {
+  auto d = absoluteDelta(run);
+  if (!d || *values[0] == 0) return std::nullopt;
+  return *d / std::fabs(*values[0]);
+}
+
+int MetricRow::direction(size_t run) const {
+  auto d = absoluteDelta(run);
+  if (!d || *d == 0) return 0;
+  return (*d < 0) == lowerIsBetter ? 1 : -1;
+}
+
+std::vector<MetricRow> metricTable(const std::vector<ComparedRun>& runs,
+                                   const std::vector<Goodput>& goodput) {
+  std::vector<MetricRow> rows;
+  for (const Definition& d : kDefinitions) {
+    MetricRow row{d.key, d.label, d.lowerIsBetter, {}};
+    for (const auto& r : runs) row.values.push_back(r.summaryNumber(d.summaryKey, d.sub));
+    rows.push_back(std::move(row));
+  }
+  MetricRow errors{"error_rate_pct", "errors (% of sent)", true, {}};
+  for (const auto& r : runs) errors.values.push_back(errorRate(r));
+  rows.insert(rows.begin() + 3, std::move(errors));
+  if (!goodput.empty() && goodput.size() == runs.size()) {
+    MetricRow perS{"goodput_rps", "goodput (req/s meeting SLO)", false, {}};
+    MetricRow share{"goodput_pct", "goodput (% of requests)", false, {}};
+    for (const Goodput& g : goodput) {
+      perS.values.push_back(g.durationS > 0 ? std::optional(g.perSecond()) : std::nullopt);
+      share.values.push_back(g.requests ? std::optional(100.0 * g.fraction()) : std::nullopt);
+    }
+    rows.push_back(std::move(perS));
+    rows.push_back(std::move(share));
+  }
+  return rows;
+}
+
+}  // namespace plumbline::compare

@@ -1,0 +1,31 @@
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/compare/compared_run.h"
+#include "core/compare/goodput.h"
+
+namespace plumbline::compare {
+
+/// One figure across the compared runs; deltas are against the first (baseline) run.
+struct MetricRow {
+  std::string key;    ///< "ttft_p99_ms"
+  std::string label;  ///< "TTFT p99 (ms)"
+  bool lowerIsBetter = true;
+  std::vector<std::optional<double>> values;  ///< one per run, nullopt when unknown
+
+  /// value − baseline; nullopt when either is unknown.
+  std::optional<double> absoluteDelta(size_t run) const;
+  /// (value − baseline) / |baseline|; nullopt when either is unknown or the baseline is 0.
+  std::optional<double> relativeDelta(size_t run) const;
+  /// +1 better than baseline, -1 worse, 0 equal or unknown.
+  int direction(size_t run) const;
+};
+
+/// The summary figures of every run; goodput rows are added when goodput is given (one per
+/// run, in order).
+std::vector<MetricRow> metricTable(const std::vector<ComparedRun>& runs,
+                                   const std::vector<Goodput>& goodput = {});
+
+}  // namespace plumbline::compare

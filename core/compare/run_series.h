@@ -1,0 +1,37 @@
+#pragma once
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "core/store/window_row.h"
+
+namespace plumbline::compare {
+
+/// The per-window figures a comparison overlays, one value per stored window.
+enum class SeriesMetric {
+  RequestedRps, AchievedRps, TtftP50Ms, TtftP99Ms, ItlP99Ms, E2eP99Ms, OutputTokensPerS,
+  ErrorsPerS, SendLagP99Ms, InFlight, Count
+};
+inline constexpr size_t kSeriesMetricCount = static_cast<size_t>(SeriesMetric::Count);
+std::string_view seriesMetricName(SeriesMetric m);   ///< "ttft_p99_ms"
+std::string_view seriesMetricLabel(SeriesMetric m);  ///< "TTFT p99 (ms)"
+std::optional<SeriesMetric> seriesMetricFromName(std::string_view name);
+
+struct SeriesPoint {
+  double tS = 0;  ///< window start, seconds since the run's t0
+  double value = 0;
+  bool operator==(const SeriesPoint&) const = default;
+};
+
+/// One value per window; latency windows without completions are skipped (no value, not 0).
+std::vector<SeriesPoint> windowSeries(const std::vector<store::WindowRow>& windows,
+                                      SeriesMetric metric);
+
+/// At most maxPoints points: consecutive points binned, each bin reduced to its minimum and
+/// maximum in time order, so spikes survive. Returned unchanged when already small enough.
+std::vector<SeriesPoint> decimateMinMax(const std::vector<SeriesPoint>& points,
+                                        size_t maxPoints = 500);
+
+}  // namespace plumbline::compare

@@ -1,0 +1,48 @@
+#include "core/engine/live_publisher.h"
+
+#include "core/engine/store_sink.h"
+
+namespace plumbline::engine {
+
+LivePublisher::LivePublisher(LiveServer& server, RunSink& next, metrics::VerdictPolicy policy)
+    : m_server(server), m_next(next), m_policy(policy) {}
+
+void LivePublisher::onRecords(const std::vector<metrics::RequestRecord>& records) {
+  m_next.onRecords(records);
+  m_ticks.addRecords(records);
+}
+
+void LivePublisher::onWindow(const metrics::WindowStats& window) {
+  m_next.onWindow(window);
+  m_server.window(toWindowRow(window));
+  // Verdict reasons as they become known: judge the windows so far and announce each new
+  // reason once (a reason whose window range merely grows is not new).
+  m_evidence.push_back(metrics::WindowEvidence::from(window));
+  m_planned += window.planned;
+  m_sent += window.sent;
+  const metrics::Verdict v = metrics::judgeEvidence(m_evidence, m_planned, m_sent, m_policy);
+  for (size_t i = m_reasonsAnnounced; i < v.reasons.size(); ++i)
+    m_server.notice({window.startNs + window.lengthNs, "warning", "harness limited: " + v.reasons[i]});
+  m_reasonsAnnounced = std::max(m_reasonsAnnounced, v.reasons.size());
+}
+
+void LivePublisher::onProgress(int64_t nowNs, const metrics::RunAggregator& aggregator) {
+  m_lastNowNs = nowNs;
+  if (auto tick = m_ticks.due(nowNs, aggregator)) m_server.tick(*tick);
+}
+
+void LivePublisher::onWorkerStats(const StatsReport& stats) { m_ticks.addStats(stats); }
+
+void LivePublisher::onNotice(int64_t atNs, const std::string& level, const std::string& text) {
+  m_server.notice({atNs, level, text});
+}
+
+void LivePublisher::onWorkerGone(uint32_t workerId) { m_ticks.removeWorker(workerId); }
+
+void LivePublisher::onRunOver(int64_t nowNs, const metrics::RunAggregator& aggregator) {
+  live::LiveTick t = m_ticks.build(std::max(nowNs, m_lastNowNs), aggregator);
+  t.notSent = t.planned > t.sent ? t.planned - t.sent : 0;
+  m_server.tick(t);
+}
+
+}  // namespace plumbline::engine

@@ -1,0 +1,42 @@
+#pragma once
+// Connects a run to its LiveServer: results pass through to the next sink (the database)
+// and out to live clients as Windows, Ticks and Notices.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/engine/live_server.h"
+#include "core/engine/live_tick_builder.h"
+#include "core/engine/run_observer.h"
+#include "core/engine/run_sink.h"
+#include "core/metrics/verdict.h"
+
+namespace plumbline::engine {
+
+class LivePublisher : public RunSink, public RunObserver {
+ public:
+  LivePublisher(LiveServer& server, RunSink& next, metrics::VerdictPolicy policy);
+
+  void onRecords(const std::vector<metrics::RequestRecord>& records) override;
+  /// Streams the same row the database gets, then any verdict reason it newly brings.
+  void onWindow(const metrics::WindowStats& window) override;
+
+  void onProgress(int64_t nowNs, const metrics::RunAggregator& aggregator) override;
+  void onWorkerStats(const StatsReport& stats) override;
+  void onNotice(int64_t atNs, const std::string& level, const std::string& text) override;
+  void onWorkerGone(uint32_t workerId) override;
+  /// Sends the run's last Tick, with its final counts (not-sent is only known at the end).
+  void onRunOver(int64_t nowNs, const metrics::RunAggregator& aggregator) override;
+
+ private:
+  LiveServer& m_server;
+  RunSink& m_next;
+  metrics::VerdictPolicy m_policy;
+  LiveTickBuilder m_ticks;
+  std::vector<metrics::WindowEvidence> m_evidence;
+  uint64_t m_planned = 0, m_sent = 0;
+  size_t m_reasonsAnnounced = 0;
+  int64_t m_lastNowNs = 0;
+};
+
+}  // namespace plumbline::engine

@@ -1,0 +1,114 @@
+#include "core/engine/live_tick_builder.h"
+
+#include <algorithm>
+
+#include "core/live/live_protocol.h"
+
+namespace plumbline::engine {
+
+namespace {
+
+using live::protocol::kTickIntervalNs;
+
+// Slice::latency indices, in the order of LiveTick's percentile members.
+enum Latency : size_t { kTtft, kItl, kE2e, kTtftFromPlanned, kE2eFromPlanned, kSendLag };
+
+constexpr live::LivePercentiles live::LiveTick::*kTickMember[] = {
+    &live::LiveTick::ttft, &live::LiveTick::itl, &live::LiveTick::e2e,
+    &live::LiveTick::ttftFromPlanned, &live::LiveTick::e2eFromPlanned, &live::LiveTick::sendLag};
+
+double ms(int64_t ns) { return static_cast<double>(ns) / 1e6; }
+
+int64_t sliceIndex(int64_t ns) { return ns >= 0 ? ns / kTickIntervalNs : -1; }
+
+}  // namespace
+
+LiveTickBuilder::Slice& LiveTickBuilder::sliceAt(int64_t ns) { return m_slices[sliceIndex(ns)]; }
+
+void LiveTickBuilder::dropSlicesBefore(int64_t index) {
+  m_slices.erase(m_slices.begin(), m_slices.lower_bound(index));
+}
+
+void LiveTickBuilder::addRecords(const std::vector<metrics::RequestRecord>& records) {
+  for (const auto& r : records) {
+    if (!r.ok() || r.endNs < 0) continue;  // latencies of completed requests, as in windows
+    Slice& s = sliceAt(r.endNs);
+    if (r.sendNs >= 0 && r.firstTokenNs >= 0) s.latency[kTtft].record(r.ttftNs());
+    if (r.sendNs >= 0) s.latency[kE2e].record(r.e2eNs());
+    if (r.plannedNs >= 0 && r.firstTokenNs >= 0) s.latency[kTtftFromPlanned].record(r.ttftFromPlannedNs());
+    if (r.plannedNs >= 0) s.latency[kE2eFromPlanned].record(r.e2eFromPlannedNs());
+  }
+}
+
+void LiveTickBuilder::addStats(const StatsReport& stats) {
+  Slice& s = sliceAt(stats.sample.atNs);
+  s.latency[kItl].merge(stats.itl);
+  for (const auto& send : stats.sends) s.latency[kSendLag].merge(send.sendLag);
+  s.loopDelayMaxNs = std::max(s.loopDelayMaxNs, stats.sample.loopDelayMaxNs);
+  auto it = m_latestSample.find(stats.sample.workerId);
+  if (it != m_latestSample.end() && stats.sample.atNs < it->second.atNs) return;  // out of order
+  m_latestSample[stats.sample.workerId] = stats.sample;
+  m_connectionsOpen[stats.sample.workerId] = stats.connectionsOpen;
+}
+
+void LiveTickBuilder::removeWorker(uint32_t workerId) {
+  m_latestSample.erase(workerId);
+  m_connectionsOpen.erase(workerId);
+}
+
+std::optional<live::LiveTick> LiveTickBuilder::due(int64_t nowNs, const metrics::RunAggregator& aggregator) {
+  if (m_nextTickNs == 0) m_nextTickNs = kTickIntervalNs;
+  if (nowNs < m_nextTickNs) return std::nullopt;
+  const int64_t atNs = nowNs - nowNs % kTickIntervalNs;
+  m_nextTickNs = atNs + kTickIntervalNs;
+  return build(atNs, aggregator);
+}
+
+live::LiveTick LiveTickBuilder::build(int64_t atNs, const metrics::RunAggregator& a) {
+  live::LiveTick t;
+  t.atNs = atNs;
+  t.planned = a.planned();
+  t.sent = a.sent();
+  t.completed = a.completed();
+  for (size_t i = 1; i < metrics::kErrorClassCount; ++i)
+    if (a.errors()[i] != 0) t.errors[std::string(metrics::kErrorClassNames[i])] = a.errors()[i];
+  t.inputTokens = a.inputTokens();
+  t.outputTokens = a.outputTokens();
+
+  // Rates over the last second: against the counters of the tick a second ago (or t0).
+  while (!m_history.empty() && m_history.front().atNs < atNs - 1'000'000'000) m_history.pop_front();
+  const Counters then = m_history.empty() ? Counters{} : m_history.front();
+  const double spanS = std::max(1e-3, static_cast<double>(atNs - then.atNs) / 1e9);
+  auto rate = [spanS](uint64_t now, uint64_t before) {
+    return now >= before ? static_cast<double>(now - before) / spanS : 0.0;
+  };
+  t.requestedRps = rate(t.planned, then.planned);
+  t.achievedRps = rate(t.sent, then.sent);
+  t.outputTokensPerS = rate(t.outputTokens, then.outputTokens);
+  m_history.push_back({atNs, t.planned, t.sent, t.outputTokens});
+
+  // Latencies of the four slices that make up (atNs - 1 s, atNs].
+  const int64_t last = sliceIndex(atNs) - 1;
+  std::array<metrics::LatencyHistogram, 6> merged;
+  int64_t loopDelayMaxNs = 0;
+  for (auto it = m_slices.lower_bound(last - kSlicesPerSecond + 1); it != m_slices.end() && it->first <= last; ++it) {
+    for (size_t i = 0; i < merged.size(); ++i) merged[i].merge(it->second.latency[i]);
+    loopDelayMaxNs = std::max(loopDelayMaxNs, it->second.loopDelayMaxNs);
+  }
+  for (size_t i = 0; i < merged.size(); ++i)
+    t.*kTickMember[i] = {ms(merged[i].percentile(0.5)), ms(merged[i].percentile(0.99)), merged[i].count()};
+  t.loopDelayMaxMs = ms(loopDelayMaxNs);
+  dropSlicesBefore(last - kSlicesPerSecond + 1);
+
+  double cpuSum = 0;
+  for (const auto& [id, s] : m_latestSample) {
+    t.inFlight += s.inFlight;
+    t.workerCpuMax = std::max(t.workerCpuMax, s.cpuFraction);
+    cpuSum += s.cpuFraction;
+  }
+  if (!m_latestSample.empty()) t.workerCpuMean = cpuSum / static_cast<double>(m_latestSample.size());
+  for (const auto& [id, n] : m_connectionsOpen) t.connectionsOpen += static_cast<int64_t>(n);
+  return t;
+}
+
+}  // namespace plumbline::engine

@@ -1,0 +1,27 @@
+#pragma once
+// What a coordinator tells an observer beyond its results (RunSink): the live state of the
+// harness, for telemetry. Called on the coordinator's thread; must not block.
+#include <cstdint>
+#include <string>
+
+#include "core/engine/frame_codec.h"
+#include "core/metrics/run_aggregator.h"
+
+namespace plumbline::engine {
+
+class RunObserver {
+ public:
+  virtual ~RunObserver() = default;
+  /// Every coordinator tick (~20 ms), with the run's counters so far; nowNs since t0.
+  virtual void onProgress(int64_t nowNs, const metrics::RunAggregator& aggregator) = 0;
+  /// A worker's periodic report (every ~250 ms per worker).
+  virtual void onWorkerStats(const StatsReport& stats) = 0;
+  /// Something the user should know as it happens; level "info" | "warning" | "error".
+  virtual void onNotice(int64_t atNs, const std::string& level, const std::string& text) = 0;
+  /// The run is over and every window closed: the aggregator holds the final counts.
+  virtual void onRunOver(int64_t nowNs, const metrics::RunAggregator& aggregator) = 0;
+  /// A worker is gone: its last sample no longer describes anything running.
+  virtual void onWorkerGone(uint32_t workerId) = 0;
+};
+
+}  // namespace plumbline::engine

@@ -1,0 +1,120 @@
+#include "core/store/run_editor.h"
+
+#include <algorithm>
+
+#include "core/store/run_reader.h"
+#include "core/store/store_error.h"
+
+namespace plumbline::store {
+
+namespace {
+
+std::string trimmed(const std::string& s) {
+  auto first = s.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return {};
+  auto last = s.find_last_not_of(" \t\r\n");
+  return s.substr(first, last - first + 1);
+}
+
+bool hasControl(const std::string& s) {
+  return std::any_of(s.begin(), s.end(),
+                     [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+}
+
+std::string runLabel(int64_t id) { return "run " + std::to_string(id); }
+
+}  // namespace
+
+RunEditor::RunEditor(const std::string& dbPath)
+    : m_db(Database::open(dbPath, Database::Mode::ReadWrite)) {}
+
+void RunEditor::requireRun(int64_t runId, const std::string& operation) const {
+  Statement s = m_db.prepare("SELECT 1 FROM runs WHERE id = ?");
+  s.bindInt(1, runId);
+  if (!s.step())
+    throw StoreError(m_db.path(), operation, "no run with id " + std::to_string(runId),
+                     StoreErrorKind::NotFound);
+}
+
+void RunEditor::rename(int64_t runId, const std::string& name) {
+  const std::string op = "renaming " + runLabel(runId);
+  std::string clean = trimmed(name);
+  if (clean.empty())
+    throw StoreError(m_db.path(), op, "the name is empty", StoreErrorKind::InvalidInput);
+  if (clean.size() > kMaxNameLength)
+    throw StoreError(m_db.path(), op,
+                     "the name is longer than " + std::to_string(kMaxNameLength) + " characters",
+                     StoreErrorKind::InvalidInput);
+  if (hasControl(clean))
+    throw StoreError(m_db.path(), op, "the name contains a control character",
+                     StoreErrorKind::InvalidInput);
+  requireRun(runId, op);
+  m_db.prepare("UPDATE runs SET name = ? WHERE id = ?").bindText(1, clean).bindInt(2, runId).run();
+}
+
+void RunEditor::setNotes(int64_t runId, const std::string& notes) {
+  const std::string op = "setting the notes of " + runLabel(runId);
+  requireRun(runId, op);
+  Statement s = m_db.prepare("UPDATE runs SET notes = ? WHERE id = ?");
+  if (trimmed(notes).empty()) s.bindNull(1);
+  else s.bindText(1, notes);
+  s.bindInt(2, runId).run();
+}
+
+std::string RunEditor::normalizeTag(const std::string& tag, const std::string& dbPath) {
+  const std::string op = "tag '" + tag + "'";
+  std::string clean = trimmed(tag);
+  auto bad = [&](const std::string& why) {
+    return StoreError(dbPath, op, why, StoreErrorKind::InvalidInput);
+  };
+  if (clean.empty()) throw bad("a tag cannot be empty");
+  if (clean.size() > kMaxTagLength)
+    throw bad("a tag is at most " + std::to_string(kMaxTagLength) + " characters");
+  if (clean.find(',') != std::string::npos) throw bad("a tag cannot contain a comma");
+  if (hasControl(clean)) throw bad("a tag cannot contain a control character");
+  return clean;
+}
+
+void RunEditor::addTag(int64_t runId, const std::string& tag) {
+  std::string clean = normalizeTag(tag, m_db.path());
+  requireRun(runId, "tagging " + runLabel(runId));
+  m_db.prepare("INSERT OR IGNORE INTO tags (run_id, tag) VALUES (?, ?)")
+      .bindInt(1, runId)
+      .bindText(2, clean)
+      .run();
+}
+
+void RunEditor::removeTag(int64_t runId, const std::string& tag) {
+  std::string clean = normalizeTag(tag, m_db.path());
+  const std::string op = "removing tag '" + clean + "' from " + runLabel(runId);
+  requireRun(runId, op);
+  Statement s = m_db.prepare("DELETE FROM tags WHERE run_id = ? AND tag = ? RETURNING 1");
+  s.bindInt(1, runId).bindText(2, clean);
+  if (!s.step())
+    throw StoreError(m_db.path(), op, "the run has no such tag", StoreErrorKind::NotFound);
+  while (s.step()) {
+  }
+}
+
+void RunEditor::deleteRun(int64_t runId) {
+  const std::string op = "deleting " + runLabel(runId);
+  Transaction tx(m_db, /*immediate=*/true);
+  Statement s = m_db.prepare("SELECT status, coordinator_pid, host FROM runs WHERE id = ?");
+  s.bindInt(1, runId);
+  if (!s.step())
+    throw StoreError(m_db.path(), op, "no run with id " + std::to_string(runId),
+                     StoreErrorKind::NotFound);
+  if (RunReader::effectiveStatus(s.columnText(0), s.columnInt(1), s.columnText(2)) == "running")
+    throw StoreError(m_db.path(), op,
+                     "the run is still being recorded (coordinator pid " +
+                         std::to_string(s.columnInt(1)) + "); stop it first",
+                     StoreErrorKind::InvalidInput);
+  s.reset();
+  // Explicit deletes: a database opened without foreign keys would not cascade.
+  for (const char* table : {"requests", "windows", "histograms", "tags"})
+    m_db.prepare(std::string("DELETE FROM ") + table + " WHERE run_id = ?").bindInt(1, runId).run();
+  m_db.prepare("DELETE FROM runs WHERE id = ?").bindInt(1, runId).run();
+  tx.commit();
+}
+
+}  // namespace plumbline::store

@@ -1,0 +1,42 @@
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "core/store/database.h"
+
+namespace plumbline::store {
+
+/// Changes what a person may change about a recorded run: its name, notes and tags, or the
+/// whole run. Never touches measurements. Every error is a StoreError naming the database
+/// and the run: NotFound for an unknown id, InvalidInput for a bad name or tag or for
+/// deleting a run that is still being recorded.
+class RunEditor {
+ public:
+  static constexpr size_t kMaxNameLength = 200;
+  static constexpr size_t kMaxTagLength = 64;
+
+  /// Opens (creating or migrating) the database for writing.
+  explicit RunEditor(const std::string& dbPath);
+
+  /// A name of 1..kMaxNameLength characters after trimming.
+  void rename(int64_t runId, const std::string& name);
+  /// Empty notes clear them.
+  void setNotes(int64_t runId, const std::string& notes);
+  /// Tags are trimmed, 1..kMaxTagLength characters, without commas or control characters.
+  /// Adding a tag the run has is a no-op; removing one it lacks is NotFound.
+  void addTag(int64_t runId, const std::string& tag);
+  void removeTag(int64_t runId, const std::string& tag);
+  /// Deletes the run with its requests, windows, histograms and tags. A run whose
+  /// coordinator is still recording it is refused.
+  void deleteRun(int64_t runId);
+
+  /// The tag as it will be stored; throws InvalidInput naming the problem.
+  static std::string normalizeTag(const std::string& tag, const std::string& dbPath = {});
+
+ private:
+  void requireRun(int64_t runId, const std::string& operation) const;
+
+  Database m_db;
+};
+
+}  // namespace plumbline::store

@@ -1,0 +1,46 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/workload/prompt_spec.h"
+#include "core/workload/prompt_token_counter.h"
+#include "core/workload/sharegpt_dataset.h"
+
+namespace plumbline::workload {
+
+/// One usable prompt of a ShareGPT file, already filtered and truncated.
+struct ShareGptPrompt {
+  size_t conversation = 0;    ///< index into the dataset's conversations()
+  std::string text;           ///< the first human turn (cut to max_input_tokens)
+  uint32_t inputTokens = 0;   ///< of `text`, under the counter it was built with
+  uint32_t outputTokens = 0;  ///< of the following model turn, clamped to max_output_tokens
+  bool truncated = false;
+};
+
+/// The prompts a workload can send from a ShareGPT file, and the deterministic choice of one
+/// per session. Policy (the only one, see DESIGN/README): input = the first human turn, output
+/// length = the model turn right after it; entries without such a pair, with an empty reply,
+/// or with an input shorter than min_input_tokens are skipped; longer inputs are cut to
+/// their first max_input_tokens tokens ("keep_start"); output lengths are clamped to
+/// [1, max_output_tokens].
+class ShareGptPrompts {
+ public:
+  /// Throws WorkloadError(file, ...) when no entry is usable.
+  ShareGptPrompts(const ShareGptDataset& dataset, const ShareGptSpec& spec, PromptTokenCounter& counter);
+
+  /// The prompt of a session: uniform over the usable prompts, with replacement, from a
+  /// stream derived from (seed, session id) — independent of workers and shards.
+  const ShareGptPrompt& pick(uint64_t seed, uint64_t sessionId) const;
+  const std::vector<ShareGptPrompt>& prompts() const { return m_prompts; }
+
+  size_t entries = 0;          ///< conversations in the file
+  size_t skippedNoPair = 0;    ///< no human turn followed by a non-empty model turn
+  size_t skippedTooShort = 0;  ///< input below min_input_tokens
+  size_t truncatedInputs = 0;  ///< cut to max_input_tokens
+
+ private:
+  std::vector<ShareGptPrompt> m_prompts;
+};
+
+}  // namespace plumbline::workload

@@ -1,0 +1,149 @@
+#include "core/workload/workload_warnings.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "core/workload/embedded_capacity.h"
+#include "core/workload/length_histogram.h"
+#include "core/workload/planner.h"
+#include "core/workload/session_preview.h"
+#include "core/workload/workload_error.h"
+
+namespace plumbline::workload {
+namespace {
+
+/// A p99 of fewer requests than this rests on fewer than 10 values above it.
+constexpr double kRequestsForP99 = 1000;
+/// Below this many sessions a stage's rate is mostly noise, and too short to hold.
+constexpr double kSessionsPerStage = 10;
+/// Verdict windows are 1 s; fewer than this many make a thin verdict.
+constexpr double kShortRunS = 10;
+
+std::string format(const char* text, auto... args) {
+  char buffer[512];
+  std::snprintf(buffer, sizeof buffer, text, args...);
+  return buffer;
+}
+
+void samplingWarnings(const WorkloadSpec& spec, double outputP99,
+                      std::vector<WorkloadWarning>& out) {
+  const SamplingSpec& s = spec.requests.sampling;
+  const std::string base = "requests.sampling.";
+  if (!s.temperature) {
+    out.push_back({base + "temperature",
+                   "no temperature: the server's default applies, and defaults differ (0.7, "
+                   "1.0...); set it so runs on different servers compare"});
+  } else if (*s.temperature == 0) {
+    out.push_back({base + "temperature",
+                   "temperature 0 (greedy) is not how production samples: speculative decoding "
+                   "and caches look better than they will, and runs at 0 do not compare with "
+                   "runs at 0.7"});
+  }
+  if (!s.ignoreEos.value_or(false)) {
+    out.push_back({base + "ignore_eos",
+                   "without ignore_eos, replies stop at the model's end-of-sequence token: output "
+                   "lengths follow the model, not requests.output_tokens, and differ between "
+                   "servers"});
+  } else if (s.maxTokens && static_cast<double>(*s.maxTokens) < outputP99) {
+    out.push_back({base + "max_tokens",
+                   format("max_tokens %lld cuts the drawn output lengths (p99 %.0f): with "
+                          "ignore_eos every reply runs to the cap instead of its drawn length",
+                          static_cast<long long>(*s.maxTokens), outputP99)});
+  }
+}
+
+double requestsPerSession(const WorkloadSpec& spec) {
+  const auto it = spec.document.find("session");
+  if (it == spec.document.end()) return 1;
+  try {
+    return previewSession(*it, spec.requests.inputTokens, spec.requests.outputTokens, "session",
+                          4000)
+        .requests;
+  } catch (const WorkloadError&) {
+    return 1;  // the loader reports a bad session; warnings only estimate
+  }
+}
+
+struct Peak {
+  double rate = 0;
+  std::string path;
+};
+
+Peak peakStage(const LoadSpec& load) {
+  Peak peak;
+  for (size_t i = 0; i < load.stages.size(); ++i) {
+    const Stage& stage = load.stages[i];
+    const std::string path = "load.stages[" + std::to_string(i) + "]";
+    if (stage.endRate > peak.rate) peak = {stage.endRate, path + (stage.isRamp() ? ".ramp_to" : ".rate")};
+    if (stage.startRate > peak.rate) peak = {stage.startRate, path + ".rate"};
+  }
+  return peak;
+}
+
+void loadWarnings(const WorkloadSpec& spec, double meanIn, double meanOut,
+                  std::vector<WorkloadWarning>& out) {
+  const double perSession = requestsPerSession(spec);
+  const Peak peak = peakStage(spec.load);
+  const double peakRequests = peak.rate * perSession;
+  const double temperature = spec.requests.sampling.temperature.value_or(0.7);
+  if (const auto capacity = embeddedCapacity(spec.target, meanIn, meanOut, temperature)) {
+    if (capacity->maxRps && peakRequests > *capacity->maxRps) {
+      out.push_back({peak.path,
+                     format("about %.0f requests/s at peak is past what the embedded '%s' "
+                            "simulator serves at these lengths (about %.0f/s): latency will be "
+                            "its queue",
+                            peakRequests, capacity->preset.c_str(), *capacity->maxRps)});
+    }
+    const double inFlight = peakRequests * capacity->latencyS;
+    if (inFlight > static_cast<double>(spec.load.maxInFlight)) {
+      out.push_back({"load.max_in_flight",
+                     format("about %.0f requests in flight at peak (%.0f/s × %.2f s each) but "
+                            "max_in_flight is %lld: the harness will hold sends back",
+                            inFlight, peakRequests, capacity->latencyS,
+                            static_cast<long long>(spec.load.maxInFlight))});
+    }
+  }
+  double expectedRequests = 0;
+  for (size_t i = 0; i < spec.load.stages.size(); ++i) {
+    const double sessions = expectedSessions(spec.load.stages[i]);
+    expectedRequests += sessions * perSession;
+    if (sessions < kSessionsPerStage && spec.load.stages.size() > 1) {
+      out.push_back({"load.stages[" + std::to_string(i) + "].duration_s",
+                     format("this stage plans about %.1f sessions: too short for its rate to "
+                            "be held or measured",
+                            sessions)});
+    }
+  }
+  if (spec.totalDurationS() < kShortRunS) {
+    out.push_back({"load.stages",
+                   format("%.1f s in all: the verdict judges 1 s windows, and a run this short "
+                          "is mostly warm-up",
+                          spec.totalDurationS())});
+  }
+  if (expectedRequests < kRequestsForP99) {
+    out.push_back({"load.stages",
+                   format("about %.0f requests in all: a p99 of them rests on %.0f values; plan "
+                          "at least 1000",
+                          expectedRequests, std::floor(expectedRequests / 100))});
+  }
+}
+
+}  // namespace
+
+std::vector<WorkloadWarning> workloadWarnings(const WorkloadSpec& spec) {
+  constexpr uint64_t kSeed = 1;
+  const LengthHistogram input = lengthHistogram(spec.requests.inputTokens, kSeed, 4000, 1);
+  const LengthHistogram output = lengthHistogram(spec.requests.outputTokens, kSeed, 4000, 1);
+  std::vector<WorkloadWarning> out;
+  loadWarnings(spec, input.mean, output.mean, out);
+  samplingWarnings(spec, output.p99, out);
+  return out;
+}
+
+nlohmann::json warningsJson(const std::vector<WorkloadWarning>& warnings) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& w : warnings) out.push_back({{"path", w.path}, {"message", w.message}});
+  return out;
+}
+
+}  // namespace plumbline::workload

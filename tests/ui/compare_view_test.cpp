@@ -1,0 +1,158 @@
+// The Compare tab on fixture databases recorded with the real RunWriter: the right deltas,
+// the right warnings, charts and their export.
+#include <QAbstractItemModelTester>
+#include <QChart>
+#include <QChartView>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QXYSeries>
+#include <QtTest>
+
+#include "tests/fixtures/run_fixture.h"
+#include "ui/compare/compare_view.h"
+#include "ui/compare/metric_table_model.h"
+
+using namespace plumbline;
+using ui::compare::CompareView;
+using ui::compare::MetricTableModel;
+
+class CompareViewTest : public QObject {
+  Q_OBJECT
+ private:
+  QTemporaryDir m_dir;
+  QString m_db;
+
+  std::unique_ptr<CompareView> compared(const QList<qint64>& ids) {
+    ui::StudioContext c;
+    c.dbPath = m_db;
+    auto view = std::make_unique<CompareView>(c);
+    QSignalSpy shown(view.get(), &CompareView::comparisonShown);
+    view->compareRuns(ids);
+    if (!shown.wait(60000)) qWarning() << "status:" << view->statusText();
+    return view;
+  }
+  double cellRaw(const MetricTableModel* m, const QString& key, int column) {
+    return m->index(m->rowOf(key), column).data(MetricTableModel::RawRole).toDouble();
+  }
+
+ private slots:
+  void init() {
+    m_db = m_dir.filePath(QStringLiteral("runs-%1.db").arg(QString::fromLatin1(QTest::currentTestFunction())));
+    fixtures::FixtureRun base;
+    base.name = "sampled";
+    fixtures::FixtureRun greedy;  // the temperature trap, and a slower TTFT
+    greedy.name = "greedy";
+    greedy.temperature = 0.0;
+    greedy.ttftMs = 100;
+    fixtures::FixtureRun limited;
+    limited.name = "limited";
+    limited.harnessLimited = true;
+    limited.serverCounts = false;
+    fixtures::FixtureRun sweep;
+    sweep.name = "sweep";
+    sweep.stages = {{10, 5}, {20, 5}};
+    sweep.ramp = true;
+    for (const auto& f : {base, greedy, limited, sweep}) fixtures::writeFixtureRun(m_db.toStdString(), f);
+  }
+
+  void computesTheDeltasAgainstTheBaseline() {
+    auto view = compared({1, 2});
+    QVERIFY(view->comparison());
+    MetricTableModel* m = view->metricModel();
+    QAbstractItemModelTester tester(m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(m->columnCount(), 5);  // metric, #1, #2, Δ #2, Δ% #2
+    const double base = cellRaw(m, QStringLiteral("ttft_p50_ms"), MetricTableModel::valueColumn(0));
+    const double other = cellRaw(m, QStringLiteral("ttft_p50_ms"), MetricTableModel::valueColumn(1));
+    QVERIFY(qAbs(base - 50) < 0.5);
+    QVERIFY(qAbs(other - 100) < 1.0);
+    QCOMPARE(cellRaw(m, QStringLiteral("ttft_p50_ms"), MetricTableModel::absoluteDeltaColumn(1)), other - base);
+    QVERIFY(qAbs(cellRaw(m, QStringLiteral("ttft_p50_ms"), MetricTableModel::relativeDeltaColumn(1)) - 1.0) < 0.03);
+    const QModelIndex delta = m->index(m->rowOf(QStringLiteral("ttft_p50_ms")), MetricTableModel::relativeDeltaColumn(1));
+    QVERIFY(delta.data().toString().startsWith(QStringLiteral("+")));
+    QCOMPARE(delta.data(Qt::ForegroundRole).value<QBrush>().color(), QColor(0xb9, 0x1c, 0x1c));  // worse
+    QCOMPARE(m->headerData(1, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("#1 (baseline)"));
+  }
+
+  void raisesTheTemperatureTrapFirst() {
+    auto view = compared({1, 2});
+    const auto& w = view->comparison()->warnings;
+    QCOMPARE(w.size(), size_t(1));
+    QCOMPARE(w.front().kind, compare::WarningKind::Sampling);
+    QVERIFY(view->warningsText().contains(QStringLiteral("temperature: 0.7 (#1) vs 0.0 (#2)")));
+  }
+
+  void raisesHarnessLimitedAndTokenSource() {
+    auto view = compared({1, 3});
+    QVERIFY(view->warningsText().contains(QStringLiteral("#3 limited is harness_limited")));
+    QVERIFY(view->warningsText().contains(QStringLiteral("server (#1) vs client (#3)")));
+    QCOMPARE(view->comparison()->warnings.size(), size_t(2));
+  }
+
+  void noWarningsForLikeRuns() {
+    fixtures::FixtureRun again;
+    fixtures::writeFixtureRun(m_db.toStdString(), again);
+    auto view = compared({1, 5});
+    QVERIFY(view->comparison()->warnings.empty());
+  }
+
+  void fourRunsWithASweepDrawEveryChart() {
+    auto view = compared({1, 2, 3, 4});
+    QCOMPARE(view->metricModel()->columnCount(), 2 + 3 * 3);
+    QCOMPARE(view->comparison()->loadLatency[3].size(), size_t(4));  // 2 stages + ramp in 2 parts
+    for (int tab = 0; tab < view->chartTabs()->count(); ++tab) {
+      view->chartTabs()->setCurrentIndex(tab);
+      QChart* chart = view->currentChartView()->chart();
+      QCOMPARE(chart->series().size(), tab == 3 ? 1 : 4);  // goodput: one bar series
+    }
+    view->chartTabs()->setCurrentIndex(1);
+    for (QAbstractSeries* s : view->currentChartView()->chart()->series()) {
+      auto* cdf = qobject_cast<QXYSeries*>(s);  // every fixture TTFT is one value: one step
+      QVERIFY(cdf && cdf->count() >= 1);
+      QCOMPARE(cdf->points().back().y(), 1.0);
+      QVERIFY(cdf->points().back().x() > 49.5);  // 50 ms, or 100 ms for the greedy run
+    }
+  }
+
+  void goodputFollowsTheSlo() {
+    auto view = compared({1, 2});
+    // Default SLO 500 ms TTFT and 50 ms gap: everything meets it.
+    QCOMPARE(view->comparison()->goodput.at(1).met, uint64_t(50));
+    view->setSlo(75, 0);  // the greedy run's 100 ms TTFT fails it
+    QSignalSpy shown(view.get(), &CompareView::comparisonShown);
+    view->compareRuns({1, 2});
+    QVERIFY(shown.wait(60000));
+    QCOMPARE(view->comparison()->goodput.at(0).met, uint64_t(50));
+    QCOMPARE(view->comparison()->goodput.at(1).met, uint64_t(0));
+    const MetricTableModel* m = view->metricModel();
+    QCOMPARE(cellRaw(m, QStringLiteral("goodput_pct"), MetricTableModel::absoluteDeltaColumn(1)), -100.0);
+  }
+
+  void exportsPngAndSvg() {
+    auto view = compared({1, 2});
+    view->resize(1200, 800);
+    view->chartTabs()->setCurrentIndex(1);
+    const QString png = m_dir.filePath(QStringLiteral("cdf.png"));
+    const QString svg = m_dir.filePath(QStringLiteral("cdf.svg"));
+    QCOMPARE(view->exportCurrentChart(png), QString());
+    QCOMPARE(view->exportCurrentChart(svg), QString());
+    QVERIFY(QImage(png).width() > 100);
+    QFile f(svg);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(f.readAll().contains("<svg"));
+    QVERIFY(view->exportCurrentChart(m_dir.filePath(QStringLiteral("x.gif"))).contains(QStringLiteral("use .png or .svg")));
+  }
+
+  void badSelectionsSayWhy() {
+    ui::StudioContext c;
+    c.dbPath = m_db;
+    CompareView view(c);
+    view.compareRuns({1});
+    QVERIFY(view.statusText().contains(QStringLiteral("give 2 to 4 run ids (got 1)")));
+    QVERIFY(!view.comparison());
+  }
+};
+
+QTEST_MAIN(CompareViewTest)
+#include "compare_view_test.moc"

@@ -1,0 +1,209 @@
+// The History tab on fixture databases recorded with the real RunWriter.
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QFile>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include "core/store/run_reader.h"
+#include "tests/fixtures/run_fixture.h"
+#include "ui/history/history_view.h"
+#include "ui/history/run_detail_pane.h"
+#include "ui/history/run_filter_proxy.h"
+#include "ui/history/run_table_model.h"
+#include "ui/history/stored_run_charts.h"
+
+using namespace plumbline;
+using ui::history::HistoryView;
+using ui::history::RunFilterProxy;
+using ui::history::RunTableModel;
+
+class HistoryViewTest : public QObject {
+  Q_OBJECT
+ private:
+  QTemporaryDir m_dir;
+  QString m_db;
+  ui::StudioContext context() const {
+    ui::StudioContext c;
+    c.dbPath = m_db;
+    return c;
+  }
+  QList<qint64> visibleIds(const HistoryView& view) const {
+    QList<qint64> ids;
+    for (int r = 0; r < view.proxy()->rowCount(); ++r)
+      ids << view.proxy()->index(r, 0).data(RunTableModel::IdRole).toLongLong();
+    return ids;
+  }
+
+ private slots:
+  void init() {
+    m_db = m_dir.filePath(QStringLiteral("runs-%1.db").arg(QString::fromLatin1(QTest::currentTestFunction())));
+    fixtures::FixtureRun a;
+    a.name = "alpha baseline";
+    a.stages = {{10, 5}};
+    fixtures::FixtureRun b;
+    b.name = "beta greedy";
+    b.temperature = 0.0;
+    b.stages = {{30, 5}};
+    b.ttftMs = 80;
+    fixtures::FixtureRun c;
+    c.name = "gamma limited";
+    c.harnessLimited = true;
+    c.stages = {{20, 5}};
+    for (const auto& f : {a, b, c}) fixtures::writeFixtureRun(m_db.toStdString(), f);
+  }
+
+  void modelsPassTheTester() {
+    HistoryView view(context());
+    QAbstractItemModelTester modelTester(view.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester proxyTester(view.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(view.model()->rowCount(), 3);
+    view.refresh();  // a reset under the testers
+    view.filterEdit()->setText(QStringLiteral("beta"));
+    view.proxy()->sort(RunTableModel::TtftP99, Qt::AscendingOrder);
+    QCOMPARE(view.proxy()->rowCount(), 1);
+  }
+
+  void showsTheColumnsOfEachRun() {
+    HistoryView view(context());
+    const RunTableModel* m = view.model();
+    int row = m->rowOf(2);
+    QVERIFY(row >= 0);
+    auto text = [&](int column) { return m->index(row, column).data().toString(); };
+    QCOMPARE(text(RunTableModel::Name), QStringLiteral("beta greedy"));
+    QCOMPARE(text(RunTableModel::Verdict), QStringLiteral("kept_up"));
+    QCOMPARE(text(RunTableModel::RequestedRps), QStringLiteral("30.0"));
+    QCOMPARE(text(RunTableModel::Workload), QStringLiteral("fixture workload"));
+    QVERIFY(text(RunTableModel::Target).contains(QStringLiteral("mock")));
+    QCOMPARE(m->index(m->rowOf(3), RunTableModel::Verdict).data().toString(),
+             QStringLiteral("harness_limited"));
+  }
+
+  void sortsByRawNumbers() {
+    HistoryView view(context());
+    view.table()->sortByColumn(RunTableModel::RequestedRps, Qt::AscendingOrder);
+    QCOMPARE(visibleIds(view), (QList<qint64>{1, 3, 2}));  // 10, 20, 30 rps
+    view.table()->sortByColumn(RunTableModel::TtftP99, Qt::DescendingOrder);
+    QCOMPARE(visibleIds(view).front(), qint64(2));  // 80 ms TTFT
+    view.table()->sortByColumn(RunTableModel::Id, Qt::DescendingOrder);
+    QCOMPARE(visibleIds(view), (QList<qint64>{3, 2, 1}));
+  }
+
+  void filtersByTextTagsAndVerdict() {
+    HistoryView view(context());
+    view.filterEdit()->setText(QStringLiteral("GAMMA"));
+    QCOMPARE(visibleIds(view), QList<qint64>{3});
+    view.filterEdit()->setText(QStringLiteral("fixture alpha"));  // every word must match
+    QCOMPARE(visibleIds(view), QList<qint64>{1});
+    view.filterEdit()->clear();
+    view.verdictFilter()->setCurrentIndex(2);  // harness_limited
+    QCOMPARE(visibleIds(view), QList<qint64>{3});
+    view.verdictFilter()->setCurrentIndex(1);  // kept_up
+    QCOMPARE(visibleIds(view).size(), 2);
+    view.verdictFilter()->setCurrentIndex(0);
+    // Tags are searchable once saved from the detail pane.
+    view.selectRuns({2});
+    view.detail()->tagsEdit()->setText(QStringLiteral("h100, nightly"));
+    QVERIFY(view.detail()->saveTags());
+    view.filterEdit()->setText(QStringLiteral("nightly"));
+    QCOMPARE(visibleIds(view), QList<qint64>{2});
+    QCOMPARE(store::RunReader(m_db.toStdString()).tags(2),
+             (std::vector<std::string>{"h100", "nightly"}));
+  }
+
+  void detailShowsVerdictAndChartsAndEdits() {
+    HistoryView view(context());
+    view.selectRuns({3});
+    QCOMPARE(view.detail()->runId(), qint64(3));
+    QVERIFY(view.detail()->bannerText().startsWith(QStringLiteral("Verdict: harness_limited")));
+    QVERIFY(view.detail()->bannerText().contains(QStringLiteral("could not keep up")));
+    QCOMPARE(view.detail()->charts()->chartCount(), 6);
+    view.detail()->nameEdit()->setText(QStringLiteral("gamma renamed"));
+    QVERIFY(view.detail()->saveName());
+    QCOMPARE(view.model()->index(view.model()->rowOf(3), RunTableModel::Name).data().toString(),
+             QStringLiteral("gamma renamed"));
+    view.detail()->nameEdit()->setText(QStringLiteral("   "));
+    QVERIFY(!view.detail()->saveName());
+    QVERIFY(view.detail()->statusText().contains(QStringLiteral("the name is empty")));
+    view.detail()->notesEdit()->setPlainText(QStringLiteral("rerun on a quiet machine"));
+    QVERIFY(view.detail()->saveNotes());
+    QCOMPARE(store::RunReader(m_db.toStdString()).getRun(3)->notes.value_or(""),
+             std::string("rerun on a quiet machine"));
+    view.detail()->tagsEdit()->setText(QStringLiteral("bad\ttag"));
+    QVERIFY(!view.detail()->saveTags());
+  }
+
+  void deleteAsksFirstAndHonoursTheAnswer() {
+    HistoryView view(context());
+    QString asked;
+    view.setConfirm([&](const QString& q) { asked = q; return false; });
+    view.selectRuns({1, 3});
+    QCOMPARE(view.deleteSelected(), 0);
+    QVERIFY(asked.contains(QStringLiteral("#1 alpha baseline")));
+    QVERIFY(asked.contains(QStringLiteral("#3 gamma limited")));
+    QCOMPARE(view.model()->rowCount(), 3);
+    view.setConfirm([](const QString&) { return true; });
+    view.selectRuns({1, 3});
+    QCOMPARE(view.deleteSelected(), 2);
+    QCOMPARE(view.model()->rowCount(), 1);
+    store::RunReader reader(m_db.toStdString());
+    QVERIFY(!reader.getRun(1));
+    QCOMPARE(reader.requestCount(1), int64_t(0));
+    QVERIFY(reader.windows(3).empty());
+  }
+
+  void exportsCsvAndJson() {
+    HistoryView view(context());
+    const QString csv = m_dir.filePath(QStringLiteral("run1.csv"));
+    const QString json = m_dir.filePath(QStringLiteral("run1.json"));
+    QCOMPARE(view.exportRun(1, csv, QStringLiteral("csv")), QString());
+    QCOMPARE(view.exportRun(1, json, QStringLiteral("json")), QString());
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll().count('\n'), 51);  // header + 50 requests
+    QFile j(json);
+    QVERIFY(j.open(QIODevice::ReadOnly));
+    auto parsed = nlohmann::json::parse(j.readAll().toStdString());
+    QCOMPARE(parsed["requests"].size(), size_t(50));
+    QVERIFY(view.exportRun(99, csv, QStringLiteral("csv")).contains(QStringLiteral("99")));
+    QVERIFY(!view.exportRun(1, m_dir.filePath(QStringLiteral("no/such/dir/x.csv")),
+                            QStringLiteral("csv")).isEmpty());
+  }
+
+  void compareSelectedNeedsTwoToFour() {
+    HistoryView view(context());
+    QSignalSpy spy(&view, &HistoryView::compareRequested);
+    view.selectRuns({2});
+    QVERIFY(!view.compareSelected());
+    view.selectRuns({1, 2});
+    QVERIFY(view.compareSelected());
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(0).value<QList<qint64>>().size(), 2);
+  }
+
+  void refreshPicksUpNewRunsAndKeepsSelection() {
+    HistoryView view(context());
+    view.selectRuns({2});
+    fixtures::writeFixtureRun(m_db.toStdString(), fixtures::FixtureRun{});
+    view.refresh();
+    QCOMPARE(view.model()->rowCount(), 4);
+    QCOMPARE(view.selectedRunIds(), QList<qint64>{2});
+  }
+
+  void missingDatabaseSaysSo() {
+    ui::StudioContext c;
+    c.dbPath = m_dir.filePath(QStringLiteral("nothing-here.db"));
+    HistoryView view(c);
+    QCOMPARE(view.model()->rowCount(), 0);
+    QVERIFY(view.statusText().contains(QStringLiteral("No runs yet")));
+  }
+};
+
+QTEST_MAIN(HistoryViewTest)
+#include "history_view_test.moc"

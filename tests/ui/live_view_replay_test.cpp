@@ -1,0 +1,164 @@
+// The live view fed by a recorded telemetry stream (tests/data/live/quickstart_v1.plml,
+// recorded from a real quickstart run) draws the values the stream carries.
+#include <QFile>
+#include <QSignalSpy>
+#include <QTest>
+
+#include "core/live/live_stream.h"
+#include "ui/charts/run_charts.h"
+#include "ui/live/live_client.h"
+#include "ui/live/live_view.h"
+#include "ui/live/notice_model.h"
+#include "ui/live/verdict_banner.h"
+
+using namespace plumbline;
+using ui::live::VerdictBanner;
+
+namespace {
+
+QByteArray fixture() {
+  QFile f(QStringLiteral(PLUMBLINE_TEST_DATA "/live/quickstart_v1.plml"));
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+struct Recorded {
+  std::vector<live::LiveTick> ticks;
+  std::vector<store::WindowRow> windows;
+  size_t notices = 0;
+  std::optional<live::LiveEnd> end;
+};
+
+Recorded decode(const QByteArray& bytes) {
+  Recorded r;
+  live::LiveStreamReader reader;
+  reader.feed(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())));
+  while (auto m = reader.next()) {
+    if (auto* t = std::get_if<live::LiveTick>(&*m)) r.ticks.push_back(*t);
+    if (auto* w = std::get_if<store::WindowRow>(&*m)) r.windows.push_back(*w);
+    if (std::holds_alternative<live::LiveNotice>(*m)) ++r.notices;
+    if (auto* e = std::get_if<live::LiveEnd>(&*m)) r.end = *e;
+  }
+  return r;
+}
+
+/// The drawn points at the given times (ticks), in order.
+QList<QPointF> at(const QList<QPointF>& drawn, const std::vector<double>& xs) {
+  QList<QPointF> out;
+  for (const QPointF& p : drawn) {
+    if (std::find(xs.begin(), xs.end(), p.x()) != xs.end()) out.append(p);
+  }
+  return out;
+}
+
+/// A stream made with core's encoder: 12 s of ticks, a window per second, a notice, End.
+QByteArray synthesizedStream() {
+  std::string out = live::encodeLiveGreeting();
+  live::LiveHello hello;
+  hello.runId = 42;
+  hello.runName = "synth";
+  hello.workloadName = "synth";
+  hello.durationS = 12;
+  hello.plannedTotal = 1200;
+  hello.windowNs = 1'000'000'000;
+  out += live::encodeLiveFrame(hello);
+  for (int i = 1; i <= 48; ++i) {
+    live::LiveTick t;
+    t.atNs = int64_t{i} * 250'000'000;
+    t.requestedRps = 100;
+    t.achievedRps = 90 + (i % 11);
+    t.inFlight = i % 7;
+    t.sent = static_cast<uint64_t>(i) * 25;
+    if (i % 3 != 0) t.ttft = {20.0 + i, 60.0 + i, 10};
+    t.e2eFromPlanned = {300.0 + i, 900.0 + i * 2, 10};
+    if (i > 20) t.errors["timeout"] = static_cast<uint64_t>(i - 20);
+    out += live::encodeLiveFrame(t);
+    if (i % 4 == 0) {
+      store::WindowRow w;
+      w.idx = i / 4 - 1;
+      w.startNs = w.idx * 1'000'000'000;
+      w.lengthNs = 1'000'000'000;
+      w.planned = w.sent = 100;
+      out += live::encodeLiveFrame(w);
+    }
+    if (i == 30) out += live::encodeLiveFrame(live::LiveNotice{t.atNs, "warning", "worker 1 slow"});
+  }
+  live::LiveEnd end;
+  end.status = "complete";
+  end.summary = {{"verdict", "harness_limited"}, {"verdict_reasons", {"send lag", "cpu"}}};
+  end.notes = {"stored"};
+  out += live::encodeLiveFrame(end);
+  return QByteArray(out.data(), static_cast<qsizetype>(out.size()));
+}
+
+}  // namespace
+
+class LiveViewReplayTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void drawsTheValuesOfAnEncodedStream() { checkReplay(synthesizedStream()); }
+
+  void drawsTheRecordedValues() {
+    const QByteArray bytes = fixture();
+    if (bytes.isEmpty()) QSKIP("tests/data/live/quickstart_v1.plml not recorded yet (feat/live)");
+    checkReplay(bytes);
+  }
+
+  void aCorruptStreamIsANamedErrorNotACrash() {
+    QByteArray bytes = synthesizedStream();
+    bytes[0] = 'X';  // wrong magic
+    ui::StudioContext ctx;
+    ui::live::LiveView view(ctx);
+    QSignalSpy spy(view.client(), &ui::live::LiveClient::protocolError);
+    view.client()->feed(bytes);
+    QCOMPARE(spy.count(), 1);
+    QVERIFY(!spy.first().first().toString().isEmpty());
+    QVERIFY(view.notices()->rowCount() >= 1);
+    QCOMPARE(view.banner()->state(), VerdictBanner::State::NoVerdict);
+  }
+
+ private:
+  void checkReplay(const QByteArray& bytes) {
+    const Recorded rec = decode(bytes);
+    QVERIFY(rec.ticks.size() > 20);
+    QVERIFY(rec.end.has_value());
+
+    ui::StudioContext ctx;
+    ui::live::LiveView view(ctx);
+    view.resize(1400, 900);
+    // Fed in small pieces, like a socket delivers them; frames straddle the pieces.
+    for (qsizetype i = 0; i < bytes.size(); i += 777) view.client()->feed(bytes.mid(i, 777));
+    QTRY_VERIFY_WITH_TIMEOUT(view.banner()->state() != VerdictBanner::State::Running &&
+                                 view.banner()->state() != VerdictBanner::State::Idle, 10000);
+    view.charts()->flush();
+
+    std::vector<double> xs;
+    QList<QPointF> achieved, requested, inFlight, ttftP99, e2ePlannedP99;
+    for (const auto& t : rec.ticks) {
+      const double x = static_cast<double>(t.atNs) / 1e9;
+      xs.push_back(x);
+      achieved.append({x, t.achievedRps});
+      requested.append({x, t.requestedRps});
+      inFlight.append({x, static_cast<double>(t.inFlight)});
+      if (t.ttft.count > 0) ttftP99.append({x, t.ttft.p99});
+      if (t.e2eFromPlanned.count > 0) e2ePlannedP99.append({x, t.e2eFromPlanned.p99});
+    }
+    auto drawn = [&](const char* chart, const char* series) {
+      return at(view.charts()->drawnPoints(QLatin1String(chart), QLatin1String(series)), xs);
+    };
+    QCOMPARE(drawn("rate", "achieved"), achieved);
+    QCOMPARE(drawn("rate", "requested"), requested);
+    QCOMPARE(drawn("in_flight", "in flight"), inFlight);
+    QCOMPARE(drawn("ttft", "p99"), ttftP99);
+    QCOMPARE(drawn("e2e", "p99 from planned"), e2ePlannedP99);
+
+    const std::string verdict = rec.end->summary.value("verdict", std::string());
+    QCOMPARE(view.banner()->state(),
+             verdict == "kept_up" ? VerdictBanner::State::KeptUp : VerdictBanner::State::HarnessLimited);
+    QCOMPARE(static_cast<size_t>(view.banner()->reasons().size()), rec.end->summary["verdict_reasons"].size());
+    QCOMPARE(static_cast<size_t>(view.notices()->rowCount()), rec.notices + rec.end->notes.size());
+    QVERIFY(!view.isRunning());
+  }
+};
+
+QTEST_MAIN(LiveViewReplayTest)
+#include "live_view_replay_test.moc"

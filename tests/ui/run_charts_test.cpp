@@ -1,0 +1,104 @@
+#include <QDir>
+#include <QFileInfo>
+#include <QTest>
+
+#include "ui/charts/run_charts.h"
+
+using plumbline::live::LiveTick;
+using plumbline::store::WindowRow;
+using plumbline::ui::charts::RunCharts;
+
+namespace {
+
+WindowRow window(int64_t idx, int64_t planned, int64_t sent, double ttftP99) {
+  WindowRow w;
+  w.idx = idx;
+  w.startNs = idx * 1'000'000'000;
+  w.lengthNs = 1'000'000'000;
+  w.planned = planned;
+  w.sent = sent;
+  w.completed = sent;
+  w.ttftP50Ms = ttftP99 / 2;
+  w.ttftP99Ms = ttftP99;
+  w.errorsJson = R"({"timeout": 3})";
+  w.workerCpuMax = 0.5;
+  return w;
+}
+
+LiveTick tick(int64_t atMs, double achieved, uint64_t timeouts) {
+  LiveTick t;
+  t.atNs = atMs * 1'000'000;
+  t.requestedRps = 100;
+  t.achievedRps = achieved;
+  t.ttft = {10, 40, 7};
+  if (timeouts) t.errors["timeout"] = timeouts;
+  return t;
+}
+
+}  // namespace
+
+class RunChartsTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void storedWindowsDrawTheirRatesAndPercentiles() {
+    RunCharts charts;
+    charts.setWindows({window(0, 10, 10, 80), window(1, 20, 18, 90), window(2, 30, 25, 100)});
+    QCOMPARE(charts.drawnPoints(QStringLiteral("rate"), QStringLiteral("requested")),
+             (QList<QPointF>{{1, 10}, {2, 20}, {3, 30}}));
+    QCOMPARE(charts.drawnPoints(QStringLiteral("rate"), QStringLiteral("achieved")),
+             (QList<QPointF>{{1, 10}, {2, 18}, {3, 25}}));
+    QCOMPARE(charts.drawnPoints(QStringLiteral("ttft"), QStringLiteral("p99")),
+             (QList<QPointF>{{1, 80}, {2, 90}, {3, 100}}));
+    QCOMPARE(charts.drawnPoints(QStringLiteral("errors"), QStringLiteral("timeout")).size(), 3);
+    QCOMPARE(charts.drawnPoints(QStringLiteral("cpu"), QStringLiteral("max")).first().y(), 50.0);
+  }
+
+  void ticksDrawLiveAndWindowsOnlyFillWhatTicksDidNotCover() {
+    RunCharts charts;
+    charts.appendWindow(window(0, 10, 10, 80));  // attached mid-run: the replayed window draws
+    charts.appendTick(tick(1250, 97, 0));
+    charts.appendTick(tick(1500, 99, 2));
+    charts.appendTick(tick(2000, 100, 4));
+    charts.appendWindow(window(1, 20, 18, 90));  // closes behind the ticks: not drawn twice
+    charts.flush();
+    QCOMPARE(charts.drawnPoints(QStringLiteral("rate"), QStringLiteral("achieved")),
+             (QList<QPointF>{{1, 10}, {1.25, 97}, {1.5, 99}, {2, 100}}));
+    // Errors: cumulative counts become per-class rates between ticks.
+    const QList<QPointF> errors = charts.drawnPoints(QStringLiteral("errors"), QStringLiteral("timeout"));
+    QCOMPARE(errors.size(), 3);
+    QCOMPARE(errors.at(1), QPointF(1.5, 8));  // 2 errors in 0.25 s
+    QCOMPARE(errors.at(2), QPointF(2, 4));    // 2 more in 0.5 s
+  }
+
+  void anHourOfTicksStaysBounded() {
+    RunCharts charts;
+    for (int i = 1; i <= 4 * 3600; ++i) charts.appendTick(tick(i * 250, i % 50, 0));
+    charts.flush();
+    const auto pts = charts.drawnPoints(QStringLiteral("rate"), QStringLiteral("achieved"));
+    QVERIFY2(pts.size() <= 2000, qPrintable(QString::number(pts.size())));
+    QCOMPARE(pts.last().x(), 3600.0);
+    double maxY = 0;
+    for (const QPointF& p : pts) maxY = std::max(maxY, p.y());
+    QCOMPARE(maxY, 49.0);  // peaks survive decimation
+  }
+
+  void redrawsAreCoalesced() {
+    RunCharts charts;
+    for (int i = 1; i <= 100; ++i) charts.appendTick(tick(i * 250, 1, 0));
+    QCOMPARE(charts.redrawCount(), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(charts.redrawCount(), 1, 5000);
+  }
+
+  void exportsPngAndSvg() {
+    RunCharts charts;
+    charts.resize(900, 600);
+    charts.setWindows({window(0, 10, 10, 80), window(1, 20, 18, 90)});
+    const QString dir = QDir::tempPath();
+    QVERIFY(charts.exportTo(dir + QStringLiteral("/plumbline_charts_test.png")));
+    QVERIFY(charts.exportTo(dir + QStringLiteral("/plumbline_charts_test.svg")));
+    QVERIFY(QFileInfo(dir + QStringLiteral("/plumbline_charts_test.svg")).size() > 1000);
+  }
+};
+
+QTEST_MAIN(RunChartsTest)
+#include "run_charts_test.moc"

@@ -1,0 +1,66 @@
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include "ui/live/run_target.h"
+
+using plumbline::ui::live::RunTarget;
+using plumbline::ui::live::workloadForRun;
+
+namespace {
+nlohmann::json parse(const QByteArray& b) { return nlohmann::json::parse(b.toStdString()); }
+const QByteArray kWorkload = R"({"plumbline":1,"name":"w","target":{"url":"embedded","model":"mock",
+  "mock":{"ttft_ms":50}},"load":{"arrival":"trace","trace":{"file":"traces/a.csv","format":"azure_csv"}},
+  "requests":{"prompt":{"source":"sharegpt","file":"/abs/data.json","tokenizer":"tok/tokenizer.json"}}})";
+}  // namespace
+
+class RunTargetTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void embeddedPresetReplacesTheWorkloadsMockSettings() {
+    RunTarget t;
+    t.preset = QStringLiteral("gpu-8b");
+    const auto j = parse(workloadForRun(kWorkload, QStringLiteral("/w"), t, QStringLiteral("K")));
+    QVERIFY(j["target"]["url"] == "embedded");
+    QVERIFY(j["target"]["mock"] == nlohmann::json({{"preset", "gpu-8b"}}));
+    t.preset.clear();
+    const auto keep = parse(workloadForRun(kWorkload, {}, t, QStringLiteral("K")));
+    QVERIFY(keep["target"]["mock"]["ttft_ms"] == 50);
+  }
+  void urlTargetNamesTheKeyVariableNeverTheKey() {
+    RunTarget t;
+    t.kind = RunTarget::Kind::Url;
+    t.url = QStringLiteral(" http://127.0.0.1:9000 ");
+    t.model = QStringLiteral("llama");
+    t.keySource = RunTarget::KeySource::Keychain;
+    const auto j = parse(workloadForRun(kWorkload, {}, t, QStringLiteral("PLUMBLINE_STUDIO_API_KEY")));
+    QVERIFY(j["target"]["url"] == "http://127.0.0.1:9000");
+    QVERIFY(j["target"]["model"] == "llama");
+    QVERIFY(j["target"]["api_key_env"] == "PLUMBLINE_STUDIO_API_KEY");
+    QVERIFY(!j["target"].contains("mock"));
+    t.keySource = RunTarget::KeySource::Environment;
+    t.keyEnvName = QStringLiteral("MY_KEY");
+    QVERIFY(parse(workloadForRun(kWorkload, {}, t, {}))["target"]["api_key_env"] == "MY_KEY");
+  }
+  void relativeFilesBecomeAbsoluteAndAbsentOnesStayAbsent() {
+    const auto j = parse(workloadForRun(kWorkload, QStringLiteral("/cat/workloads"), RunTarget{}, {}));
+    QVERIFY(j["load"]["trace"]["file"] == "/cat/workloads/traces/a.csv");
+    QVERIFY(j["requests"]["prompt"]["file"] == "/abs/data.json");
+    QVERIFY(j["requests"]["prompt"]["tokenizer"] == "/cat/workloads/tok/tokenizer.json");
+    const auto plain = parse(workloadForRun(R"({"name":"x","load":{}})", QStringLiteral("/a"), RunTarget{}, {}));
+    QVERIFY(!plain["load"].contains("trace"));
+    QVERIFY(!plain.contains("requests"));
+  }
+  void keepsTheWorkloadsKeyOrder() {
+    const QByteArray out = workloadForRun(kWorkload, {}, RunTarget{}, {});
+    QVERIFY(out.indexOf("\"plumbline\"") < out.indexOf("\"name\""));
+    QVERIFY(out.indexOf("\"name\"") < out.indexOf("\"target\""));
+  }
+  void rejectsWhatIsNotAWorkloadObject() {
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, workloadForRun("{nope", {}, RunTarget{}, {}));
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, workloadForRun("[1,2]", {}, RunTarget{}, {}));
+  }
+};
+
+QTEST_MAIN(RunTargetTest)
+#include "run_target_test.moc"

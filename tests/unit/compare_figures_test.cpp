@@ -1,0 +1,235 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "core/compare/compare_command.h"
+#include "core/compare/compare_report.h"
+#include "core/compare/comparison.h"
+#include "store_test_support.h"
+#include "tests/fixtures/run_fixture.h"
+
+namespace plumbline::compare {
+namespace {
+
+using fixtures::FixtureRun;
+using store::testing::TempDir;
+
+const MetricRow& row(const Comparison& c, const std::string& key) {
+  for (const auto& r : c.metrics)
+    if (r.key == key) return r;
+  throw std::runtime_error("no metric " + key);
+}
+
+TEST(CompareMetrics, DeltasAreAgainstTheBaseline) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  FixtureRun fast, slow;
+  fast.ttftMs = 50;
+  slow.ttftMs = 75;
+  slow.stages = {{20, 5}};
+  int64_t a = fixtures::writeFixtureRun(path, fast);
+  int64_t b = fixtures::writeFixtureRun(path, slow);
+  Comparison c = buildComparison(store::RunReader(path), {a, b}, Slo{});
+  const MetricRow& ttft = row(c, "ttft_p50_ms");
+  ASSERT_TRUE(ttft.values[0] && ttft.values[1]);
+  // The histogram reports within 1%.
+  EXPECT_NEAR(*ttft.values[0], 50, 0.5);
+  EXPECT_NEAR(*ttft.values[1], 75, 0.75);
+  EXPECT_DOUBLE_EQ(*ttft.absoluteDelta(1), *ttft.values[1] - *ttft.values[0]);
+  EXPECT_NEAR(*ttft.relativeDelta(1), 0.5, 0.02);
+  EXPECT_EQ(*ttft.absoluteDelta(0), 0);
+  EXPECT_EQ(ttft.direction(1), -1);  // slower TTFT is worse
+  const MetricRow& rps = row(c, "requested_rps");
+  EXPECT_NEAR(*rps.values[0], 10, 0.01);
+  EXPECT_NEAR(*rps.values[1], 20, 0.01);
+  EXPECT_NEAR(*rps.relativeDelta(1), 1.0, 0.01);
+  EXPECT_EQ(rps.direction(1), 1);  // more throughput is better
+  EXPECT_EQ(deltaText(rps, 1), "+10, +100.0%");
+}
+
+TEST(CompareMetrics, RelativeDeltaOfZeroBaselineIsUnknown) {
+  MetricRow r{"x", "x", true, {0.0, 5.0}};
+  EXPECT_EQ(*r.absoluteDelta(1), 5.0);
+  EXPECT_FALSE(r.relativeDelta(1));
+  MetricRow missing{"x", "x", true, {std::nullopt, 5.0}};
+  EXPECT_FALSE(missing.absoluteDelta(1));
+  EXPECT_EQ(deltaText(missing, 1), "-");
+}
+
+TEST(CompareMetrics, ErrorRateCountsFailedRequests) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  FixtureRun clean, failing;
+  failing.errorEvery = 10;
+  int64_t a = fixtures::writeFixtureRun(path, clean);
+  int64_t b = fixtures::writeFixtureRun(path, failing);
+  Comparison c = buildComparison(store::RunReader(path), {a, b}, Slo{});
+  EXPECT_EQ(*row(c, "error_rate_pct").values[0], 0);
+  EXPECT_NEAR(*row(c, "error_rate_pct").values[1], 10, 0.01);
+}
+
+TEST(CompareGoodput, CountsRequestsMeetingBothLimits) {
+  metrics::RequestRecord ok;
+  ok.plannedNs = 0;
+  ok.sendNs = 10;
+  ok.firstTokenNs = 100'000'000;  // 100 ms from planned
+  ok.lastTokenNs = ok.firstTokenNs + 9 * 20'000'000;  // 10 tokens, 20 ms apart
+  ok.outputTokensClient = 10;
+  ok.endNs = ok.lastTokenNs;
+  GoodputCounter both(Slo{150.0, 25.0});
+  EXPECT_TRUE(both.meets(ok));
+  EXPECT_FALSE(GoodputCounter(Slo{99.0, std::nullopt}).meets(ok));
+  EXPECT_FALSE(GoodputCounter(Slo{std::nullopt, 19.0}).meets(ok));
+  metrics::RequestRecord failed = ok;
+  failed.error = metrics::ErrorClass::Timeout;
+  EXPECT_FALSE(both.meets(failed));
+  metrics::RequestRecord oneToken = ok;  // no gaps: the inter-token limit cannot fail
+  oneToken.outputTokensClient = 1;
+  EXPECT_TRUE(GoodputCounter(Slo{std::nullopt, 1.0}).meets(oneToken));
+  both.add(ok);
+  both.add(failed);
+  Goodput g = both.result(2.0);
+  EXPECT_EQ(g.requests, 2u);
+  EXPECT_EQ(g.met, 1u);
+  EXPECT_DOUBLE_EQ(g.perSecond(), 0.5);
+  EXPECT_DOUBLE_EQ(g.fraction(), 0.5);
+}
+
+TEST(CompareGoodput, FromTheDatabaseWithSlowRequests) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  FixtureRun fast, someSlow;
+  someSlow.slowShare = 0.25;  // every 4th request has a 500 ms TTFT
+  int64_t a = fixtures::writeFixtureRun(path, fast);
+  int64_t b = fixtures::writeFixtureRun(path, someSlow);
+  Comparison c = buildComparison(store::RunReader(path), {a, b}, Slo{100.0, 15.0});
+  ASSERT_EQ(c.goodput.size(), 2u);
+  EXPECT_EQ(c.goodput[0].requests, 50u);
+  EXPECT_EQ(c.goodput[0].met, 50u);
+  EXPECT_EQ(c.goodput[1].met, 50u - 13u);  // i = 0, 4, ..., 48
+  EXPECT_DOUBLE_EQ(c.goodput[0].perSecond(), 10.0);
+  EXPECT_NEAR(*row(c, "goodput_pct").values[1], 74.0, 1e-9);
+  Comparison tight = buildComparison(store::RunReader(path), {a, b}, Slo{std::nullopt, 9.0});
+  EXPECT_EQ(tight.goodput[0].met, 0u);  // every gap is 10 ms
+}
+
+TEST(CompareCdf, MonotonicEndsAtOneAndBounded) {
+  metrics::LatencyHistogram h;
+  for (int64_t i = 1; i <= 200'000; ++i) h.record(i * 997 % 5'000'000'000 + 1000);
+  for (size_t maxPoints : {2u, 10u, 500u}) {
+    auto cdf = latencyCdf(h, maxPoints);
+    ASSERT_FALSE(cdf.empty());
+    EXPECT_LE(cdf.size(), maxPoints);
+    EXPECT_EQ(cdf.back().fraction, 1.0);
+    EXPECT_NEAR(cdf.back().valueMs, static_cast<double>(h.max()) / 1e6, 1e-9);
+    for (size_t i = 1; i < cdf.size(); ++i) {
+      EXPECT_GT(cdf[i].valueMs, cdf[i - 1].valueMs);
+      EXPECT_GE(cdf[i].fraction, cdf[i - 1].fraction);
+    }
+  }
+  EXPECT_TRUE(latencyCdf(metrics::LatencyHistogram()).empty());
+}
+
+TEST(CompareCdf, KeepsEveryBucketOfASmallHistogram) {
+  metrics::LatencyHistogram h;
+  h.recordN(1'000'000, 3);
+  h.recordN(2'000'000, 1);
+  auto cdf = latencyCdf(h);
+  ASSERT_EQ(cdf.size(), 2u);
+  EXPECT_NEAR(cdf[0].fraction, 0.75, 1e-12);
+  EXPECT_EQ(cdf[1].fraction, 1.0);
+}
+
+TEST(CompareCdf, StoredRunCdfsExistForEachMetric) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  int64_t a = fixtures::writeFixtureRun(path, FixtureRun{});
+  int64_t b = fixtures::writeFixtureRun(path, FixtureRun{});
+  Comparison c = buildComparison(store::RunReader(path), {a, b}, Slo{});
+  for (const char* metric : kCdfMetrics) {
+    const LatencyCdf* cdf = c.cdf(b, metric);
+    ASSERT_NE(cdf, nullptr) << metric;
+    EXPECT_EQ(cdf->points.back().fraction, 1.0);
+  }
+  EXPECT_EQ(c.cdf(a, "ttft")->count, 50u);
+}
+
+TEST(CompareSeries, MinMaxDecimationKeepsSpikesAndBound) {
+  std::vector<SeriesPoint> points;
+  for (int i = 0; i < 3600; ++i) points.push_back({double(i), i == 1234 ? 1000.0 : 1.0});
+  auto d = decimateMinMax(points, 500);
+  EXPECT_LE(d.size(), 500u);
+  EXPECT_TRUE(std::any_of(d.begin(), d.end(), [](const SeriesPoint& p) { return p.value == 1000.0; }));
+  for (size_t i = 1; i < d.size(); ++i) EXPECT_GT(d[i].tS, d[i - 1].tS);
+  std::vector<SeriesPoint> small(points.begin(), points.begin() + 10);
+  EXPECT_EQ(decimateMinMax(small, 500), small);
+}
+
+TEST(CompareSweep, OnePointPerStageWithMeasuredRates) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  FixtureRun sweep;
+  sweep.stages = {{10, 5}, {40, 5}};
+  sweep.ramp = true;  // then 40 → 80/s over 20 s: two parts of 10 s
+  int64_t a = fixtures::writeFixtureRun(path, sweep);
+  int64_t b = fixtures::writeFixtureRun(path, FixtureRun{});
+  Comparison c = buildComparison(store::RunReader(path), {a, b}, Slo{});
+  const auto& points = c.loadLatency[0];
+  ASSERT_EQ(points.size(), 4u);
+  EXPECT_EQ(points[0].label, "stage 1 (10/s)");
+  EXPECT_NEAR(points[0].requestedRps, 10, 0.5);
+  EXPECT_NEAR(points[1].requestedRps, 40, 0.5);
+  EXPECT_GT(points[3].requestedRps, points[2].requestedRps);
+  EXPECT_NEAR(points[1].ttftP99Ms, 50, 0.5);
+  ASSERT_EQ(c.loadLatency[1].size(), 1u);  // not a sweep: the whole run
+  EXPECT_EQ(c.loadLatency[1][0].label, "whole run");
+}
+
+TEST(CompareCommand, TextPutsWarningsFirstAndJsonHasEverySection) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  FixtureRun greedy;
+  greedy.temperature = 0.0;
+  fixtures::writeFixtureRun(path, FixtureRun{});
+  fixtures::writeFixtureRun(path, greedy);
+  std::ostringstream out, err;
+  ASSERT_EQ(runsCompare(path, {1, 2}, Slo{100.0, 20.0}, "text", out, err), 0) << err.str();
+  EXPECT_EQ(out.str().rfind("comparability warnings (1):\n  ! [sampling]", 0), 0u) << out.str();
+  EXPECT_NE(out.str().find("goodput"), std::string::npos);
+  std::ostringstream json;
+  ASSERT_EQ(runsCompare(path, {2, 1}, Slo{}, "json", json, err), 0);
+  auto j = nlohmann::json::parse(json.str());
+  for (const char* key : {"runs", "warnings", "metrics", "cdfs", "load_latency", "series"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["runs"][0]["id"], 2);
+  EXPECT_EQ(j["warnings"][0]["kind"], "sampling");
+}
+
+TEST(CompareCommand, BadInputIsExit2WithAClearMessage) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  fixtures::writeFixtureRun(path, FixtureRun{});
+  fixtures::writeFixtureRun(path, FixtureRun{});
+  auto run = [&](std::vector<int64_t> ids, Slo slo, std::string format, std::string db) {
+    std::ostringstream out, err;
+    int rc = runsCompare(db, ids, slo, format, out, err);
+    return std::make_pair(rc, err.str());
+  };
+  auto [rc1, e1] = run({1}, {}, "text", path);
+  EXPECT_EQ(rc1, 2);
+  EXPECT_NE(e1.find("give 2 to 4 run ids (got 1)"), std::string::npos) << e1;
+  EXPECT_EQ(run({1, 2, 1, 2, 1}, {}, "text", path).first, 2);
+  auto [rc2, e2] = run({1, 7}, {}, "text", path);
+  EXPECT_EQ(rc2, 2);
+  EXPECT_NE(e2.find("no run with id 7"), std::string::npos) << e2;
+  auto [rc3, e3] = run({1, 2}, Slo{-1.0, std::nullopt}, "text", path);
+  EXPECT_EQ(rc3, 2);
+  EXPECT_NE(e3.find("--slo-ttft-ms must be a positive"), std::string::npos) << e3;
+  EXPECT_EQ(run({1, 2}, {}, "yaml", path).first, 2);
+  auto [rc4, e4] = run({1, 2}, {}, "text", dir.file("missing.db"));
+  EXPECT_EQ(rc4, 2);
+  EXPECT_NE(e4.find("missing.db"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace plumbline::compare

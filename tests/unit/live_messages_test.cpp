@@ -1,0 +1,141 @@
+// Live-protocol JSON payloads: every message round-trips, every bad field is named.
+#include <gtest/gtest.h>
+
+#include "core/live/live_messages.h"
+#include "core/live/live_protocol.h"
+#include "core/live/live_stream.h"
+#include "core/store/run_export.h"
+#include "live_test_support.h"
+
+using namespace plumbline::live;
+using namespace plumbline::live::testing;
+using nlohmann::json;
+
+namespace {
+
+uint8_t typeOf(const LiveMessage& m) { return static_cast<uint8_t>(m.index() + 1); }
+
+std::string errorOf(uint8_t type, const json& payload) {
+  try {
+    messageFromJson(type, payload);
+  } catch (const LiveProtocolError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST(LiveMessages, EveryMessageRoundTripsThroughJson) {
+  for (const LiveMessage& m : sampleMessages()) {
+    const json j = toJson(m);
+    ASSERT_TRUE(j.is_object());
+    // Through text too, as on the wire.
+    const LiveMessage back = messageFromJson(typeOf(m), json::parse(j.dump()));
+    EXPECT_EQ(back, m) << j.dump();
+  }
+}
+
+TEST(LiveMessages, DefaultMessagesRoundTrip) {
+  const std::vector<LiveMessage> defaults = {LiveHello{}, LiveTick{}, plumbline::store::WindowRow{},
+                                             LiveNotice{0, "info", ""}, LiveEnd{"complete", json::object(), {}}};
+  for (const LiveMessage& m : defaults) EXPECT_EQ(messageFromJson(typeOf(m), toJson(m)), m);
+}
+
+TEST(LiveMessages, FieldNamesAreSnakeCase) {
+  const json hello = toJson(sampleHello());
+  EXPECT_EQ(hello.at("run_id"), 42);
+  EXPECT_EQ(hello.at("planned_total"), 123);
+  EXPECT_EQ(hello.at("spec").at("load").at("seed"), 7);
+  const json tick = toJson(sampleTick());
+  EXPECT_EQ(tick.at("ticks_dropped"), 3);
+  EXPECT_EQ(tick.at("connections_open"), 7);
+  EXPECT_DOUBLE_EQ(tick.at("ttft").at("p99").get<double>(), 40.25);
+  EXPECT_EQ(tick.at("send_lag").at("count"), 20);
+  EXPECT_EQ(tick.at("errors").at("http_5xx"), 2);
+  const json end = toJson(sampleEnd());
+  EXPECT_EQ(end.at("status"), "incomplete");
+  EXPECT_EQ(end.at("notes").size(), 2u);
+}
+
+TEST(LiveMessages, WindowPayloadIsTheExportedWindowObject) {
+  const auto w = sampleWindow();
+  EXPECT_EQ(toJson(w), plumbline::store::windowToJson(w));
+  EXPECT_EQ(toJson(w).at("errors_by_class").at("http_5xx"), 2);
+  EXPECT_EQ(toJson(w).at("connections_open"), 6);
+}
+
+TEST(LiveMessages, EveryMissingFieldIsNamedWithItsFrame) {
+  for (const LiveMessage& m : sampleMessages()) {
+    const json full = toJson(m);
+    const std::string frame(protocol::liveFrameTypeName(static_cast<protocol::LiveFrameType>(typeOf(m))));
+    for (const auto& [key, value] : full.items()) {
+      json cut = full;
+      cut.erase(key);
+      const std::string err = errorOf(typeOf(m), cut);
+      EXPECT_NE(err.find(frame + " frame"), std::string::npos) << err;
+      EXPECT_NE(err.find("\"" + key + "\" is missing"), std::string::npos) << err;
+    }
+  }
+}
+
+TEST(LiveMessages, NestedPercentileFieldsAreNamedWithTheirPath) {
+  json tick = toJson(sampleTick());
+  tick["send_lag"].erase("p99");
+  EXPECT_NE(errorOf(2, tick).find("tick frame: field \"send_lag.p99\" is missing"), std::string::npos)
+      << errorOf(2, tick);
+  tick = toJson(sampleTick());
+  tick["ttft"] = 3;
+  EXPECT_NE(errorOf(2, tick).find("\"ttft\" is an integer, expected an object"), std::string::npos)
+      << errorOf(2, tick);
+}
+
+TEST(LiveMessages, MistypedFieldsAreRejectedByName) {
+  struct Case {
+    uint8_t type;
+    const char* field;
+    json value;
+    const char* expected;
+  };
+  const std::vector<Case> cases = {
+      {1, "run_id", "42", "hello frame: field \"run_id\" is a string, expected an integer"},
+      {1, "requested_rps", true, "field \"requested_rps\" is a boolean, expected a number"},
+      {1, "run_name", 5, "field \"run_name\" is an integer, expected a string"},
+      {1, "workers", 1.5, "field \"workers\" is a number, expected an integer"},
+      {1, "run_id", 18446744073709551615ull, "field \"run_id\" is out of range"},
+      {2, "sent", -1, "tick frame: field \"sent\" is negative, expected a count"},
+      {2, "errors", json{{"timeout", -2}}, "field \"errors\" entry \"timeout\" is an integer, expected a count"},
+      {2, "errors", json::array(), "field \"errors\" is an array, expected an object"},
+      {3, "worker_died", 1, "window frame: field \"worker_died\" is an integer, expected a boolean"},
+      {3, "errors_by_class", "{}", "field \"errors_by_class\" is a string, expected an object"},
+      {4, "level", "fatal", "notice frame: field \"level\" is \"fatal\", expected one of info, warning, error"},
+      {4, "text", nullptr, "field \"text\" is null, expected a string"},
+      {5, "status", "done", "end frame: field \"status\" is \"done\", expected one of complete, incomplete, failed"},
+      {5, "summary", json::array(), "end frame: field \"summary\" is an array, expected an object"},
+      {5, "notes", json::array({"a", 2}), "field \"notes\" item 1 is an integer, expected a string"},
+      {5, "notes", "a", "field \"notes\" is a string, expected an array of strings"},
+  };
+  const auto messages = sampleMessages();
+  for (const Case& c : cases) {
+    json j = toJson(messages[c.type - 1u]);
+    j[c.field] = c.value;
+    const std::string err = errorOf(c.type, j);
+    EXPECT_NE(err.find(c.expected), std::string::npos) << "got: " << err << "\nwanted: " << c.expected;
+  }
+}
+
+TEST(LiveMessages, PayloadMustBeAnObject) {
+  EXPECT_EQ(errorOf(2, json::array()), "tick frame: payload is an array, expected a JSON object");
+  EXPECT_EQ(errorOf(5, "end"), "end frame: payload is a string, expected a JSON object");
+}
+
+TEST(LiveMessages, UnknownFieldsAreIgnoredForNewerWriters) {
+  json j = toJson(sampleTick());
+  j["added_in_a_later_minor"] = {1, 2, 3};
+  EXPECT_EQ(messageFromJson(2, j), LiveMessage(sampleTick()));
+}
+
+TEST(LiveMessages, UnknownFrameTypeIsAnError) {
+  EXPECT_EQ(errorOf(0, json::object()), "unknown frame type 0");
+  EXPECT_EQ(errorOf(9, json::object()), "unknown frame type 9");
+}

@@ -1,0 +1,132 @@
+// LiveTickBuilder: cadence, counters, rates over the last second, recent latencies, harness state.
+#include <gtest/gtest.h>
+
+#include "core/engine/live_tick_builder.h"
+
+using namespace plumbline;
+using engine::LiveTickBuilder;
+using engine::StatsReport;
+
+namespace {
+
+constexpr int64_t kMs = 1'000'000;
+
+metrics::RequestRecord done(int64_t plannedMs, int64_t ttftMs, int64_t e2eMs) {
+  metrics::RequestRecord r;
+  r.plannedNs = plannedMs * kMs;
+  r.sendNs = r.plannedNs + kMs / 10;
+  r.firstTokenNs = r.sendNs + ttftMs * kMs;
+  r.endNs = r.sendNs + e2eMs * kMs;
+  r.lastTokenNs = r.endNs;
+  r.inputTokensServer = 10;
+  r.outputTokensServer = 5;
+  return r;
+}
+
+StatsReport stats(uint32_t worker, int64_t atMs, double cpu, int64_t inFlight, uint64_t connections) {
+  StatsReport s;
+  s.sample.workerId = worker;
+  s.sample.atNs = atMs * kMs;
+  s.sample.cpuFraction = cpu;
+  s.sample.inFlight = inFlight;
+  s.sample.loopDelayMaxNs = 2 * kMs;
+  s.connectionsOpen = connections;
+  return s;
+}
+
+}  // namespace
+
+TEST(LiveTickBuilder, TicksAreDueEvery250MsOnTheGrid) {
+  LiveTickBuilder b;
+  metrics::RunAggregator a;
+  EXPECT_FALSE(b.due(-50 * kMs, a));
+  EXPECT_FALSE(b.due(0, a));
+  EXPECT_FALSE(b.due(249 * kMs, a));
+  auto t = b.due(262 * kMs, a);
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->atNs, 250 * kMs);
+  EXPECT_FALSE(b.due(300 * kMs, a));
+  // A stalled loop: one tick at the latest grid point, not a burst of stale ones.
+  t = b.due(1'010 * kMs, a);
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->atNs, 1'000 * kMs);
+  EXPECT_FALSE(b.due(1'100 * kMs, a));
+  EXPECT_TRUE(b.due(1'250 * kMs, a));
+}
+
+TEST(LiveTickBuilder, CountersAreCumulativeAndRatesCoverTheLastSecond) {
+  LiveTickBuilder b;
+  metrics::RunAggregator a;
+  // 10 planned/sent per 250 ms for 2 s: 40 per second.
+  for (int k = 1; k <= 8; ++k) {
+    a.addPlanned(k * 250 * kMs - 1, 10);
+    metrics::SendReport s;
+    s.windowIndex = a.windowIndexAt(k * 250 * kMs - 1);
+    s.sent = 10;
+    a.addSends(s);
+    auto r = done(k * 250 - 100, 5, 20);
+    a.addRecord(r);
+    auto t = b.due(k * 250 * kMs, a);
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->planned, static_cast<uint64_t>(10 * k));
+    EXPECT_EQ(t->sent, static_cast<uint64_t>(10 * k));
+    EXPECT_EQ(t->completed, static_cast<uint64_t>(k));
+    EXPECT_EQ(t->outputTokens, static_cast<uint64_t>(5 * k));
+    if (k >= 4) {
+      EXPECT_DOUBLE_EQ(t->requestedRps, 40);
+      EXPECT_DOUBLE_EQ(t->achievedRps, 40);
+      EXPECT_DOUBLE_EQ(t->outputTokensPerS, 20);
+    }
+  }
+  metrics::RequestRecord failed = done(2'100, 5, 20);
+  failed.error = metrics::ErrorClass::Timeout;
+  a.addRecord(failed);
+  auto t = b.build(2'250 * kMs, a);
+  EXPECT_EQ(t.errors.at("timeout"), 1u);
+  EXPECT_EQ(t.errors.size(), 1u);
+}
+
+TEST(LiveTickBuilder, LatenciesAreThoseOfRequestsThatEndedInTheLastSecond) {
+  LiveTickBuilder b;
+  metrics::RunAggregator a;
+  b.addRecords({done(0, 100, 200)});        // ends at ~200 ms: too old for the tick at 1.5 s
+  b.addRecords({done(800, 10, 40), done(900, 30, 60)});  // end in (0.5 s, 1.5 s]
+  auto t = b.build(1'500 * kMs, a);
+  EXPECT_EQ(t.ttft.count, 2u);
+  EXPECT_NEAR(t.ttft.p99, 30, 0.5);
+  EXPECT_NEAR(t.ttft.p50, 10, 0.2);
+  EXPECT_EQ(t.e2e.count, 2u);
+  EXPECT_NEAR(t.e2eFromPlanned.p99, 60.1, 0.6);
+  t = b.build(3'000 * kMs, a);
+  EXPECT_EQ(t.ttft.count, 0u);
+  EXPECT_EQ(t.ttft.p99, 0);
+}
+
+TEST(LiveTickBuilder, HarnessStateComesFromEachWorkersLatestSample) {
+  LiveTickBuilder b;
+  metrics::RunAggregator a;
+  b.addStats(stats(0, 200, 0.5, 3, 4));
+  b.addStats(stats(1, 220, 0.25, 2, 3));
+  b.addStats(stats(0, 100, 0.9, 99, 99));  // older than the one held: ignored
+  StatsReport withLag = stats(1, 240, 0.75, 1, 2);
+  withLag.itl.record(3 * kMs);
+  metrics::SendReport send;
+  send.sent = 1;
+  send.sendLag.record(kMs / 2);
+  withLag.sends.push_back(send);
+  b.addStats(withLag);
+  auto t = b.build(250 * kMs, a);
+  EXPECT_EQ(t.inFlight, 3 + 1);
+  EXPECT_EQ(t.connectionsOpen, 4 + 2);
+  EXPECT_DOUBLE_EQ(t.workerCpuMax, 0.75);
+  EXPECT_DOUBLE_EQ(t.workerCpuMean, 0.625);
+  EXPECT_DOUBLE_EQ(t.loopDelayMaxMs, 2);
+  EXPECT_EQ(t.itl.count, 1u);
+  EXPECT_NEAR(t.itl.p50, 3, 0.05);
+  EXPECT_EQ(t.sendLag.count, 1u);
+  EXPECT_NEAR(t.sendLag.p99, 0.5, 0.01);
+  b.removeWorker(0);
+  t = b.build(500 * kMs, a);
+  EXPECT_EQ(t.inFlight, 1);
+  EXPECT_EQ(t.connectionsOpen, 2);
+}

@@ -1,0 +1,130 @@
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <sstream>
+
+#include "core/store/run_editor.h"
+#include "core/store/store_error.h"
+#include "core/store/run_reader.h"
+#include "core/store/run_writer.h"
+#include "core/store/runs_edit_command.h"
+#include "store_test_support.h"
+#include "tests/fixtures/run_fixture.h"
+
+namespace plumbline::store {
+namespace {
+
+using testing::TempDir;
+
+StoreErrorKind kindOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const StoreError& e) {
+    return e.kind();
+  }
+  return StoreErrorKind::Failure;
+}
+
+class RunEditorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    first = fixtures::writeFixtureRun(path, fixtures::FixtureRun{});
+    second = fixtures::writeFixtureRun(path, fixtures::FixtureRun{});
+  }
+  int64_t count(const std::string& table, int64_t id) {
+    Database db = Database::open(path, Database::Mode::ReadOnly);
+    Statement s = db.prepare("SELECT count(*) FROM " + table + " WHERE " +
+                             (table == "runs" ? "id" : "run_id") + " = ?");
+    s.bindInt(1, id);
+    s.step();
+    return s.columnInt(0);
+  }
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  int64_t first = 0, second = 0;
+};
+
+TEST_F(RunEditorTest, RenameTrimsAndRejectsEmptyOrUnknown) {
+  RunEditor editor(path);
+  editor.rename(first, "  temperature 0 baseline \n");
+  EXPECT_EQ(RunReader(path).getRun(first)->name, "temperature 0 baseline");
+  EXPECT_EQ(kindOf([&] { editor.rename(first, "   "); }), StoreErrorKind::InvalidInput);
+  EXPECT_EQ(kindOf([&] { editor.rename(first, std::string(201, 'x')); }),
+            StoreErrorKind::InvalidInput);
+  EXPECT_EQ(kindOf([&] { editor.rename(99, "x"); }), StoreErrorKind::NotFound);
+}
+
+TEST_F(RunEditorTest, NotesSetAndClear) {
+  RunEditor editor(path);
+  editor.setNotes(first, "GPU was throttling\nrerun tomorrow");
+  EXPECT_EQ(RunReader(path).getRun(first)->notes.value_or(""), "GPU was throttling\nrerun tomorrow");
+  editor.setNotes(first, "");
+  EXPECT_FALSE(RunReader(path).getRun(first)->notes);
+}
+
+TEST_F(RunEditorTest, TagsAddRemoveAndValidate) {
+  RunEditor editor(path);
+  editor.addTag(first, " nightly ");
+  editor.addTag(first, "nightly");  // again: no-op
+  editor.addTag(first, "h100");
+  editor.addTag(second, "h100");
+  RunReader reader(path);
+  EXPECT_EQ(reader.tags(first), (std::vector<std::string>{"h100", "nightly"}));
+  auto all = reader.tagsByRun();
+  EXPECT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[second], std::vector<std::string>{"h100"});
+  editor.removeTag(first, "nightly");
+  EXPECT_EQ(RunReader(path).tags(first), std::vector<std::string>{"h100"});
+  EXPECT_EQ(kindOf([&] { editor.removeTag(first, "nightly"); }), StoreErrorKind::NotFound);
+  EXPECT_EQ(kindOf([&] { editor.addTag(first, "a,b"); }), StoreErrorKind::InvalidInput);
+  EXPECT_EQ(kindOf([&] { editor.addTag(first, ""); }), StoreErrorKind::InvalidInput);
+  EXPECT_EQ(kindOf([&] { editor.addTag(first, "tab\there"); }), StoreErrorKind::InvalidInput);
+  EXPECT_EQ(kindOf([&] { editor.addTag(99, "x"); }), StoreErrorKind::NotFound);
+}
+
+TEST_F(RunEditorTest, DeleteRemovesTheRunWithEverythingItOwns) {
+  RunEditor editor(path);
+  editor.addTag(first, "doomed");
+  ASSERT_GT(count("requests", first), 0);
+  ASSERT_GT(count("windows", first), 0);
+  ASSERT_GT(count("histograms", first), 0);
+  editor.deleteRun(first);
+  for (const char* table : {"runs", "requests", "windows", "histograms", "tags"})
+    EXPECT_EQ(count(table, first), 0) << table;
+  EXPECT_EQ(count("runs", second), 1);
+  EXPECT_GT(count("requests", second), 0);
+  EXPECT_EQ(kindOf([&] { editor.deleteRun(first); }), StoreErrorKind::NotFound);
+}
+
+TEST_F(RunEditorTest, DeleteRefusesARunStillRecording) {
+  RunWriter writer(path, testing::sampleRunInfo());  // 'running', and this process is alive
+  RunEditor editor(path);
+  try {
+    editor.deleteRun(writer.runId());
+    FAIL() << "deleted a running run";
+  } catch (const StoreError& e) {
+    EXPECT_EQ(e.kind(), StoreErrorKind::InvalidInput);
+    EXPECT_NE(std::string(e.what()).find("still being recorded"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(RunEditorTest, CommandsReportAndExitCodes) {
+  std::ostringstream out, err;
+  EXPECT_EQ(runsRename(path, first, "renamed", out, err), 0);
+  EXPECT_EQ(runsTag(path, first, {"a", "b"}, false, out, err), 0);
+  EXPECT_EQ(RunReader(path).tags(first), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(runsTag(path, first, {"a"}, true, out, err), 0);
+  EXPECT_EQ(runsNotes(path, first, "n", out, err), 0);
+  EXPECT_EQ(runsDelete(path, second, out, err), 0);
+  EXPECT_NE(out.str().find("run 2 deleted"), std::string::npos) << out.str();
+  std::ostringstream err2;
+  EXPECT_EQ(runsDelete(path, second, out, err2), 2);
+  EXPECT_NE(err2.str().find("no run with id 2"), std::string::npos) << err2.str();
+  std::ostringstream err3;
+  EXPECT_EQ(runsRename(dir.file("none.db"), 1, "x", out, err3), 2);
+  EXPECT_NE(err3.str().find("none.db"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("none.db")));  // editing never creates one
+}
+
+}  // namespace
+}  // namespace plumbline::store

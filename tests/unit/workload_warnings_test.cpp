@@ -1,0 +1,94 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/workload/plan_command.h"
+#include "core/workload/workload_warnings.h"
+#include "workload_test_support.h"
+
+using namespace plumbline::workload;
+using plumbline::testing::validDocument;
+using json = nlohmann::json;
+
+namespace {
+/// A document that draws no warning: long enough, explicit temperature, ignore_eos.
+json quietDocument() {
+  auto d = validDocument();
+  d["load"]["stages"] = json::parse(R"([{"rate":50,"duration_s":60}])");
+  d["requests"]["sampling"] = json::parse(R"({"temperature":0.7,"ignore_eos":true})");
+  return d;
+}
+std::vector<std::string> pathsOf(const json& document) {
+  std::vector<std::string> paths;
+  for (const auto& w : workloadWarnings(parseWorkload(document))) paths.push_back(w.path);
+  return paths;
+}
+bool has(const std::vector<std::string>& paths, const std::string& path) {
+  return std::find(paths.begin(), paths.end(), path) != paths.end();
+}
+}  // namespace
+
+TEST(WorkloadWarnings, QuietDocumentHasNone) { EXPECT_TRUE(pathsOf(quietDocument()).empty()); }
+
+TEST(WorkloadWarnings, TemperatureZeroAndAbsent) {
+  auto d = quietDocument();
+  d["requests"]["sampling"]["temperature"] = 0;
+  EXPECT_TRUE(has(pathsOf(d), "requests.sampling.temperature"));
+  d["requests"]["sampling"].erase("temperature");
+  EXPECT_TRUE(has(pathsOf(d), "requests.sampling.temperature"));
+}
+
+TEST(WorkloadWarnings, NaturalLengthsAndMaxTokensCap) {
+  auto d = quietDocument();
+  d["requests"]["sampling"]["ignore_eos"] = false;
+  EXPECT_TRUE(has(pathsOf(d), "requests.sampling.ignore_eos"));
+  d["requests"]["sampling"]["ignore_eos"] = true;
+  d["requests"]["sampling"]["max_tokens"] = 5;  // output draws are fixed 20
+  EXPECT_TRUE(has(pathsOf(d), "requests.sampling.max_tokens"));
+  d["requests"]["sampling"]["max_tokens"] = 50;
+  EXPECT_FALSE(has(pathsOf(d), "requests.sampling.max_tokens"));
+}
+
+TEST(WorkloadWarnings, RatePastTheEmbeddedEngine) {
+  auto d = quietDocument();
+  d["target"] = json::parse(R"({"url":"embedded","mock":{"preset":"overloaded"}})");
+  d["requests"]["output_tokens"] = json::parse(R"({"dist":"fixed","value":500})");
+  d["load"]["stages"] = json::parse(R"([{"rate":10,"duration_s":60},{"ramp_to":2000,"duration_s":60}])");
+  EXPECT_TRUE(has(pathsOf(d), "load.stages[1].ramp_to"));
+  d["load"]["stages"] = json::parse(R"([{"rate":1,"duration_s":1200}])");
+  EXPECT_FALSE(has(pathsOf(d), "load.stages[0].rate"));
+}
+
+TEST(WorkloadWarnings, InFlightAboveTheCap) {
+  auto d = quietDocument();  // default preset: 50 ms + 20 × 10 ms = 0.25 s a request
+  d["load"]["max_in_flight"] = 10;
+  EXPECT_TRUE(has(pathsOf(d), "load.max_in_flight"));  // 50/s × 0.25 s = 12.5
+  d["load"]["max_in_flight"] = 20;
+  EXPECT_FALSE(has(pathsOf(d), "load.max_in_flight"));
+}
+
+TEST(WorkloadWarnings, ShortRunsAndTooFewRequests) {
+  auto d = quietDocument();
+  d["load"]["stages"] = json::parse(R"([{"rate":100,"duration_s":5},{"rate":1,"duration_s":2}])");
+  const auto paths = pathsOf(d);
+  EXPECT_TRUE(has(paths, "load.stages"));                // 7 s, 502 requests
+  EXPECT_TRUE(has(paths, "load.stages[1].duration_s"));  // 2 sessions
+  EXPECT_EQ(std::count(paths.begin(), paths.end(), "load.stages"), 2);
+}
+
+TEST(WorkloadWarnings, PlanPrintsThemAndJsonHasThem) {
+  std::ostringstream out, err;
+  const std::string file = std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/constant_500rps_stream.json";
+  ASSERT_EQ(planCommand(file, false, out, err), 0);
+  EXPECT_NE(out.str().find("warnings\n  requests.sampling.temperature: temperature 0"),
+            std::string::npos);
+  std::ostringstream jsonOut;
+  ASSERT_EQ(planCommand(file, true, jsonOut, err), 0);
+  const auto document = json::parse(jsonOut.str());
+  ASSERT_TRUE(document["warnings"].is_array());
+  bool found = false;
+  for (const auto& w : document["warnings"])
+    found |= w["path"] == "requests.sampling.temperature";
+  EXPECT_TRUE(found);
+}

@@ -1,0 +1,140 @@
+#include "ui/charts/metric_chart.h"
+
+#include <QChart>
+#include <QGraphicsLayout>
+#include <QLegend>
+#include <QLineSeries>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+namespace plumbline::ui::charts {
+
+namespace {
+
+/// A round axis maximum at or above v (1, 2 or 5 times a power of ten).
+double niceCeiling(double v) {
+  if (v <= 0) return 1;
+  const double p = std::pow(10.0, std::floor(std::log10(v)));
+  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+    if (m * p >= v) return m * p;
+  }
+  return 10 * p;
+}
+
+}  // namespace
+
+MetricChart::MetricChart(const QString& title, const QString& yUnit, QWidget* parent)
+    : QChartView(parent), m_title(title) {
+  auto* chart = new QChart;
+  chart->setTitle(title);
+  QFont titleFont = chart->titleFont();
+  titleFont.setPointSizeF(titleFont.pointSizeF() * 0.95);
+  titleFont.setBold(true);
+  chart->setTitleFont(titleFont);
+  chart->setMargins(QMargins(2, 2, 2, 2));
+  chart->layout()->setContentsMargins(0, 0, 0, 0);
+  chart->setBackgroundRoundness(0);
+  chart->legend()->setAlignment(Qt::AlignBottom);
+  QFont small = chart->legend()->font();
+  small.setPointSizeF(small.pointSizeF() * 0.85);
+  chart->legend()->setFont(small);
+  m_x = new QValueAxis;
+  m_x->setTitleText(QStringLiteral("time since start (s)"));
+  m_x->setLabelFormat(QStringLiteral("%g"));
+  m_y = new QValueAxis;
+  m_y->setTitleText(yUnit);
+  m_y->setLabelFormat(QStringLiteral("%g"));
+  for (QValueAxis* axis : {m_x, m_y}) {
+    axis->setLabelsFont(small);
+    QFont axisTitle = small;
+    axisTitle.setBold(false);
+    axis->setTitleFont(axisTitle);
+  }
+  rescale();
+  chart->addAxis(m_x, Qt::AlignBottom);
+  chart->addAxis(m_y, Qt::AlignLeft);
+  setChart(chart);
+  setRenderHint(QPainter::Antialiasing, false);
+  setMinimumSize(260, 180);
+}
+
+MetricChart::Line& MetricChart::line(const QString& name) {
+  auto it = m_lines.find(name);
+  if (it != m_lines.end()) return *it->second;
+  auto l = std::make_unique<Line>();
+  l->series = new QLineSeries;
+  l->series->setName(name);
+  l->series->setUseOpenGL(false);
+  chart()->addSeries(l->series);
+  l->series->attachAxis(m_x);
+  l->series->attachAxis(m_y);
+  return *m_lines.emplace(name, std::move(l)).first->second;
+}
+
+void MetricChart::append(const QString& series, double xSeconds, double y) {
+  if (!std::isfinite(y) || !std::isfinite(xSeconds)) return;
+  Line& l = line(series);
+  l.data.append(xSeconds, y);
+  l.dirty = true;
+}
+
+void MetricChart::clear() {
+  for (auto& [name, l] : m_lines) {
+    chart()->removeSeries(l->series);
+    delete l->series;
+  }
+  m_lines.clear();
+  m_xMax = m_yMax = 0;
+  rescale();
+}
+
+bool MetricChart::flush() {
+  bool changed = false;
+  for (auto& [name, l] : m_lines) {
+    if (!l->dirty) continue;
+    QList<QPointF> pts;
+    const auto kept = l->data.points();
+    pts.reserve(static_cast<qsizetype>(kept.size()));
+    for (const auto& p : kept) {
+      pts.append(QPointF(p.x, p.y));
+      m_yMax = std::max(m_yMax, p.y);
+    }
+    if (!kept.empty()) m_xMax = std::max(m_xMax, kept.back().x);
+    l->series->replace(pts);
+    l->dirty = false;
+    changed = true;
+  }
+  if (changed) rescale();
+  return changed;
+}
+
+/// Range 0..a nice ceiling of max, with ticks at a round step (about 5 of them).
+void MetricChart::setNiceRange(QValueAxis* axis, double max) {
+  const double top = niceCeiling(max);
+  const double step = niceCeiling(top / 5);
+  const double end = step * std::ceil(max / step - 1e-9);
+  // Interval before type and range: dynamic ticks with a stale interval lay out thousands.
+  axis->setTickInterval(step);
+  axis->setTickAnchor(0);
+  axis->setTickType(QValueAxis::TicksDynamic);
+  axis->setRange(0, end > 0 ? end : step);
+}
+
+void MetricChart::rescale() {
+  setNiceRange(m_x, std::max(10.0, m_xMax));
+  setNiceRange(m_y, m_yMax > 0 ? m_yMax * 1.05 : 1.0);
+}
+
+QList<QPointF> MetricChart::drawnPoints(const QString& series) const {
+  auto it = m_lines.find(series);
+  return it == m_lines.end() ? QList<QPointF>{} : it->second->series->points();
+}
+
+QStringList MetricChart::seriesNames() const {
+  QStringList names;
+  for (const auto& [name, l] : m_lines) names.append(name);
+  return names;
+}
+
+}  // namespace plumbline::ui::charts

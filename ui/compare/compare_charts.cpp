@@ -1,0 +1,120 @@
+#include "ui/compare/compare_charts.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QValueAxis>
+
+#include "ui/common/line_chart.h"
+
+namespace plumbline::ui::compare {
+
+namespace {
+
+using plumbline::compare::Comparison;
+
+QString runName(const Comparison& c, size_t i) {
+  return QString::fromStdString(c.runs[i].label());
+}
+
+double yOf(const plumbline::compare::LoadLatencyPoint& p, LoadLatencyY y) {
+  switch (y) {
+    case LoadLatencyY::TtftP99: return p.ttftP99Ms;
+    case LoadLatencyY::TtftP50: return p.ttftP50Ms;
+    case LoadLatencyY::ItlP99: return p.itlP99Ms;
+    case LoadLatencyY::E2eP99: return p.e2eP99Ms;
+  }
+  return 0;
+}
+
+QString yTitle(LoadLatencyY y) {
+  switch (y) {
+    case LoadLatencyY::TtftP99: return QStringLiteral("TTFT p99 (ms)");
+    case LoadLatencyY::TtftP50: return QStringLiteral("TTFT p50 (ms)");
+    case LoadLatencyY::ItlP99: return QStringLiteral("inter-token p99 (ms)");
+    case LoadLatencyY::E2eP99: return QStringLiteral("end-to-end p99 (ms)");
+  }
+  return {};
+}
+
+}  // namespace
+
+QChart* overlaidSeriesChart(const Comparison& c, plumbline::compare::SeriesMetric metric) {
+  const QString label = QString::fromUtf8(plumbline::compare::seriesMetricLabel(metric));
+  QChart* chart = makeLineChart(label + QStringLiteral(" over time"),
+                                QStringLiteral("s since each run's start"), label);
+  for (size_t i = 0; i < c.runs.size(); ++i) {
+    QVector<QPointF> points;
+    for (const auto& p : c.series[i][static_cast<size_t>(metric)]) points.append(QPointF(p.tS, p.value));
+    addLine(chart, runName(c, i), points, runColor(static_cast<int>(i)));
+  }
+  fitAxes(chart);
+  return chart;
+}
+
+QChart* cdfChart(const Comparison& c, const QString& metric) {
+  QChart* chart = makeLineChart(metric + QStringLiteral(" latency CDF (whole run)"),
+                                QStringLiteral("ms (log scale)"),
+                                QStringLiteral("fraction of requests"), /*logX=*/true);
+  for (size_t i = 0; i < c.runs.size(); ++i) {
+    const auto* cdf = c.cdf(c.runs[i].row.id, metric.toStdString());
+    if (!cdf) continue;
+    QVector<QPointF> points;
+    for (const auto& p : cdf->points) points.append(QPointF(std::max(p.valueMs, 1e-3), p.fraction));
+    addLine(chart, runName(c, i), points, runColor(static_cast<int>(i)));
+  }
+  fitAxes(chart);
+  return chart;
+}
+
+QChart* loadLatencyChart(const Comparison& c, LoadLatencyY y) {
+  QChart* chart = makeLineChart(QStringLiteral("Latency vs throughput"),
+                                QStringLiteral("achieved throughput (req/s)"), yTitle(y));
+  for (size_t i = 0; i < c.runs.size(); ++i) {
+    QVector<QPointF> points;
+    for (const auto& p : c.loadLatency[i]) points.append(QPointF(p.achievedRps, yOf(p, y)));
+    std::sort(points.begin(), points.end(),
+              [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+    addLine(chart, runName(c, i), points, runColor(static_cast<int>(i)), /*markers=*/true);
+  }
+  fitAxes(chart);
+  return chart;
+}
+
+QChart* goodputChart(const Comparison& c) {
+  auto* chart = new QChart();
+  chart->setAnimationOptions(QChart::NoAnimation);
+  chart->legend()->setAlignment(Qt::AlignBottom);
+  if (c.goodput.empty()) {
+    chart->setTitle(QStringLiteral("Goodput: set a TTFT or inter-token limit and compare again"));
+    return chart;
+  }
+  QStringList limits;
+  if (c.slo.ttftMs) limits << QStringLiteral("TTFT ≤ %1 ms").arg(*c.slo.ttftMs);
+  if (c.slo.itlMs) limits << QStringLiteral("inter-token ≤ %1 ms").arg(*c.slo.itlMs);
+  chart->setTitle(QStringLiteral("Goodput: requests/s meeting ") + limits.join(QStringLiteral(" and ")));
+  auto* series = new QBarSeries();
+  double top = 0;
+  for (size_t i = 0; i < c.runs.size(); ++i) {
+    auto* set = new QBarSet(runName(c, i) +
+                            QStringLiteral(" (%1%)").arg(100 * c.goodput[i].fraction(), 0, 'f', 1));
+    set->setColor(runColor(static_cast<int>(i)));
+    *set << c.goodput[i].perSecond();
+    top = std::max(top, c.goodput[i].perSecond());
+    series->append(set);
+  }
+  chart->addSeries(series);
+  auto* x = new QBarCategoryAxis();
+  x->append(QStringLiteral("goodput"));
+  auto* y = new QValueAxis();
+  y->setTitleText(QStringLiteral("req/s meeting the SLO"));
+  y->setRange(0, top > 0 ? top * 1.1 : 1);
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  series->attachAxis(x);
+  series->attachAxis(y);
+  return chart;
+}
+
+}  // namespace plumbline::ui::compare

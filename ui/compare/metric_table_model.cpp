@@ -1,0 +1,90 @@
+#include "ui/compare/metric_table_model.h"
+
+#include <QBrush>
+#include <QColor>
+
+#include "core/compare/compare_report.h"
+
+namespace plumbline::ui::compare {
+
+namespace {
+QVariant raw(const std::optional<double>& v) { return v ? QVariant(*v) : QVariant(); }
+}  // namespace
+
+MetricTableModel::MetricTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void MetricTableModel::setComparison(
+    std::shared_ptr<const plumbline::compare::Comparison> comparison) {
+  beginResetModel();
+  m_comparison = std::move(comparison);
+  endResetModel();
+}
+
+int MetricTableModel::valueColumn(int run) { return run == 0 ? 1 : 2 + (run - 1) * 3; }
+
+std::pair<int, int> MetricTableModel::cell(int column) const {
+  if (column == 0) return {-1, 0};
+  if (column == 1) return {0, 0};
+  return {1 + (column - 2) / 3, (column - 2) % 3};
+}
+
+int MetricTableModel::rowOf(const QString& key) const {
+  if (!m_comparison) return -1;
+  for (size_t i = 0; i < m_comparison->metrics.size(); ++i)
+    if (QString::fromStdString(m_comparison->metrics[i].key) == key) return static_cast<int>(i);
+  return -1;
+}
+
+int MetricTableModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() || !m_comparison ? 0 : static_cast<int>(m_comparison->metrics.size());
+}
+
+int MetricTableModel::columnCount(const QModelIndex& parent) const {
+  if (parent.isValid() || !m_comparison || m_comparison->runs.empty()) return 0;
+  return 2 + static_cast<int>(m_comparison->runs.size() - 1) * 3;
+}
+
+QVariant MetricTableModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    return {};
+  const auto& row = m_comparison->metrics[static_cast<size_t>(index.row())];
+  auto [run, kind] = cell(index.column());
+  const auto r = static_cast<size_t>(run);
+  if (role == Qt::DisplayRole) {
+    if (run < 0) return QString::fromStdString(row.label);
+    if (kind == 0) return QString::fromStdString(plumbline::compare::figureText(row.values[r]));
+    if (kind == 1) {
+      auto d = row.absoluteDelta(r);
+      if (!d) return QStringLiteral("–");
+      return QString((*d >= 0 ? QStringLiteral("+") : QString()) +
+                     QString::fromStdString(plumbline::compare::figureText(d)));
+    }
+    auto rel = row.relativeDelta(r);
+    return rel ? QString::asprintf("%+.1f%%", *rel * 100) : QStringLiteral("–");
+  }
+  if (role == RawRole) {
+    if (run < 0) return QString::fromStdString(row.key);
+    if (kind == 0) return raw(row.values[r]);
+    return raw(kind == 1 ? row.absoluteDelta(r) : row.relativeDelta(r));
+  }
+  if (role == Qt::ForegroundRole && run > 0 && kind > 0) {
+    int dir = row.direction(r);
+    if (dir > 0) return QBrush(QColor(0x15, 0x80, 0x3d));
+    if (dir < 0) return QBrush(QColor(0xb9, 0x1c, 0x1c));
+    return {};
+  }
+  if (role == Qt::TextAlignmentRole && run >= 0) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  return {};
+}
+
+QVariant MetricTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole || !m_comparison) return {};
+  if (section < 0 || section >= columnCount()) return {};
+  auto [run, kind] = cell(section);
+  if (run < 0) return QStringLiteral("metric");
+  const QString id = QStringLiteral("#%1").arg(m_comparison->runs[static_cast<size_t>(run)].row.id);
+  if (kind == 0) return run == 0 ? QString(id + QStringLiteral(" (baseline)")) : id;
+  return QString((kind == 1 ? QStringLiteral("Δ ") : QStringLiteral("Δ% ")) + id);
+}
+
+}  // namespace plumbline::ui::compare

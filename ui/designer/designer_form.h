@@ -1,0 +1,69 @@
+#pragma once
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+#include "core/workload/workload_spec.h"
+
+class QComboBox;
+class QFormLayout;
+class QTableView;
+
+namespace plumbline::ui::designer {
+
+class DistEditor;
+class FieldBinder;
+class RateChartWidget;
+class SessionPictureWidget;
+class StageTableModel;
+class WorkloadDocument;
+
+/// Every field of the workload format as a form, grouped: workload, target, load, requests,
+/// sampling, session; with the load profile, length histograms and session picture beside
+/// the fields they preview.
+class DesignerForm : public QWidget {
+  Q_OBJECT
+ public:
+  DesignerForm(WorkloadDocument* document, QWidget* parent = nullptr);
+
+  FieldBinder* binder() const { return m_binder; }
+  StageTableModel* stageModel() const { return m_stages; }
+  RateChartWidget* rateChart() const { return m_rateChart; }
+  SessionPictureWidget* sessionPicture() const { return m_sessionPicture; }
+  const std::vector<DistEditor*>& distEditors() const { return m_dists; }
+
+  /// Puts the document's values into the fields (all but `origin`) and shows the rows its
+  /// arrival and session shape use.
+  void refreshFields(const void* origin);
+  /// Redraws every preview; `spec` is the validated workload when there is one.
+  void refreshPreviews(const std::optional<workload::WorkloadSpec>& spec);
+
+ private:
+  QWidget* buildWorkloadGroup();
+  QWidget* buildTargetGroup();
+  QWidget* buildLoadGroup();
+  QWidget* buildRequestsGroup();
+  QWidget* buildSamplingGroup();
+  QWidget* buildSessionGroup();
+  QWidget* addDist(QFormLayout* form, const QString& label, const std::string& path, int unit);
+  void setRowsVisible(QFormLayout* form, const std::vector<std::string>& paths, bool visible);
+  void refreshVisibility();
+  void refreshSessionPreview();
+
+  WorkloadDocument* m_document;
+  FieldBinder* m_binder;
+  StageTableModel* m_stages;
+  QTableView* m_stageTable = nullptr;
+  QWidget* m_stageArea = nullptr;
+  RateChartWidget* m_rateChart = nullptr;
+  SessionPictureWidget* m_sessionPicture = nullptr;
+  QComboBox* m_arrival = nullptr;
+  QComboBox* m_shape = nullptr;
+  QFormLayout* m_loadForm = nullptr;
+  QFormLayout* m_promptForm = nullptr;
+  QFormLayout* m_sessionForm = nullptr;
+  std::vector<DistEditor*> m_dists;
+};
+
+}  // namespace plumbline::ui::designer

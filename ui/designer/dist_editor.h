@@ -1,0 +1,45 @@
+#pragma once
+#include <QWidget>
+
+#include <string>
+
+class QComboBox;
+class QFormLayout;
+class QLabel;
+
+namespace plumbline::ui::designer {
+
+class FieldBinder;
+class HistogramWidget;
+class WorkloadDocument;
+
+/// Edits one distribution object of the workload ({"dist": "lognormal", "median": 512, ...})
+/// and, for token lengths, previews it as a histogram of 20k draws from core's sampler.
+/// Switching the kind rewrites the object with the new kind's parameters, keeping its scale.
+class DistEditor : public QWidget {
+  Q_OBJECT
+ public:
+  enum class Unit { Tokens, Count, Seconds };
+  DistEditor(WorkloadDocument* document, FieldBinder* binder, std::string path, Unit unit,
+             QWidget* parent = nullptr);
+
+  /// Shows the rows of the current kind and redraws the histogram.
+  void refreshPreview();
+  HistogramWidget* histogram() const { return m_histogram; }
+  const std::string& path() const { return m_path; }
+
+ private:
+  void kindChosen(const QString& kind);
+  void showRowsOfKind(const QString& kind);
+
+  WorkloadDocument* m_document;
+  FieldBinder* m_binder;
+  std::string m_path;
+  Unit m_unit;
+  QFormLayout* m_form = nullptr;
+  QComboBox* m_kind = nullptr;
+  HistogramWidget* m_histogram = nullptr;
+  QLabel* m_seconds = nullptr;  ///< mean of a seconds distribution (no token histogram)
+};
+
+}  // namespace plumbline::ui::designer

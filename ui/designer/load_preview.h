@@ -1,0 +1,25 @@
+#pragma once
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+#include "core/workload/rate_curve.h"
+#include "core/workload/workload_spec.h"
+#include "ui/designer/json_path.h"
+
+namespace plumbline::ui::designer {
+
+/// What the load chart draws: the planned rate and the arrivals the planner places.
+struct LoadPreview {
+  std::vector<workload::RatePoint> planned, arrivals;
+  double binS = 1, durationS = 0;
+  QString caption;
+  QString error;  ///< why there is nothing to draw
+};
+
+/// From the validated spec when there is one; otherwise from the document's "load" alone
+/// (with placeholder requests), so the profile stays live while another field is wrong.
+LoadPreview previewLoad(const OrderedJson& document, const std::optional<workload::WorkloadSpec>& spec);
+
+}  // namespace plumbline::ui::designer

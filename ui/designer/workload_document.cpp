@@ -1,0 +1,136 @@
+#include "ui/designer/workload_document.h"
+
+#include <QFile>
+#include <QSaveFile>
+
+#include "core/workload/workload_error.h"
+#include "core/workload/workload_loader.h"
+
+namespace plumbline::ui::designer {
+namespace {
+
+/// nlohmann reports a byte offset; people read lines and columns.
+QString describeParseError(const QByteArray& text, const OrderedJson::parse_error& error) {
+  const qsizetype end = std::min<qsizetype>(error.byte == 0 ? 0 : error.byte - 1, text.size());
+  int line = 1, column = 1;
+  for (qsizetype i = 0; i < end; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  QString reason = QString::fromStdString(error.what());
+  if (const auto colon = reason.indexOf(QStringLiteral(": ")); colon >= 0)
+    reason = reason.mid(colon + 2);
+  return QStringLiteral("line %1, column %2: %3").arg(line).arg(column).arg(reason);
+}
+
+}  // namespace
+
+QByteArray formatJson(const OrderedJson& json) {
+  return QByteArray::fromStdString(json.dump(2) + "\n");
+}
+
+WorkloadDocument::WorkloadDocument(QObject* parent) : QObject(parent) {}
+
+std::optional<QString> WorkloadDocument::load(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return file.errorString();
+  const bool wasDirty = isDirty();
+  setTextAndParse(file.readAll());
+  m_savedText = m_text;
+  m_path = path;
+  emit pathChanged(m_path);
+  emit changed(nullptr);
+  if (wasDirty) emit dirtyChanged(false);
+  return std::nullopt;
+}
+
+void WorkloadDocument::reset(const QByteArray& text, const QString& suggestedName) {
+  setTextAndParse(text);
+  if (m_syntaxError.isEmpty() && m_json.is_object() && !suggestedName.isEmpty()) {
+    m_json["name"] = suggestedName.toStdString();
+    m_text = formatJson(m_json);
+  }
+  m_savedText = m_text;  // nothing typed yet: leaving it loses nothing
+  m_path.clear();
+  emit pathChanged(m_path);
+  emit changed(nullptr);
+  emit dirtyChanged(isDirty());
+}
+
+std::optional<QString> WorkloadDocument::saveTo(const QString& path) {
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) return file.errorString();
+  file.write(m_text);
+  if (!file.commit()) return file.errorString();
+  m_savedText = m_text;
+  if (m_path != path) {
+    m_path = path;
+    emit pathChanged(m_path);
+  }
+  emit dirtyChanged(false);
+  return std::nullopt;
+}
+
+void WorkloadDocument::setValue(const std::string& path, OrderedJson value, const void* origin) {
+  const JsonPath jsonPath(path);
+  if (const auto* current = jsonPath.find(m_json); current && *current == value) return;
+  if (jsonPath.set(m_json, std::move(value))) afterJsonEdit(origin);
+}
+
+void WorkloadDocument::eraseValue(const std::string& path, const void* origin) {
+  if (JsonPath(path).erase(m_json)) afterJsonEdit(origin);
+}
+
+void WorkloadDocument::replaceJson(OrderedJson json, const void* origin) {
+  if (json == m_json) return;
+  m_json = std::move(json);
+  afterJsonEdit(origin);
+}
+
+void WorkloadDocument::setText(const QByteArray& text) {
+  if (text == m_text) return;
+  const bool wasDirty = isDirty();
+  setTextAndParse(text);
+  emit changed(this);  // the JSON tab is the origin
+  if (wasDirty != isDirty()) emit dirtyChanged(isDirty());
+}
+
+void WorkloadDocument::afterJsonEdit(const void* origin) {
+  const bool wasDirty = isDirty();
+  m_text = formatJson(m_json);
+  m_syntaxError.clear();
+  emit changed(origin);
+  if (wasDirty != isDirty()) emit dirtyChanged(isDirty());
+}
+
+void WorkloadDocument::setTextAndParse(const QByteArray& text) {
+  m_text = text;
+  try {
+    m_json = OrderedJson::parse(text.constData(), text.constData() + text.size());
+    m_syntaxError.clear();
+  } catch (const OrderedJson::parse_error& error) {
+    m_syntaxError = describeParseError(text, error);  // the form keeps the last good JSON
+  }
+}
+
+Validation WorkloadDocument::validate() const {
+  Validation out;
+  if (!m_syntaxError.isEmpty()) {
+    out.error = ValidationError{QString(), QStringLiteral("invalid JSON, ") + m_syntaxError};
+    return out;
+  }
+  try {
+    out.spec = workload::parseWorkload(nlohmann::json::parse(m_json.dump()));
+  } catch (const workload::WorkloadError& error) {
+    QString path = QString::fromStdString(error.path());
+    if (path == QStringLiteral("(root)")) path.clear();
+    out.error = ValidationError{path, QString::fromStdString(error.reason())};
+  }
+  return out;
+}
+
+}  // namespace plumbline::ui::designer

@@ -1,0 +1,203 @@
+#include "ui/history/run_detail_pane.h"
+
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+#include <nlohmann/json.hpp>
+
+#include "core/compare/comparison.h"
+#include "core/metrics/latency_histogram.h"
+#include "core/store/run_editor.h"
+#include "core/store/run_reader.h"
+#include "ui/history/run_table_model.h"
+#include "ui/history/stored_run_charts.h"
+
+namespace plumbline::ui::history {
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+QString reasonsText(const store::RunRow& row) {
+  if (!row.verdictReasonsJson) return {};
+  auto j = nlohmann::json::parse(*row.verdictReasonsJson, nullptr, false);
+  if (!j.is_array()) return {};
+  QStringList lines;
+  for (const auto& r : j) lines << (r.is_string() ? q(r.get<std::string>()) : q(r.dump()));
+  return lines.join(QStringLiteral("\n"));
+}
+
+std::vector<StoredRunCharts::Cdf> runCdfs(const store::RunReader& reader, qint64 id) {
+  std::vector<StoredRunCharts::Cdf> out;
+  for (const char* metric : {"ttft", "itl", "e2e"}) {
+    auto blob = reader.histogram(id, metric, -1);
+    if (!blob) continue;
+    try {
+      out.push_back({QString::fromLatin1(metric),
+                     plumbline::compare::latencyCdf(metrics::LatencyHistogram::deserialize(*blob))});
+    } catch (const std::invalid_argument&) {
+      // A damaged histogram loses its curve, not the pane.
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+RunDetailPane::RunDetailPane(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  m_banner = new QLabel(this);
+  m_banner->setWordWrap(true);
+  m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_meta = new QLabel(this);
+  m_meta->setWordWrap(true);
+  m_meta->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(m_banner);
+  layout->addWidget(m_meta);
+
+  m_editors = new QWidget(this);
+  auto* form = new QHBoxLayout(m_editors);
+  form->setContentsMargins(0, 0, 0, 0);
+  auto addField = [&](const QString& label, QWidget* editor, const char* buttonText, auto slot) {
+    auto* box = new QFormLayout();
+    box->addRow(label, editor);
+    auto* button = new QPushButton(QString::fromLatin1(buttonText), m_editors);
+    connect(button, &QPushButton::clicked, this, slot);
+    box->addRow(QString(), button);
+    form->addLayout(box, 1);
+  };
+  m_name = new QLineEdit(m_editors);
+  m_tags = new QLineEdit(m_editors);
+  m_tags->setPlaceholderText(QStringLiteral("comma-separated, e.g. nightly, h100"));
+  m_notes = new QPlainTextEdit(m_editors);
+  m_notes->setMaximumHeight(56);
+  addField(QStringLiteral("Name"), m_name, "Rename", &RunDetailPane::saveName);
+  addField(QStringLiteral("Tags"), m_tags, "Save tags", &RunDetailPane::saveTags);
+  addField(QStringLiteral("Notes"), m_notes, "Save notes", &RunDetailPane::saveNotes);
+  connect(m_name, &QLineEdit::returnPressed, this, &RunDetailPane::saveName);
+  connect(m_tags, &QLineEdit::returnPressed, this, &RunDetailPane::saveTags);
+  layout->addWidget(m_editors);
+  m_status = new QLabel(this);
+  layout->addWidget(m_status);
+
+  m_charts = new StoredRunCharts(this);
+  m_charts->setMinimumHeight(420);
+  layout->addWidget(m_charts, 1);
+  clear(QStringLiteral("Select a run to see its verdict and charts."));
+}
+
+void RunDetailPane::clear(const QString& message) {
+  m_runId = -1;
+  m_banner->setText(message);
+  m_banner->setStyleSheet({});
+  m_meta->clear();
+  m_status->clear();
+  m_name->clear();
+  m_tags->clear();
+  m_notes->clear();
+  m_editors->setEnabled(false);
+  m_charts->clear();
+}
+
+void RunDetailPane::showRun(const QString& dbPath, qint64 runId) {
+  m_dbPath = dbPath;
+  try {
+    store::RunReader reader(dbPath.toStdString());
+    std::optional<store::RunRow> row = reader.getRun(runId);
+    if (!row) {
+      clear(QStringLiteral("Run %1 is no longer in the database.").arg(runId));
+      return;
+    }
+    m_runId = runId;
+    const bool keptUp = row->verdict && *row->verdict == "kept_up";
+    QString banner = QStringLiteral("Verdict: ") + verdictText(*row);
+    if (QString reasons = reasonsText(*row); !reasons.isEmpty()) banner += QStringLiteral("\n") + reasons;
+    m_banner->setText(banner);
+    m_banner->setStyleSheet(keptUp ? QStringLiteral("QLabel{background:#d8f0dc;color:#14532d;"
+                                                    "padding:6px;font-weight:bold;}")
+                                   : QStringLiteral("QLabel{background:#fde2cf;color:#7c2d12;"
+                                                    "padding:6px;font-weight:bold;}"));
+    m_meta->setText(QStringLiteral("#%1 · workload %2 · target %3 · model %4 · started %5 · %6 s · "
+                                   "status %7 · Plumbline %8")
+                        .arg(row->id)
+                        .arg(q(row->workloadName), q(row->targetUrl), q(row->model),
+                             q(row->createdAt),
+                             row->durationS ? QString::number(*row->durationS, 'f', 1)
+                                            : QStringLiteral("?"),
+                             q(row->status), q(row->toolVersion)));
+    m_name->setText(q(row->name));
+    m_savedTags.clear();
+    for (const auto& t : reader.tags(runId)) m_savedTags << q(t);
+    m_tags->setText(m_savedTags.join(QStringLiteral(", ")));
+    m_notes->setPlainText(q(row->notes.value_or("")));
+    m_editors->setEnabled(true);
+    m_status->clear();
+    m_charts->setRun(reader.windows(runId), runCdfs(reader, runId));
+  } catch (const std::exception& e) {
+    clear(QString::fromUtf8(e.what()));
+  }
+}
+
+QString RunDetailPane::bannerText() const { return m_banner->text(); }
+QString RunDetailPane::statusText() const { return m_status->text(); }
+
+void RunDetailPane::setStatus(const QString& text, bool error) {
+  m_status->setText(text);
+  m_status->setStyleSheet(error ? QStringLiteral("color:#b91c1c;") : QString());
+}
+
+bool RunDetailPane::saveName() {
+  if (m_runId < 0) return false;
+  try {
+    store::RunEditor(m_dbPath.toStdString()).rename(m_runId, m_name->text().toStdString());
+  } catch (const std::exception& e) {
+    setStatus(QString::fromUtf8(e.what()), true);
+    return false;
+  }
+  setStatus(QStringLiteral("Renamed."), false);
+  emit runEdited(m_runId);
+  return true;
+}
+
+bool RunDetailPane::saveTags() {
+  if (m_runId < 0) return false;
+  QStringList wanted;
+  for (const QString& t : m_tags->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+    if (!t.trimmed().isEmpty() && !wanted.contains(t.trimmed())) wanted << t.trimmed();
+  try {
+    store::RunEditor editor(m_dbPath.toStdString());
+    for (const QString& t : wanted) store::RunEditor::normalizeTag(t.toStdString(), m_dbPath.toStdString());
+    for (const QString& t : m_savedTags)
+      if (!wanted.contains(t)) editor.removeTag(m_runId, t.toStdString());
+    for (const QString& t : wanted) editor.addTag(m_runId, t.toStdString());
+  } catch (const std::exception& e) {
+    setStatus(QString::fromUtf8(e.what()), true);
+    return false;
+  }
+  m_savedTags = wanted;
+  setStatus(QStringLiteral("Tags saved."), false);
+  emit runEdited(m_runId);
+  return true;
+}
+
+bool RunDetailPane::saveNotes() {
+  if (m_runId < 0) return false;
+  try {
+    store::RunEditor(m_dbPath.toStdString()).setNotes(m_runId, m_notes->toPlainText().toStdString());
+  } catch (const std::exception& e) {
+    setStatus(QString::fromUtf8(e.what()), true);
+    return false;
+  }
+  setStatus(QStringLiteral("Notes saved."), false);
+  emit runEdited(m_runId);
+  return true;
+}
+
+}  // namespace plumbline::ui::history

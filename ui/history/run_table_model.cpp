@@ -1,0 +1,132 @@
+#include "ui/history/run_table_model.h"
+
+#include <QBrush>
+#include <QColor>
+
+namespace plumbline::ui::history {
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+QString number(const std::optional<double>& v, int decimals) {
+  return v ? QString::number(*v, 'f', decimals) : QStringLiteral("–");
+}
+
+/// "2026-12-03T07:20:11.123Z" → "2026-12-03 07:20:11"
+QString shortDate(const std::string& iso) {
+  QString s = q(iso).left(19);
+  s.replace(QLatin1Char('T'), QLatin1Char(' '));
+  return s;
+}
+
+}  // namespace
+
+QString verdictText(const store::RunRow& row) {
+  if (row.verdict) return q(*row.verdict);
+  return row.status == "complete" ? QStringLiteral("none") : q(row.status);
+}
+
+RunTableModel::RunTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void RunTableModel::setRuns(std::vector<RunListEntry> runs) {
+  beginResetModel();
+  m_runs = std::move(runs);
+  endResetModel();
+}
+
+const RunListEntry* RunTableModel::entry(qint64 runId) const {
+  int row = rowOf(runId);
+  return row < 0 ? nullptr : &m_runs[static_cast<size_t>(row)];
+}
+
+int RunTableModel::rowOf(qint64 runId) const {
+  for (size_t i = 0; i < m_runs.size(); ++i)
+    if (m_runs[i].row.id == runId) return static_cast<int>(i);
+  return -1;
+}
+
+int RunTableModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
+}
+
+int RunTableModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RunTableModel::display(const RunListEntry& e, int column) const {
+  const store::RunRow& r = e.row;
+  switch (column) {
+    case Id: return QString::number(r.id);
+    case Name: return q(r.name.empty() ? r.workloadName : r.name);
+    case Date: return shortDate(r.createdAt);
+    case Workload: return q(r.workloadName);
+    case Target:
+      return QString(q(r.targetUrl) + (r.model.empty() ? QString() : QString(QStringLiteral(" · ") + q(r.model))));
+    case Verdict: return verdictText(r);
+    case RequestedRps: return number(r.requestedRps, 1);
+    case AchievedRps: return number(r.achievedRps, 1);
+    case TtftP99: return number(r.ttftP99Ms, 1);
+    case TokensPerS: return number(r.outputTokensPerS, 0);
+    case Tags: return e.tags.join(QStringLiteral(", "));
+    default: return {};
+  }
+}
+
+QVariant RunTableModel::sortValue(const RunListEntry& e, int column) const {
+  const store::RunRow& r = e.row;
+  auto num = [](const std::optional<double>& v) { return QVariant(v.value_or(-1.0)); };
+  switch (column) {
+    case Id: return QVariant(static_cast<qlonglong>(r.id));
+    case Date: return q(r.createdAt);
+    case RequestedRps: return num(r.requestedRps);
+    case AchievedRps: return num(r.achievedRps);
+    case TtftP99: return num(r.ttftP99Ms);
+    case TokensPerS: return num(r.outputTokensPerS);
+    default: return display(e, column).toString().toLower();
+  }
+}
+
+QVariant RunTableModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    return {};
+  const RunListEntry& e = m_runs[static_cast<size_t>(index.row())];
+  switch (role) {
+    case Qt::DisplayRole: return display(e, index.column());
+    case SortRole: return sortValue(e, index.column());
+    case IdRole: return QVariant(static_cast<qlonglong>(e.row.id));
+    case VerdictRole: return verdictText(e.row);
+    case SearchRole: {
+      QStringList parts;
+      for (int c = Name; c < ColumnCount; ++c) parts << display(e, c).toString();
+      parts << q(e.row.notes.value_or("")) << q(e.row.model);
+      return parts.join(QLatin1Char(' ')).toLower();
+    }
+    case Qt::ToolTipRole:
+      if (index.column() == Verdict && e.row.verdictReasonsJson) return q(*e.row.verdictReasonsJson);
+      if (e.row.notes) return q(*e.row.notes);
+      return {};
+    case Qt::ForegroundRole:
+      if (index.column() == Verdict) {
+        if (e.row.verdict && *e.row.verdict == "kept_up") return QBrush(QColor(0x1b, 0x7a, 0x2e));
+        return QBrush(QColor(0xb0, 0x3a, 0x00));
+      }
+      return {};
+    case Qt::TextAlignmentRole:
+      if (index.column() == Id || (index.column() >= RequestedRps && index.column() <= TokensPerS))
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+      return {};
+    default: return {};
+  }
+}
+
+QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  static const char* const kHeaders[] = {"ID", "Name", "Date (UTC)", "Workload", "Target",
+                                         "Verdict", "Req. rps", "Ach. rps", "TTFT p99 ms",
+                                         "Out tok/s", "Tags"};
+  if (section < 0 || section >= ColumnCount) return {};
+  return QString::fromLatin1(kHeaders[section]);
+}
+
+}  // namespace plumbline::ui::history

@@ -1,0 +1,69 @@
+#include "ui/live/verdict_banner.h"
+
+namespace plumbline::ui::live {
+
+namespace {
+
+QString styleFor(VerdictBanner::State s) {
+  const char* bg = "#e6e6e6";
+  const char* fg = "#303030";
+  switch (s) {
+    case VerdictBanner::State::KeptUp: bg = "#1e7b34"; fg = "#ffffff"; break;
+    case VerdictBanner::State::HarnessLimited: bg = "#c77700"; fg = "#ffffff"; break;
+    case VerdictBanner::State::NoVerdict: bg = "#9b2226"; fg = "#ffffff"; break;
+    case VerdictBanner::State::Running: bg = "#dfe7f2"; fg = "#1d3557"; break;
+    case VerdictBanner::State::Idle: break;
+  }
+  return QStringLiteral("QLabel { background: %1; color: %2; padding: 6px 10px; border-radius: 3px; }")
+      .arg(QLatin1String(bg), QLatin1String(fg));
+}
+
+}  // namespace
+
+VerdictBanner::VerdictBanner(QWidget* parent) : QLabel(parent) {
+  setWordWrap(true);
+  setTextFormat(Qt::PlainText);
+  QFont f = font();
+  f.setBold(true);
+  setFont(f);
+  showIdle(QStringLiteral("No run yet"));
+}
+
+void VerdictBanner::apply(State state, const QString& text) {
+  m_state = state;
+  setStyleSheet(styleFor(state));
+  setText(text);
+}
+
+void VerdictBanner::showIdle(const QString& text) {
+  m_reasons.clear();
+  apply(State::Idle, text);
+}
+
+void VerdictBanner::showRunning(const QString& text) {
+  m_reasons.clear();
+  apply(State::Running, text);
+}
+
+void VerdictBanner::showEnd(const QString& status, const nlohmann::json& summary) {
+  m_reasons.clear();
+  const std::string verdict = summary.is_object() ? summary.value("verdict", std::string()) : std::string();
+  if (summary.is_object() && summary.contains("verdict_reasons") && summary["verdict_reasons"].is_array()) {
+    for (const auto& r : summary["verdict_reasons"]) {
+      if (r.is_string()) m_reasons.append(QString::fromStdString(r.get<std::string>()));
+    }
+  }
+  const QString tail = status == QStringLiteral("complete") ? QString()
+                                                            : QStringLiteral(" (run %1)").arg(status);
+  const QString why = m_reasons.isEmpty() ? QString() : QStringLiteral(": ") + m_reasons.join(QStringLiteral("; "));
+  if (verdict == "kept_up") {
+    apply(State::KeptUp, QStringLiteral("Kept up: the harness sent the load it was asked for") + tail + why);
+  } else if (verdict == "harness_limited") {
+    apply(State::HarnessLimited,
+          QStringLiteral("Harness limited: these figures understate what was asked") + tail + why);
+  } else {
+    apply(State::NoVerdict, QStringLiteral("No verdict") + tail + why);
+  }
+}
+
+}  // namespace plumbline::ui::live
