@@ -150,6 +150,8 @@ void addMockCommand(CLI::App& app, int& exitCode) {
                   "MOCK.json: preset, ttft_ms, itl_ms, threads, natural_length_mean, engine {...}, faults "
                   "{class: rate}, fault_seed, stall_ms, trickle_itl_ms, retry_after_s");
   cmd->add_option("--threads", config->threads, "event loops (default: hardware cores)");
+  cmd->add_option("--record-requests", config->recordRequests,
+                  "FILE: write one JSON line per completion request received (arrival_ns, api, body)");
   cmd->callback([config, &exitCode] { exitCode = plumbline::mock::runMockServer(*config); });
 }
 

@@ -16,9 +16,8 @@ ChunkDecoder::~ChunkDecoder() = default;
 namespace {
 
 // Every simdjson result is taken with get(): its implicit conversions throw on malformed input.
-bool nonEmptyString(od::value v) {
+bool nonEmptyString(od::value v, std::string_view& s) {
   od::json_type type{};
-  std::string_view s;
   if (v.type().get(type) || type != od::json_type::string) return false;
   return !v.get_string().get(s) && !s.empty();
 }
@@ -51,11 +50,11 @@ simdjson::error_code readChoice(od::object choice, ChunkInfo& info) {
       od::object inner;
       if (v.get_object().get(inner)) return simdjson::SUCCESS;  // a null delta carries nothing
       return forEachField(inner, [&](std::string_view k2, od::value c) {
-        if (k2 == "content" && nonEmptyString(c)) info.hasContent = true;
+        if (k2 == "content" && nonEmptyString(c, info.content)) info.hasContent = true;
         return simdjson::SUCCESS;
       });
     }
-    if (key == "text" && nonEmptyString(v)) info.hasContent = true;
+    if (key == "text" && nonEmptyString(v, info.content)) info.hasContent = true;
     return simdjson::SUCCESS;
   });
 }

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace plumbline::engine {
 
@@ -12,6 +13,7 @@ struct ChunkInfo {
   bool serverError = false; ///< an {"error": ...} object
   bool hasContent = false;  ///< carried generated text (chat delta.content / completions text)
   bool hasUsage = false;
+  std::string_view content;  ///< the generated text it carried; valid until the next decode
   int32_t promptTokens = -1;
   int32_t completionTokens = -1;
 };

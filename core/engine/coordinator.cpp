@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "core/engine/early_stop_signal.h"
+#include "core/engine/session_frames.h"
 #include "core/util/clock.h"
 #include "core/workload/prompt_materials.h"
 
@@ -104,7 +105,7 @@ RunOutcome Coordinator::run() {
   countPlannedUpTo(m_stopAtNs >= 0 ? m_stopAtNs : INT64_MAX);
   if (m_stopAtNs < 0) {
     // Every worker died before the schedule ended: the rest of it was planned and not sent.
-    for (; m_next; m_next = nextPlanned()) m_aggregator.addPlanned(m_next->plannedNs);
+    for (; m_next; m_next = nextPlanned()) countSession({m_next->plannedNs, m_next->rootCount(), m_next->requestCount()});
   }
   for (auto& w : m_aggregator.takeAllWindows()) m_sink.onWindow(w);
   if (m_opt.observer) m_opt.observer->onRunOver(nowRel(), m_aggregator);
@@ -118,6 +119,17 @@ RunOutcome Coordinator::run() {
   const double requested = static_cast<double>(m_aggregator.planned()) / durationS;
   RunOutcome out;
   out.summary = m_aggregator.summarize(durationS, requested, policy, m_reasons);
+  if (m_sessionGraphs) {
+    // Every request of every session counted: due or not, sent or not (the verdict above judged
+    // only those that came due; a request whose parent failed was never the harness's to send).
+    out.summary.planned = m_plannedRequests;
+    const uint64_t notSent = out.summary.planned > out.summary.sent ? out.summary.planned - out.summary.sent : 0;
+    const uint64_t parentFailed = std::min(notSent, m_notSentParentFailed);
+    if (notSent > 0)
+      m_notes.push_back("session requests not sent: " + std::to_string(notSent) + " (" + std::to_string(parentFailed) +
+                        " because an earlier request of their session failed, " +
+                        std::to_string(notSent - parentFailed) + " because the run ended first)");
+  }
   out.summary.notSent = out.summary.planned > out.summary.sent ? out.summary.planned - out.summary.sent : 0;
   out.stoppedEarly = stopped;
   out.summary.complete = !stopped;
@@ -153,7 +165,7 @@ void Coordinator::requestStop() {
   for (auto& w : m_workers)
     if (!w.dead && !w.done) w.channel->send(FrameType::Stop, encodeStop(m_opt.graceNs));
   // Sessions handed out for after the stop were never due: they are not part of the plan.
-  while (!m_handedOutPlanned.empty() && m_handedOutPlanned.back() >= m_stopAtNs) m_handedOutPlanned.pop_back();
+  while (!m_handedOutPlanned.empty() && m_handedOutPlanned.back().plannedNs >= m_stopAtNs) m_handedOutPlanned.pop_back();
 }
 
 void Coordinator::onSignal(int sig, short, void* self) {
@@ -203,16 +215,14 @@ void Coordinator::handOut(int64_t horizonNs) {
     WorkerSlot* w = nextAliveWorker();
     if (w == nullptr) break;
     w->batch.push_back(*m_next);
-    m_handedOutPlanned.push_back(m_next->plannedNs);
-    if (w->batch.size() >= kSessionsPerFrame) {
-      w->channel->send(FrameType::Sessions, encodeSessions(w->batch));
-      w->batch.clear();
-    }
+    m_handedOutPlanned.push_back({m_next->plannedNs, m_next->rootCount(), m_next->requestCount()});
+    if (!m_next->requests.empty()) m_sessionGraphs = true;
+    if (w->batch.size() >= kSessionsPerFrame) sendBatch(*w);
     m_next = nextPlanned();
     if (!m_next) m_planExhausted = true;
   }
   for (auto& w : m_workers) {
-    if (!w.batch.empty() && !w.dead) w.channel->send(FrameType::Sessions, encodeSessions(w.batch));
+    if (!w.batch.empty() && !w.dead) sendBatch(w);
     w.batch.clear();
   }
   if (m_planExhausted && !m_endSent) {
@@ -222,9 +232,21 @@ void Coordinator::handOut(int64_t horizonNs) {
   }
 }
 
+void Coordinator::sendBatch(WorkerSlot& w) {
+  // Plain single requests keep the compact frame; sessions with request graphs need theirs.
+  if (m_sessionGraphs) w.channel->send(FrameType::SessionGraphs, encodeSessionGraphs(w.batch));
+  else w.channel->send(FrameType::Sessions, encodeSessions(w.batch));
+  w.batch.clear();
+}
+
+void Coordinator::countSession(const HandedOut& h) {
+  m_aggregator.addPlanned(h.plannedNs, h.roots);
+  m_plannedRequests += h.requests;
+}
+
 void Coordinator::countPlannedUpTo(int64_t nowNs) {
-  while (!m_handedOutPlanned.empty() && m_handedOutPlanned.front() <= nowNs) {
-    m_aggregator.addPlanned(m_handedOutPlanned.front());
+  while (!m_handedOutPlanned.empty() && m_handedOutPlanned.front().plannedNs <= nowNs) {
+    countSession(m_handedOutPlanned.front());
     m_handedOutPlanned.pop_front();
   }
 }
@@ -251,6 +273,13 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
         decodeDone(f.payload);  // validated; not-sent is derived as planned − sent
         w.done = true;
         return checkFinished();
+      }
+      case FrameType::SessionProgress: {
+        const SessionProgress p = decodeSessionProgress(f.payload);
+        for (const auto& [window, count] : p.dueByWindow) m_aggregator.addPlanned(window * m_opt.windowNs, count);
+        m_notSentRunEnded += p.notSentRunEnded;
+        m_notSentParentFailed += p.notSentParentFailed;
+        return;
       }
       case FrameType::Error:
         m_notes.push_back("worker " + std::to_string(w.proc.id) + " reported: " + f.payload);

@@ -68,6 +68,7 @@ class Coordinator {
   void waitForWorkers();
   void tick();
   void handOut(int64_t horizonNs);
+  void sendBatch(WorkerSlot& w);
   void countPlannedUpTo(int64_t nowNs);
   void onWorkerFrame(WorkerSlot& w, Frame&& f);
   void onWorkerClosed(WorkerSlot& w, const std::string& why);
@@ -90,7 +91,18 @@ class Coordinator {
   event* m_sigterm = nullptr;
   std::vector<WorkerSlot> m_workers;
   std::optional<workload::SessionPlan> m_next;
-  std::deque<int64_t> m_handedOutPlanned;  ///< planned instants not yet counted as planned
+  /// A session handed out whose planned instant has not been counted yet.
+  struct HandedOut {
+    int64_t plannedNs;
+    uint32_t roots;     ///< requests due at that instant (counted into its window then)
+    uint32_t requests;  ///< all its requests (dependent ones are counted when workers say they are due)
+  };
+  void countSession(const HandedOut& h);
+  std::deque<HandedOut> m_handedOutPlanned;  ///< planned instants not yet counted as planned
+  bool m_sessionGraphs = false;              ///< sessions carry request graphs (shaped or shared prefix)
+  uint64_t m_plannedRequests = 0;            ///< exact: the sum of the counted sessions' requests
+  uint64_t m_notSentRunEnded = 0;      ///< as workers reported (the note derives it exactly)
+  uint64_t m_notSentParentFailed = 0;
   size_t m_rr = 0;
   int64_t m_t0 = 0;
   int64_t m_stopAtNs = -1;

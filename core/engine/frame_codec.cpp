@@ -92,18 +92,28 @@ constexpr size_t kSessionWireSize = 8 + 8 + 4 + 4 + 4;
 constexpr size_t kRecordWireSize = 8 + 4 + 4 + 6 * 8 + 4 * 4 + 4 + 4 + 1;
 }  // namespace
 
+void encodeSessionHead(PayloadWriter& w, const workload::SessionPlan& s) {
+  w.u64(s.id);
+  w.i64(s.plannedNs);
+  w.u32(s.inputTokens);
+  w.u32(s.outputTokens);
+  w.u32(s.stage);
+}
+
+void decodeSessionHead(PayloadReader& r, workload::SessionPlan& s) {
+  s.id = r.u64();
+  s.plannedNs = r.i64();
+  s.inputTokens = r.u32();
+  s.outputTokens = r.u32();
+  s.stage = r.u32();
+}
+
 std::string encodeSessions(const std::vector<workload::SessionPlan>& sessions) {
   std::string out;
   out.reserve(4 + sessions.size() * kSessionWireSize);
   PayloadWriter w(out);
   w.u32(static_cast<uint32_t>(sessions.size()));
-  for (const auto& s : sessions) {
-    w.u64(s.id);
-    w.i64(s.plannedNs);
-    w.u32(s.inputTokens);
-    w.u32(s.outputTokens);
-    w.u32(s.stage);
-  }
+  for (const auto& s : sessions) encodeSessionHead(w, s);
   return out;
 }
 
@@ -112,13 +122,7 @@ std::vector<workload::SessionPlan> decodeSessions(std::string_view payload) {
   const uint32_t n = r.u32();
   r.expectAtLeast(n, kSessionWireSize);
   std::vector<workload::SessionPlan> out(n);
-  for (auto& s : out) {
-    s.id = r.u64();
-    s.plannedNs = r.i64();
-    s.inputTokens = r.u32();
-    s.outputTokens = r.u32();
-    s.stage = r.u32();
-  }
+  for (auto& s : out) decodeSessionHead(r, s);
   r.expectEnd();
   return out;
 }

@@ -92,6 +92,9 @@ class FrameReader {
 };
 
 // Typed payloads.
+/// A session's fixed fields (id, planned, input, output, stage), shared by both session frames.
+void encodeSessionHead(PayloadWriter& w, const workload::SessionPlan& s);
+void decodeSessionHead(PayloadReader& r, workload::SessionPlan& s);
 std::string encodeSessions(const std::vector<workload::SessionPlan>& sessions);
 std::vector<workload::SessionPlan> decodeSessions(std::string_view payload);
 

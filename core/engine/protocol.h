@@ -24,6 +24,8 @@ enum class FrameType : uint8_t {
   Stats = 6,          ///< worker → coordinator: WorkerSample, send reports, ITL gaps
   Done = 7,           ///< worker → coordinator: u64 sessions received, u64 not sent
   Error = 8,          ///< either way: UTF-8 text; the sender is giving up
+  SessionGraphs = 9,  ///< coordinator → worker: u32 n, then n × session with its request graph
+  SessionProgress = 10,  ///< worker → coordinator: dependent requests due by window, not-sent by reason
 };
 
 inline std::string_view frameTypeName(FrameType t) {
@@ -36,10 +38,12 @@ inline std::string_view frameTypeName(FrameType t) {
     case FrameType::Stats: return "stats";
     case FrameType::Done: return "done";
     case FrameType::Error: return "error";
+    case FrameType::SessionGraphs: return "session_graphs";
+    case FrameType::SessionProgress: return "session_progress";
   }
   return "unknown";
 }
 
-inline bool isKnownFrameType(uint8_t t) { return t >= 1 && t <= 8; }
+inline bool isKnownFrameType(uint8_t t) { return t >= 1 && t <= 10; }
 
 }  // namespace plumbline::engine::protocol

@@ -43,11 +43,35 @@ void RequestBodyBuilder::build(const workload::SessionPlan& session, std::string
     appendPrompt(session, out);
     out.append("\",");
   }
-  int64_t maxTokens = session.outputTokens;
+  appendMaxTokens(session.outputTokens, out);
+}
+
+void RequestBodyBuilder::appendMaxTokens(uint32_t outputTokens, std::string& out) const {
+  int64_t maxTokens = outputTokens;
   if (m_config.sampling.maxTokens) maxTokens = std::min<int64_t>(maxTokens, *m_config.sampling.maxTokens);
   out.append("\"max_tokens\":");
   out.append(std::to_string(maxTokens));
   out.append(m_tail);
+}
+
+void RequestBodyBuilder::buildConversation(const nlohmann::json& messages, uint32_t outputTokens,
+                                           std::string& out) const {
+  out.clear();
+  out.append(m_head);
+  if (m_config.api == workload::Api::Chat) {
+    out.append("\"messages\":");
+    out.append(messages.dump());
+  } else {
+    std::string prompt;
+    for (const auto& m : messages) {
+      if (!prompt.empty()) prompt.append("\n\n");
+      prompt.append(m.at("content").get_ref<const std::string&>());
+    }
+    out.append("\"prompt\":");
+    out.append(nlohmann::json(prompt).dump());
+  }
+  out.push_back(',');
+  appendMaxTokens(outputTokens, out);
 }
 
 }  // namespace plumbline::engine

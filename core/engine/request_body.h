@@ -17,9 +17,17 @@ class RequestBodyBuilder {
  public:
   explicit RequestBodyBuilder(const WorkerConfig& config);
   void build(const workload::SessionPlan& session, std::string& out);
+  /// A body for an explicit conversation (sessions): chat sends `messages` as given ([{role,
+  /// content}...]); completions sends their contents joined by blank lines as the prompt.
+  void buildConversation(const nlohmann::json& messages, uint32_t outputTokens, std::string& out) const;
+  /// Synthetic text of `tokens` tokens for prompt `promptId` (see PromptWriter).
+  void appendSynthetic(uint64_t promptId, uint32_t tokens, std::string& out) {
+    m_prompts.appendSynthetic(promptId, tokens, out);
+  }
 
  private:
   void appendPrompt(const workload::SessionPlan& session, std::string& out);
+  void appendMaxTokens(uint32_t outputTokens, std::string& out) const;
   const WorkerConfig& m_config;
   PromptWriter m_prompts;
   std::string m_head;  ///< {"model":...,

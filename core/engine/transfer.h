@@ -20,6 +20,8 @@ struct Transfer {
   metrics::RequestRecord record;
   std::string body;                ///< request body (reused capacity)
   std::string response;            ///< non-streaming body or an error body (bounded)
+  bool keepReply = false;          ///< collect the generated text (sessions resend it)
+  std::string reply;               ///< the generated text, as streamed or in the body
   SseParser sse;
   long status = 0;
   bool statusKnown = false;
@@ -33,6 +35,8 @@ struct Transfer {
   void resetForRequest() {
     record = metrics::RequestRecord{};
     response.clear();
+    keepReply = false;
+    reply.clear();
     sse.reset();
     status = 0;
     statusKnown = false;

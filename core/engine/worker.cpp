@@ -46,6 +46,7 @@ Worker::Worker(int controlFd) {
 }
 
 Worker::~Worker() {
+  m_sessionRunner.reset();
   m_http.reset();
   m_channel.reset();
   for (event* e : {m_sendTimer, m_statsTimer, m_flushTimer, m_probeTimer, m_graceTimer}) event_free(e);
@@ -62,11 +63,13 @@ void Worker::onFrame(Frame&& f) {
     if (!m_config && f.type != FrameType::Config) return fatal("first frame was not config");
     switch (f.type) {
       case FrameType::Config: return configure(f.payload);
-      case FrameType::Sessions: {
-        auto sessions = decodeSessions(f.payload);
+      case FrameType::Sessions:
+      case FrameType::SessionGraphs: {
+        auto sessions = f.type == FrameType::Sessions ? decodeSessions(f.payload) : decodeSessionGraphs(f.payload);
         m_sessionsReceived += sessions.size();
         if (m_stopping) {
           m_notSent += sessions.size();
+          for (const auto& s : sessions) m_sessionRunner->dropUnstarted(s);
           return;
         }
         for (auto& s : sessions) m_pending.push_back(s);
@@ -88,6 +91,8 @@ void Worker::configure(const std::string& json) {
   m_config = WorkerConfig::fromJson(nlohmann::json::parse(json));
   m_http = std::make_unique<HttpDriver>(m_base, *m_config, [this](Transfer& t) { onRequestDone(t); });
   m_bodies = std::make_unique<RequestBodyBuilder>(*m_config);
+  m_sessionRunner = std::make_unique<SessionRunner>(m_base, *m_config, *m_http, *m_bodies,
+                                                    [this](int64_t planned, int64_t sent) { noteSend(planned, sent); });
   const timeval stats = toTimeval(kStatsIntervalNs), flush = toTimeval(kFlushIntervalNs);
   event_add(m_statsTimer, &stats);
   event_add(m_flushTimer, &flush);
@@ -122,8 +127,7 @@ void Worker::sendDue() {
   for (int sent = 0; !m_pending.empty() && sent < kMaxSendsPerTurn; ++sent) {
     const int64_t now = m_http->nowRel();
     if (now > m_config->scheduleEndNs + kScheduleEndSlackNs) {
-      m_notSent += m_pending.size();  // too late to be the load that was asked for
-      m_pending.clear();
+      dropPending();  // too late to be the load that was asked for
       return maybeFinish();
     }
     const auto& s = m_pending.front();
@@ -159,7 +163,22 @@ void Worker::armSendTimer() {
   evtimer_add(m_sendTimer, &tv);
 }
 
+void Worker::dropPending() {
+  m_notSent += m_pending.size();
+  for (const auto& s : m_pending) m_sessionRunner->dropUnstarted(s);
+  m_pending.clear();
+}
+
+void Worker::noteSend(int64_t plannedNs, int64_t sendNs) {
+  const int64_t window = plannedNs / m_config->windowNs;
+  auto& report = m_sends[window];
+  report.windowIndex = window;
+  ++report.sent;
+  report.sendLag.record(sendNs - plannedNs);
+}
+
 void Worker::startSession(const workload::SessionPlan& s) {
+  if (!s.requests.empty()) return m_sessionRunner->start(s);
   Transfer* t = m_http->acquire();
   m_bodies->build(s, t->body);
   auto& r = t->record;
@@ -170,11 +189,7 @@ void Worker::startSession(const workload::SessionPlan& s) {
   r.inputTokensClient = static_cast<int32_t>(s.inputTokens);
   r.sendNs = m_http->nowRel();
   // Count the send before starting it: once it completes, the run may finish.
-  const int64_t window = s.plannedNs / m_config->windowNs;
-  auto& report = m_sends[window];
-  report.windowIndex = window;
-  ++report.sent;
-  report.sendLag.record(r.sendNs - s.plannedNs);
+  noteSend(s.plannedNs, r.sendNs);
   m_http->start(t);
   // A reply curl already read is timestamped now, not at the end of this send turn. Safe:
   // completions never send inline, they only schedule the next send turn.
@@ -184,6 +199,7 @@ void Worker::startSession(const workload::SessionPlan& s) {
 void Worker::onRequestDone(Transfer& t) {
   m_records.push_back(t.record);
   if (m_records.size() >= kRecordsPerFrame) flushRecords();
+  m_sessionRunner->onDone(t);  // may make dependent requests due (sent from the loop, not here)
   // A send slot opened: take the next send turn from the loop, never from inside a completion.
   if (!m_pending.empty() && !m_stopping && m_pending.front().plannedNs <= m_http->nowRel() + kSpinNs)
     event_active(m_sendTimer, EV_TIMEOUT, 0);
@@ -208,7 +224,9 @@ void Worker::sendStats() {
   m_spinNs = 0;
   s.sample.loopDelayMaxNs = m_loopDelayMaxNs;
   s.sample.inFlight = static_cast<int64_t>(m_http->inFlight());
-  s.sample.inFlightCapHits = m_capHits;
+  s.sample.inFlightCapHits = m_capHits + m_sessionRunner->takeCapHits();
+  if (SessionProgress p = m_sessionRunner->takeProgress(); !p.empty())
+    m_channel->send(FrameType::SessionProgress, encodeSessionProgress(p));
   s.connectionsOpen = m_http->socketsOpen();
   for (auto& [window, report] : m_sends) s.sends.push_back(std::move(report));
   s.itl = m_http->itl();
@@ -228,8 +246,8 @@ void Worker::stop(int64_t graceNs) {
     return;
   }
   m_stopping = true;
-  m_notSent += m_pending.size();
-  m_pending.clear();
+  dropPending();
+  m_sessionRunner->stop();
   evtimer_del(m_sendTimer);
   const timeval tv = toTimeval(graceNs);
   evtimer_add(m_graceTimer, &tv);
@@ -237,7 +255,9 @@ void Worker::stop(int64_t graceNs) {
 }
 
 void Worker::maybeFinish() {
-  if (m_doneSent || !(m_endOfSessions || m_stopping) || !m_pending.empty() || m_http->inFlight() != 0) return;
+  if (m_doneSent || !(m_endOfSessions || m_stopping) || !m_pending.empty() || m_http->inFlight() != 0 ||
+      !m_sessionRunner->idle())
+    return;
   m_doneSent = true;
   flushRecords();
   sendStats();

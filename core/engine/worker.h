@@ -11,6 +11,7 @@
 #include "core/engine/frame_codec.h"
 #include "core/engine/http_driver.h"
 #include "core/engine/request_body.h"
+#include "core/engine/session_runner.h"
 #include "core/engine/worker_config.h"
 
 struct event_base;
@@ -45,6 +46,8 @@ class Worker {
   void armSendTimer();
   void spinUntil(int64_t plannedNs);
   void startSession(const workload::SessionPlan& s);
+  void noteSend(int64_t plannedNs, int64_t sendNs);
+  void dropPending();
   void onRequestDone(Transfer& t);
   void flushRecords();
   void sendStats();
@@ -57,6 +60,7 @@ class Worker {
   std::optional<WorkerConfig> m_config;
   std::unique_ptr<HttpDriver> m_http;
   std::unique_ptr<RequestBodyBuilder> m_bodies;
+  std::unique_ptr<SessionRunner> m_sessionRunner;  ///< shaped sessions (multi_turn, tree, ...)
   event* m_sendTimer = nullptr;
   event* m_statsTimer = nullptr;
   event* m_flushTimer = nullptr;

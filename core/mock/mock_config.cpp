@@ -187,6 +187,7 @@ MockSettings resolveMockSettings(const MockConfig& config) {
   if (config.ttftMs) out.ttftMs = nonNegative(*config.ttftMs, "--ttft-ms");
   if (config.itlMs) out.itlMs = nonNegative(*config.itlMs, "--itl-ms");
   if (config.threads) out.threads = threadCount(*config.threads, "--threads");
+  if (config.recordRequests) out.recordRequestsPath = *config.recordRequests;
   return out;
 }
 

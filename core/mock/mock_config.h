@@ -1,6 +1,7 @@
 #pragma once
 // Options of `plumbline mock` as given on the command line, and their resolution
 // (preset < config file < explicit flags) into the settings the server runs with.
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -9,6 +10,8 @@
 #include "core/mock/fault_injector.h"
 
 namespace plumbline::mock {
+
+class RequestRecorder;
 
 /// Invalid mock options; what() is one line naming the flag or JSON path.
 class MockConfigError : public std::runtime_error {
@@ -24,6 +27,7 @@ struct MockConfig {
   std::optional<double> itlMs;
   std::optional<int> threads;           ///< 0 or unset = hardware cores
   std::optional<std::string> configPath;  ///< MOCK.json
+  std::optional<std::string> recordRequests;  ///< FILE: one JSON line per request received
 };
 
 /// Fully resolved settings of a running mock server.
@@ -36,6 +40,8 @@ struct MockSettings {
   double naturalLengthMean = 128.0;
   std::optional<EngineParams> engine;  ///< set: tokens come from the simulated engine
   FaultSettings faults;
+  std::string recordRequestsPath;  ///< empty = record nothing
+  std::shared_ptr<RequestRecorder> recorder;  ///< opened by MockServer from recordRequestsPath
 };
 
 /// Applies preset, config file and flags, in that order. Config file keys: preset,

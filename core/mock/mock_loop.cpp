@@ -1,4 +1,5 @@
 #include "core/mock/mock_loop.h"
+#include "core/mock/request_recorder.h"
 
 #include <event2/buffer.h>
 #include <event2/event.h>
@@ -187,6 +188,8 @@ void MockLoop::handleCompletion(evhttp_request* request, ApiKind kind) {
   const int blockWords = m_engine != nullptr ? m_engine->blockTokens() : 0;
   const auto parsed = parseMockRequest(kind, std::string_view(data != nullptr ? data : "", length), error, blockWords);
   MockStats::bump(m_stats.requestsReceived);
+  if (m_settings.recorder)
+    m_settings.recorder->record(receivedNs, kind == ApiKind::Chat, std::string_view(data != nullptr ? data : "", length));
   if (!parsed) {
     MockStats::bump(m_stats.requestsCompleted);  // a 400 is a complete answer too
     return replyError(request, 400, "Bad Request", error);

@@ -16,6 +16,7 @@
 
 #include "core/mock/engine_scheduler.h"
 #include "core/mock/mock_loop.h"
+#include "core/mock/request_recorder.h"
 #include "core/mock/mock_stats.h"
 
 namespace plumbline::mock {
@@ -49,8 +50,10 @@ MockServer::MockServer(const MockSettings& settings) : m_settings(settings) {
   m_listenFd = bindListener(settings.host, settings.port, m_port);
   m_board = std::make_unique<MockStatsBoard>(settings.threads);
   if (settings.engine) m_engine = std::make_unique<EngineScheduler>(*settings.engine, settings.threads);
+  if (!settings.recordRequestsPath.empty())
+    m_settings.recorder = std::make_shared<RequestRecorder>(settings.recordRequestsPath);
   for (int i = 0; i < settings.threads; ++i) {
-    m_loops.push_back(std::make_unique<MockLoop>(settings, m_listenFd, *m_board, i, m_engine.get()));
+    m_loops.push_back(std::make_unique<MockLoop>(m_settings, m_listenFd, *m_board, i, m_engine.get()));
   }
 }
 

@@ -10,6 +10,7 @@
 #include "core/workload/length_dist_parser.h"
 #include "core/workload/nearest_rank.h"
 #include "core/workload/planner.h"
+#include "core/workload/session_estimate.h"
 
 namespace plumbline::workload {
 namespace {
@@ -80,7 +81,7 @@ PlanPreview buildPreview(const WorkloadSpec& spec) {
     row.startRate = stage.startRate;
     row.endRate = stage.endRate;
     row.expectedSessions = expectedSessions(stage);
-    row.expectedRequestRate = row.expectedSessions / stage.durationS;  // one request per session
+    row.expectedRequestRate = row.expectedSessions / stage.durationS;  // scaled below for sessions
     preview.stages.push_back(row);
     startS = row.endS;
   }
@@ -97,14 +98,17 @@ PlanPreview buildPreview(const WorkloadSpec& spec) {
   ArrivalStatsBuilder arrivals;
   while (planner.next(session)) {
     arrivals.add(session.plannedNs);
-    inputs.push_back(session.inputTokens);
-    outputs.push_back(session.outputTokens);
+    for (uint64_t in : requestInputTokens(session)) inputs.push_back(static_cast<uint32_t>(std::min<uint64_t>(in, UINT32_MAX)));
+    if (session.requests.empty()) outputs.push_back(session.outputTokens);
+    for (const auto& r : session.requests) outputs.push_back(r.outputTokens);
     ++preview.stages[session.stage].plannedSessions;
+    ++preview.sessions;
   }
-  preview.sessions = inputs.size();
   preview.arrivals = arrivals.finish(preview.durationS);
   preview.trace = makeTracePreview(spec);
-  preview.requests = preview.sessions;
+  preview.requests = inputs.size();
+  preview.session = estimateSessions(spec);
+  for (auto& row : preview.stages) row.expectedRequestRate *= preview.session.requestsPerSession;
   preview.input = summarize(inputs);
   preview.output = summarize(outputs);
   preview.totalInputTokens = preview.input.total;
@@ -137,7 +141,16 @@ std::string formatPreview(const PlanPreview& preview, const WorkloadSpec& spec) 
                    static_cast<unsigned long long>(row.plannedSessions), row.expectedRequestRate);
   }
   out += "prompts   " + promptLine(spec.requests.prompt) + "\n";
-  out += "\nlengths (tokens)\n";
+  const SessionEstimate& e = preview.session;
+  out += "\nsession\n";
+  out += formatText("  shape %s  %.2f requests/session  derived request rate %.2f/s (%.2f sessions/s)\n",
+                    spec.session.shape.c_str(), e.requestsPerSession, e.requestRate, e.sessionRate);
+  out += formatText("  expected per session: %.0f input tokens, %.0f output tokens; %.0f input tokens/s, %.0f output tokens/s\n",
+                    e.inputTokensPerSession, e.outputTokensPerSession, e.inputTokensPerS, e.outputTokensPerS);
+  if (spec.requests.sharedPrefix.groups > 0)
+    out += formatText("  shared prefix: %u groups of %u tokens\n", spec.requests.sharedPrefix.groups,
+                      spec.requests.sharedPrefix.tokens);
+  out += "\nlengths (tokens per request; input includes context)\n";
   out += lengthLine("input", preview.input, spec.requests.inputTokens, spec);
   out += lengthLine("output", preview.output, spec.requests.outputTokens, spec);
   out += "\ntotals\n";
@@ -176,6 +189,17 @@ nlohmann::json previewJson(const PlanPreview& preview, const WorkloadSpec& spec)
           {"session_shape", spec.session.shape},
           {"prompt_source", spec.requests.prompt.source},
           {"prompt_tokens_basis", spec.requests.prompt.basis()},
+          {"session",
+           {{"shape", spec.session.shape},
+            {"requests_per_session", preview.session.requestsPerSession},
+            {"session_rate", preview.session.sessionRate},
+            {"derived_request_rate", preview.session.requestRate},
+            {"input_tokens_per_session", preview.session.inputTokensPerSession},
+            {"output_tokens_per_session", preview.session.outputTokensPerSession},
+            {"expected_input_tokens_per_s", preview.session.inputTokensPerS},
+            {"expected_output_tokens_per_s", preview.session.outputTokensPerS},
+            {"shared_prefix_groups", spec.requests.sharedPrefix.groups},
+            {"shared_prefix_tokens", spec.requests.sharedPrefix.tokens}}},
           {"sessions", preview.sessions},
           {"requests", preview.requests},
           {"duration_s", preview.durationS},

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/workload/session_estimate.h"
 #include "core/workload/workload_spec.h"
 
 namespace plumbline::workload {
@@ -53,7 +54,7 @@ struct TracePreview {
 /// (`plumbline plan`). Sends nothing.
 struct PlanPreview {
   uint64_t sessions = 0;
-  uint64_t requests = 0;  ///< equals sessions for shape "single"
+  uint64_t requests = 0;  ///< equals sessions for shape "single"; lengths below are per request
   double durationS = 0;
   std::vector<StagePreview> stages;
   LengthSummary input, output;
@@ -61,6 +62,8 @@ struct PlanPreview {
   double inputTokensPerS = 0, outputTokensPerS = 0;  ///< planned totals over the duration
   ArrivalStats arrivals;
   std::optional<TracePreview> trace;
+
+  SessionEstimate session;  ///< expected per session and the derived request rate
 };
 
 /// Runs the planner over the whole schedule. Memory: two uint32 per session.

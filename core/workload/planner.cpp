@@ -1,4 +1,5 @@
 #include "core/workload/planner.h"
+#include "core/workload/session_graph.h"
 
 #include "core/workload/prompt_materials.h"
 
@@ -36,6 +37,35 @@ const ShareGptPrompts* shareGptPrompts(const WorkloadSpec& spec) {
   if (!materials || !materials->sharegpt)
     throw std::logic_error("sharegpt prompts were not loaded (loadPromptMaterials) before planning");
   return materials->sharegpt.get();
+}
+
+SessionPlan drawSession(const WorkloadSpec& spec, uint64_t id) {
+  SessionPlan s;
+  s.id = id;
+  s.traceRow = -1;
+  util::Rng lengths = util::Rng::forStream(spec.load.seed, kLengthStreamBase + id);
+  if (spec.load.arrival == Arrival::Trace) s.traceRow = static_cast<int64_t>(id);
+  if (spec.load.arrival == Arrival::Trace && spec.load.trace->lengthsFromTrace) {
+    const TraceRow& row = spec.load.traceSchedule->rows[id];
+    // A request asks for at least one token of each; the trace's rare zeros become ones.
+    s.inputTokens = std::max<uint32_t>(row.inputTokens, 1);
+    s.outputTokens = std::max<uint32_t>(row.outputTokens, 1);
+  } else if (const ShareGptPrompts* dataset = shareGptPrompts(spec)) {
+    const ShareGptPrompt& prompt = dataset->pick(spec.load.seed, id);
+    s.inputTokens = prompt.inputTokens;
+    s.outputTokens = prompt.outputTokens;
+  } else {
+    s.inputTokens = sampleLength(spec.requests.inputTokens, lengths);
+    s.outputTokens = sampleLength(spec.requests.outputTokens, lengths);
+  }
+  planSessionRequests(spec, s);
+  return s;
+}
+
+uint32_t SessionPlan::rootCount() const {
+  uint32_t roots = 0;
+  for (const auto& r : requests) roots += r.parents.empty() ? 1 : 0;
+  return requests.empty() ? 1u : roots;
 }
 
 double expectedSessions(const Stage& stage) {
@@ -93,27 +123,10 @@ bool Planner::nextTraceArrival(int64_t& plannedNs, uint32_t& stage) {
 
 bool Planner::next(SessionPlan& out) {
   if (!nextArrival(out.plannedNs, out.stage)) return false;
-  out.id = m_nextId++;
-  out.traceRow = -1;
-  if (m_spec.load.arrival == Arrival::Trace) {
-    out.traceRow = static_cast<int64_t>(out.id);
-    if (m_spec.load.trace->lengthsFromTrace) {
-      const TraceRow& row = m_spec.load.traceSchedule->rows[out.id];
-      // A request asks for at least one token of each; the trace's rare zeros become ones.
-      out.inputTokens = std::max<uint32_t>(row.inputTokens, 1);
-      out.outputTokens = std::max<uint32_t>(row.outputTokens, 1);
-      return true;
-    }
-  }
-  util::Rng lengths = util::Rng::forStream(m_spec.load.seed, kLengthStreamBase + out.id);
-  if (const ShareGptPrompts* dataset = shareGptPrompts(m_spec)) {
-    const ShareGptPrompt& prompt = dataset->pick(m_spec.load.seed, out.id);
-    out.inputTokens = prompt.inputTokens;
-    out.outputTokens = prompt.outputTokens;
-  } else {
-    out.inputTokens = sampleLength(m_spec.requests.inputTokens, lengths);
-    out.outputTokens = sampleLength(m_spec.requests.outputTokens, lengths);
-  }
+  SessionPlan drawn = drawSession(m_spec, m_nextId++);
+  drawn.plannedNs = out.plannedNs;
+  drawn.stage = out.stage;
+  out = std::move(drawn);
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include "core/workload/json_fields.h"
 #include "core/workload/length_dist_parser.h"
 #include "core/workload/prompt_parser.h"
+#include "core/workload/session_parser.h"
 #include "core/workload/workload_error.h"
 
 namespace plumbline::workload {
@@ -56,8 +57,15 @@ RequestsSpec parseRequests(const nlohmann::json& value, const std::string& path,
                            const std::string& baseDir, bool lengthsFromTrace) {
   JsonFields fields(value, path, {"input_tokens", "output_tokens", "prompt", "sampling"});
   RequestsSpec requests;
-  if (const auto* prompt = fields.find("prompt"))
-    requests.prompt = parsePrompt(*prompt, fields.childPath("prompt"), baseDir);
+  if (const auto* prompt = fields.find("prompt")) {
+    // shared_prefix is ours (sessions); the rest of the prompt object is the prompt parser's.
+    nlohmann::json rest = *prompt;
+    if (rest.is_object() && rest.contains("shared_prefix")) {
+      requests.sharedPrefix = parseSharedPrefix(rest["shared_prefix"], fields.childPath("prompt") + ".shared_prefix");
+      rest.erase("shared_prefix");
+    }
+    requests.prompt = parsePrompt(rest, fields.childPath("prompt"), baseDir);
+  }
   if (lengthsFromTrace) {
     // Nothing would be drawn from them: a distribution here would only mislead the reader.
     for (const char* key : {"input_tokens", "output_tokens"}) {

@@ -15,6 +15,8 @@
 #include "core/workload/requests_parser.h"
 #include "core/workload/trace_replay.h"
 
+#include "core/workload/session_parser.h"
+
 namespace plumbline::workload {
 namespace {
 
@@ -206,23 +208,6 @@ LoadSpec parseLoad(const nlohmann::json& value, const std::string& path,
     load.maxInFlight = *cap;
   }
   return load;
-}
-
-SessionSpec parseSession(const nlohmann::json& value, const std::string& path) {
-  requireObject(value, path);
-  SessionSpec session;
-  if (const auto it = value.find("shape"); it != value.end()) {
-    if (!it->is_string())
-      throw WorkloadError(path + ".shape", "expected a string, got " + describeJsonType(*it));
-    const std::string shape = it->get<std::string>();
-    if (shape == "multi_turn" || shape == "tree" || shape == "agentic" || shape == "summarize")
-      throw WorkloadError(path + ".shape", "session shape '" + shape + "' is not supported yet");
-    if (shape != "single")
-      throw WorkloadError(path + ".shape", "unknown session shape '" + shape + "'");
-    session.shape = shape;
-  }
-  JsonFields fields(value, path, {"shape"});
-  return session;
 }
 
 VerdictSpec parseVerdict(const nlohmann::json& value, const std::string& path) {

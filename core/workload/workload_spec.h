@@ -82,10 +82,18 @@ struct SamplingSpec {
   nlohmann::json extra = nlohmann::json::object();  ///< other body fields, passed through as-is
 };
 
+/// requests.prompt.shared_prefix: sessions fall into `groups` by seed; every request of a
+/// session starts with its group's system prompt of `tokens` tokens.
+struct SharedPrefixSpec {
+  uint32_t groups = 0;  ///< 0 = no shared prefix
+  uint32_t tokens = 0;
+};
+
 struct RequestsSpec {
   LengthDist inputTokens;
   LengthDist outputTokens;
   PromptSpec prompt;  ///< for sharegpt, inputTokens/outputTokens are unused (source {"dist":"sharegpt"})
+  SharedPrefixSpec sharedPrefix;
   SamplingSpec sampling;
 };
 
@@ -95,8 +103,26 @@ struct VerdictSpec {
   double minSentFraction = 0.99;    ///< of planned, in every window and overall
 };
 
+/// A distribution of durations in seconds: LengthDist's syntax, non-integer values allowed,
+/// clamps default to 0..inf (see session_parser.h).
+struct SecondsDist {
+  DistKind kind = DistKind::Fixed;
+  double p1 = 0, p2 = 0;
+  double clampMin = 0;
+  double clampMax = 1e300;
+  nlohmann::json source;
+};
+
+enum class SessionShape { Single, MultiTurn, Tree, Agentic, Summarize };
+
+/// The "session" object (see session_parser.h for the keys each shape takes).
 struct SessionSpec {
   std::string shape = "single";
+  SessionShape kind = SessionShape::Single;
+  LengthDist count;             ///< turns (multi_turn), steps (agentic), chunks (summarize)
+  SecondsDist delay;            ///< think_time_s (multi_turn), tool_latency_s (agentic)
+  LengthDist toolResultTokens;  ///< agentic only
+  uint32_t branching = 0, depth = 0;  ///< tree only
 };
 
 /// A validated workload file (format v1, see DESIGN.md).

@@ -13,9 +13,7 @@ using plumbline::mock::MockConfigError;
 using plumbline::mock::resolveMockSettings;
 
 std::string writeConfig(const std::string& text) {
-  // One file per test: ctest runs the tests of this file in parallel processes.
-  const std::string path = ::testing::TempDir() + "mock_config_" +
-                           ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".json";
+  const std::string path = ::testing::TempDir() + "mock_config_test.json";
   std::ofstream(path) << text;
   return path;
 }

@@ -140,9 +140,6 @@ TEST(WorkloadLoader, ReasonsReadWell) {
 
 TEST(WorkloadLoader, RejectsWhatIsNotSupportedYet) {
   auto document = validDocument();
-  document["session"] = {{"shape", "agentic"}};
-  EXPECT_NE(errorOf(document).reason().find("not supported yet"), std::string::npos);
-  document = validDocument();
   document["requests"]["prompt"] = {{"source", "trace"}};
   EXPECT_NE(errorOf(document).reason().find("not supported yet"), std::string::npos);
   document = validDocument();

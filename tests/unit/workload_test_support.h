@@ -39,4 +39,10 @@ inline std::vector<workload::SessionPlan> planAll(const workload::WorkloadSpec& 
   return out;
 }
 
+inline workload::WorkloadSpec specWithSession(const nlohmann::json& session) {
+  auto document = validDocument();
+  document["session"] = session;
+  return workload::parseWorkload(document);
+}
+
 }  // namespace plumbline::testing

@@ -1,0 +1,238 @@
+#include "core/engine/session_runner.h"
+
+#include <event2/event.h>
+
+#include <algorithm>
+
+
+namespace plumbline::engine {
+
+using workload::RequestText;
+
+namespace {
+constexpr uint64_t kTextStream = 5'000'000'000'000ULL;
+constexpr uint64_t kPrefixStream = 7'000'000'000'000ULL;
+constexpr uint64_t kMaxRequestsPerSession = 8192;  ///< above the parser's limits (4096 nodes, 1001 requests)
+constexpr int kMaxSendsPerTurn = 64;
+
+timeval toTimeval(int64_t ns) {
+  if (ns < 0) ns = 0;
+  return timeval{static_cast<time_t>(ns / 1'000'000'000), static_cast<suseconds_t>((ns % 1'000'000'000) / 1000)};
+}
+
+nlohmann::json message(const char* role, std::string content) {
+  return {{"role", role}, {"content", std::move(content)}};
+}
+}  // namespace
+
+SessionRunner::SessionRunner(event_base* base, const WorkerConfig& config, HttpDriver& http,
+                             RequestBodyBuilder& bodies, OnSend onSend)
+    : m_base(base), m_config(config), m_http(http), m_bodies(bodies), m_onSend(std::move(onSend)) {
+  m_timer = evtimer_new(m_base, &SessionRunner::onTimer, this);
+}
+
+SessionRunner::~SessionRunner() { event_free(m_timer); }
+
+void SessionRunner::start(const workload::SessionPlan& plan) {
+  if (m_stopping) return dropUnstarted(plan);
+  Active& a = m_sessions[plan.id];
+  a.plan = plan;
+  const size_t n = plan.requests.size();
+  a.nodes.resize(n);
+  a.children.resize(n);
+  a.open = static_cast<uint32_t>(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    a.nodes[i].parentsLeft = static_cast<uint32_t>(plan.requests[i].parents.size());
+    for (uint32_t p : plan.requests[i].parents) a.children[p].push_back(i);
+  }
+  for (uint32_t i = 0; i < n; ++i)
+    if (plan.requests[i].parents.empty()) send(a, i, plan.plannedNs);
+  m_http.drainFinished();  // a reply already read is timestamped now
+}
+
+void SessionRunner::dropUnstarted(const workload::SessionPlan& plan) {
+  m_progress.notSentRunEnded += plan.requestCount();
+}
+
+const std::string& SessionRunner::prefixText(uint32_t group, uint32_t tokens) {
+  auto it = m_prefixes.find(group);
+  if (it == m_prefixes.end()) {
+    std::string text;
+    m_bodies.appendSynthetic(kPrefixStream + group, tokens, text);
+    it = m_prefixes.emplace(group, std::move(text)).first;
+  }
+  return it->second;
+}
+
+std::string SessionRunner::newText(const Active& a, uint32_t index) {
+  std::string text;
+  m_bodies.appendSynthetic(kTextStream + a.plan.id * kMaxRequestsPerSession + index, a.plan.requests[index].newTokens,
+                           text);
+  return text;
+}
+
+/// The conversation a request sends: the parent's (with its reply) plus the new text; a chunk
+/// on its own; a reduce over its parents' replies. Always led by the group's system prompt.
+nlohmann::json SessionRunner::messagesFor(Active& a, uint32_t index) {
+  const workload::SessionRequest& r = a.plan.requests[index];
+  Node& node = a.nodes[index];
+  nlohmann::json messages = nlohmann::json::array();
+  int64_t context = r.newTokens;
+  if (r.text == RequestText::Reduce) {
+    std::string joined;
+    for (uint32_t p : r.parents) {
+      if (!joined.empty()) joined.append("\n\n");
+      joined.append(a.nodes[p].reply);
+      context += a.nodes[p].replyTokens;
+    }
+    if (a.plan.prefixTokens > 0) messages.push_back(message("system", prefixText(a.plan.prefixGroup, a.plan.prefixTokens)));
+    messages.push_back(message("user", std::move(joined)));
+  } else if (!r.parents.empty()) {
+    const Node& parent = a.nodes[r.parents.front()];
+    messages = parent.conversation;  // already led by the system prompt
+    context += parent.contextTokens + parent.replyTokens;
+    messages.push_back(message("user", newText(a, index)));
+  } else {
+    if (a.plan.prefixTokens > 0) messages.push_back(message("system", prefixText(a.plan.prefixGroup, a.plan.prefixTokens)));
+    messages.push_back(message("user", newText(a, index)));
+  }
+  node.contextTokens = context;
+  return messages;
+}
+
+void SessionRunner::send(Active& a, uint32_t index, int64_t plannedNs) {
+  Node& node = a.nodes[index];
+  nlohmann::json messages = messagesFor(a, index);
+  Transfer* t = m_http.acquire();
+  m_bodies.buildConversation(messages, a.plan.requests[index].outputTokens, t->body);
+  if (!a.children[index].empty()) {
+    node.conversation = std::move(messages);
+    t->keepReply = true;
+  }
+  node.state = State::InFlight;
+  auto& r = t->record;
+  r.sessionId = a.plan.id;
+  r.turn = index;
+  r.workerId = m_config.workerId;
+  r.plannedNs = plannedNs;
+  r.inputTokensClient = static_cast<int32_t>(std::min<int64_t>(node.contextTokens + a.plan.prefixTokens, INT32_MAX));
+  r.sendNs = m_http.nowRel();
+  m_onSend(plannedNs, r.sendNs);  // before the start: once it completes, the run may finish
+  m_http.start(t);
+}
+
+bool SessionRunner::onDone(Transfer& t) {
+  const auto it = m_sessions.find(t.record.sessionId);
+  const bool ours = it != m_sessions.end() && t.record.turn < it->second.nodes.size() &&
+                    it->second.nodes[t.record.turn].state == State::InFlight;
+  if (ours) {
+    Active& a = it->second;
+    const uint32_t index = t.record.turn;
+    Node& node = a.nodes[index];
+    if (t.record.ok()) {
+      node.reply = std::move(t.reply);
+      node.replyTokens = std::max<int32_t>(0, t.record.outputTokensClient);
+      if (!a.children[index].empty()) node.conversation.push_back(message("assistant", node.reply));
+      finishNode(a, index, State::Done);
+      for (uint32_t child : a.children[index]) makeReady(a, child, t.record.endNs);
+    } else {
+      finishNode(a, index, State::Failed);
+      skipDescendants(a, index);
+    }
+    if (a.open == 0) m_sessions.erase(it);
+  }
+  if (!m_due.empty()) event_active(m_timer, EV_TIMEOUT, 0);  // a send slot opened, or a child is ready
+  return ours;
+}
+
+void SessionRunner::finishNode(Active& a, uint32_t index, State state) {
+  a.nodes[index].state = state;  // its conversation stays until the session ends: children copy it
+  --a.open;
+}
+
+void SessionRunner::makeReady(Active& a, uint32_t child, int64_t parentEndNs) {
+  Node& c = a.nodes[child];
+  if (c.state != State::Waiting) return;
+  c.readyNs = std::max(c.readyNs, parentEndNs + a.plan.requests[child].delayNs);
+  if (--c.parentsLeft != 0) return;
+  if (m_stopping) {
+    ++m_progress.notSentRunEnded;
+    c.state = State::Skipped;
+    --a.open;
+    return skipDescendants(a, child);
+  }
+  c.state = State::Due;
+  ++m_progress.dueByWindow[c.readyNs / m_config.windowNs];
+  m_due.push(Due{c.readyNs, a.plan.id, child});
+}
+
+void SessionRunner::skipDescendants(Active& a, uint32_t index) {
+  for (uint32_t child : a.children[index]) {
+    Node& c = a.nodes[child];
+    if (c.state != State::Waiting) continue;
+    c.state = State::Skipped;
+    --a.open;
+    ++(m_stopping ? m_progress.notSentRunEnded : m_progress.notSentParentFailed);
+    skipDescendants(a, child);
+  }
+}
+
+void SessionRunner::stop() {
+  m_stopping = true;
+  evtimer_del(m_timer);
+  m_due = {};
+  for (auto it = m_sessions.begin(); it != m_sessions.end();) {
+    Active& a = it->second;
+    for (Node& n : a.nodes) {
+      if (n.state != State::Waiting && n.state != State::Due) continue;
+      n.state = State::Skipped;
+      --a.open;
+      ++m_progress.notSentRunEnded;
+    }
+    it = a.open == 0 ? m_sessions.erase(it) : std::next(it);
+  }
+}
+
+void SessionRunner::onTimer(int, short, void* self) { static_cast<SessionRunner*>(self)->pump(); }
+
+void SessionRunner::pump() {
+  if (m_stopping) return;
+  for (int sent = 0; !m_due.empty(); ++sent) {
+    if (sent == kMaxSendsPerTurn) {
+      event_active(m_timer, EV_TIMEOUT, 0);  // let the loop read streams between batches
+      break;
+    }
+    const Due due = m_due.top();
+    if (due.atNs > m_http.nowRel()) break;
+    if (static_cast<int64_t>(m_http.inFlight()) >= m_config.maxInFlight) {
+      ++m_capHits;
+      break;  // resumed by onDone when a request finishes
+    }
+    m_due.pop();
+    const auto it = m_sessions.find(due.session);
+    if (it == m_sessions.end() || it->second.nodes[due.index].state != State::Due) continue;
+    send(it->second, due.index, due.atNs);
+  }
+  m_http.drainFinished();
+  armTimer();
+}
+
+void SessionRunner::armTimer() {
+  if (m_due.empty() || m_stopping) return;
+  const timeval tv = toTimeval(m_due.top().atNs - m_http.nowRel());
+  evtimer_add(m_timer, &tv);
+}
+
+SessionProgress SessionRunner::takeProgress() {
+  SessionProgress p = std::move(m_progress);
+  m_progress = SessionProgress{};
+  return p;
+}
+
+int64_t SessionRunner::takeCapHits() {
+  const int64_t hits = m_capHits;
+  m_capHits = 0;
+  return hits;
+}
+
+}  // namespace plumbline::engine

@@ -1,0 +1,102 @@
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <queue>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/engine/http_driver.h"
+#include "core/engine/request_body.h"
+#include "core/engine/session_frames.h"
+#include "core/engine/worker_config.h"
+#include "core/workload/planner.h"
+
+struct event_base;
+struct event;
+
+namespace plumbline::engine {
+
+/// Runs shaped sessions on one worker: sends a session's root requests at its planned
+/// instant, then each dependent request once its parents completed (after the planned think
+/// time or tool latency), carrying the conversation so far with the replies' actual text.
+/// A dependent request's planned time is the instant it became ready. Requests that cannot
+/// be sent (a parent failed, the run stopped) are counted by reason, never silently dropped.
+class SessionRunner {
+ public:
+  /// Called for every send: planned instant and send instant (the worker's send accounting).
+  using OnSend = std::function<void(int64_t plannedNs, int64_t sendNs)>;
+
+  SessionRunner(event_base* base, const WorkerConfig& config, HttpDriver& http, RequestBodyBuilder& bodies,
+                OnSend onSend);
+  ~SessionRunner();
+  SessionRunner(const SessionRunner&) = delete;
+  SessionRunner& operator=(const SessionRunner&) = delete;
+
+  /// Sends the session's root requests now (its planned instant has come).
+  void start(const workload::SessionPlan& session);
+  /// A request finished; false when it was not one of ours. Never sends inline.
+  bool onDone(Transfer& t);
+  /// The session will never start (run stopped or schedule over): all its requests are not sent.
+  void dropUnstarted(const workload::SessionPlan& session);
+  /// No more sends: every request not yet sent is counted as not sent (run ended).
+  void stop();
+  bool idle() const { return m_sessions.empty(); }
+  /// Due requests and not-sent counts since the last take.
+  SessionProgress takeProgress();
+  /// Times a due request waited for the in-flight cap, since the last take.
+  int64_t takeCapHits();
+
+ private:
+  enum class State : uint8_t { Waiting, Due, InFlight, Done, Failed, Skipped };
+  struct Node {
+    State state = State::Waiting;
+    uint32_t parentsLeft = 0;
+    int64_t readyNs = 0;             ///< when the last parent ended + delay
+    int64_t contextTokens = 0;       ///< conversation before the prefix, as sent (client count)
+    int64_t replyTokens = 0;
+    nlohmann::json conversation;     ///< messages sent (+ the reply once done); kept for children
+    std::string reply;
+  };
+  struct Active {
+    workload::SessionPlan plan;
+    std::vector<Node> nodes;
+    std::vector<std::vector<uint32_t>> children;
+    uint32_t open = 0;               ///< nodes not yet done, failed or skipped
+  };
+  struct Due {
+    int64_t atNs;
+    uint64_t session;
+    uint32_t index;
+    bool operator>(const Due& o) const { return atNs != o.atNs ? atNs > o.atNs : session > o.session; }
+  };
+
+  static void onTimer(int, short, void* self);
+  void pump();
+  void armTimer();
+  void send(Active& a, uint32_t index, int64_t plannedNs);
+  nlohmann::json messagesFor(Active& a, uint32_t index);
+  std::string newText(const Active& a, uint32_t index);
+  const std::string& prefixText(uint32_t group, uint32_t tokens);
+  void finishNode(Active& a, uint32_t index, State state);
+  void skipDescendants(Active& a, uint32_t index);
+  void makeReady(Active& a, uint32_t child, int64_t parentEndNs);
+
+  event_base* m_base;
+  const WorkerConfig& m_config;
+  HttpDriver& m_http;
+  RequestBodyBuilder& m_bodies;
+  OnSend m_onSend;
+  event* m_timer = nullptr;
+  std::unordered_map<uint64_t, Active> m_sessions;
+  std::priority_queue<Due, std::vector<Due>, std::greater<>> m_due;
+  std::map<uint32_t, std::string> m_prefixes;
+  SessionProgress m_progress;
+  int64_t m_capHits = 0;
+  bool m_stopping = false;
+};
+
+}  // namespace plumbline::engine

@@ -1,0 +1,193 @@
+#include "core/workload/session_parser.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "core/workload/json_fields.h"
+#include "core/workload/length_dist_parser.h"
+#include "core/workload/workload_error.h"
+
+namespace plumbline::workload {
+namespace {
+
+struct ShapeKeys {
+  const char* name;
+  SessionShape kind;
+  std::initializer_list<std::string_view> keys;
+};
+
+const ShapeKeys kShapes[] = {
+    {"single", SessionShape::Single, {"shape"}},
+    {"multi_turn", SessionShape::MultiTurn, {"shape", "turns", "think_time_s"}},
+    {"tree", SessionShape::Tree, {"shape", "branching", "depth"}},
+    {"agentic", SessionShape::Agentic, {"shape", "steps", "tool_latency_s", "tool_result_tokens"}},
+    {"summarize", SessionShape::Summarize, {"shape", "chunks"}},
+};
+
+/// A count distribution (turns, steps, chunks): a length distribution capped at kMaxSessionCount.
+LengthDist parseCount(const JsonFields& fields, std::string_view key) {
+  const std::string path = fields.childPath(key);
+  LengthDist dist = parseLengthDist(fields.require(key), path);
+  const auto& source = fields.require(key);
+  if (dist.kind == DistKind::Fixed) checkAtMost(dist.p1, kMaxSessionCount, path + ".value");
+  if (source.contains("max") || dist.kind == DistKind::Uniform)
+    checkAtMost(static_cast<double>(dist.clampMax), kMaxSessionCount, path + ".max");
+  dist.clampMax = std::min<int64_t>(dist.clampMax, kMaxSessionCount);
+  return dist;
+}
+
+int64_t boundedInt(const JsonFields& fields, std::string_view key, int64_t lowest, int64_t highest) {
+  const auto* raw = fields.find(key);
+  if (raw == nullptr) throw WorkloadError(fields.childPath(key), "missing required key");
+  const auto value = fields.integer(key);
+  checkAtLeast(static_cast<double>(*value), static_cast<double>(lowest), fields.childPath(key));
+  checkAtMost(static_cast<double>(*value), static_cast<double>(highest), fields.childPath(key));
+  return *value;
+}
+
+[[noreturn]] void wrongShapeKey(const nlohmann::json& value, const std::string& path,
+                                const ShapeKeys& shape) {
+  for (const auto& item : value.items()) {
+    const bool allowed = std::find(shape.keys.begin(), shape.keys.end(), item.key()) != shape.keys.end();
+    if (allowed) continue;
+    for (const auto& other : kShapes) {
+      if (std::find(other.keys.begin(), other.keys.end(), item.key()) != other.keys.end())
+        throw WorkloadError(path + "." + item.key(), "only allowed with shape \"" +
+                                                         std::string(other.name) + "\", not \"" +
+                                                         shape.name + "\"");
+    }
+  }
+  JsonFields strict(value, path, shape.keys);  // throws naming the unknown key
+  throw WorkloadError(path, "unexpected key");
+}
+
+bool hasOnly(const nlohmann::json& value, const ShapeKeys& shape) {
+  for (const auto& item : value.items())
+    if (std::find(shape.keys.begin(), shape.keys.end(), item.key()) == shape.keys.end()) return false;
+  return true;
+}
+
+}  // namespace
+
+int64_t treeNodes(int64_t branching, int64_t depth) {
+  int64_t nodes = 0, level = 1;
+  for (int64_t d = 0; d <= depth; ++d) {
+    nodes += level;
+    level *= branching;
+  }
+  return nodes;
+}
+
+SecondsDist parseSecondsDist(const nlohmann::json& value, const std::string& path) {
+  requireObject(value, path);
+  const auto it = value.find("dist");
+  if (it == value.end()) throw WorkloadError(path + ".dist", "missing required key");
+  if (!it->is_string())
+    throw WorkloadError(path + ".dist", "expected a string, got " + describeJsonType(*it));
+  const std::string name = it->get<std::string>();
+  SecondsDist dist;
+  dist.source = value;
+  auto clamps = [&](const JsonFields& fields) {
+    if (auto min = fields.number("min")) checkNonNegative(*min, fields.childPath("min")), dist.clampMin = *min;
+    if (auto max = fields.number("max")) checkNonNegative(*max, fields.childPath("max")), dist.clampMax = *max;
+    if (dist.clampMin > dist.clampMax)
+      throw WorkloadError(fields.childPath("min"), "min (" + formatNumber(dist.clampMin) + ") > max (" +
+                                                       formatNumber(dist.clampMax) + ")");
+  };
+  if (name == "fixed") {
+    JsonFields fields(value, path, {"dist", "value", "min", "max"});
+    dist.kind = DistKind::Fixed;
+    dist.p1 = fields.requireNumber("value");
+    checkNonNegative(dist.p1, fields.childPath("value"));
+    clamps(fields);
+  } else if (name == "uniform") {
+    JsonFields fields(value, path, {"dist", "min", "max"});
+    dist.kind = DistKind::Uniform;
+    fields.requireNumber("min");
+    fields.requireNumber("max");
+    clamps(fields);
+    dist.p1 = dist.clampMin;
+    dist.p2 = dist.clampMax;
+  } else if (name == "normal" || name == "lognormal") {
+    const bool normal = name == "normal";
+    const char* center = normal ? "mean" : "median";
+    const char* spread = normal ? "stddev" : "sigma";
+    JsonFields fields(value, path, {"dist", center, spread, "min", "max"});
+    dist.kind = normal ? DistKind::Normal : DistKind::Lognormal;
+    dist.p1 = fields.requireNumber(center);
+    dist.p2 = fields.requireNumber(spread);
+    if (normal) checkNonNegative(dist.p1, fields.childPath(center));
+    else checkPositive(dist.p1, fields.childPath(center));
+    checkNonNegative(dist.p2, fields.childPath(spread));
+    clamps(fields);
+  } else if (name == "exponential") {
+    JsonFields fields(value, path, {"dist", "mean", "min", "max"});
+    dist.kind = DistKind::Exponential;
+    dist.p1 = fields.requireNumber("mean");
+    checkPositive(dist.p1, fields.childPath("mean"));
+    clamps(fields);
+  } else {
+    throw WorkloadError(path + ".dist", "unknown distribution '" + name +
+                                            "' (expected fixed, uniform, normal, lognormal or exponential)");
+  }
+  return dist;
+}
+
+SharedPrefixSpec parseSharedPrefix(const nlohmann::json& value, const std::string& path) {
+  JsonFields fields(value, path, {"groups", "tokens"});
+  SharedPrefixSpec prefix;
+  prefix.groups = static_cast<uint32_t>(boundedInt(fields, "groups", 1, 1'000'000));
+  prefix.tokens = static_cast<uint32_t>(boundedInt(fields, "tokens", 1, 1'000'000));
+  return prefix;
+}
+
+SessionSpec parseSession(const nlohmann::json& value, const std::string& path) {
+  requireObject(value, path);
+  SessionSpec session;
+  const ShapeKeys* shape = &kShapes[0];
+  if (const auto it = value.find("shape"); it != value.end()) {
+    if (!it->is_string())
+      throw WorkloadError(path + ".shape", "expected a string, got " + describeJsonType(*it));
+    const std::string name = it->get<std::string>();
+    shape = nullptr;
+    for (const auto& s : kShapes)
+      if (name == s.name) shape = &s;
+    if (shape == nullptr)
+      throw WorkloadError(path + ".shape", "unknown session shape '" + name +
+                                               "' (expected single, multi_turn, tree, agentic or summarize)");
+  }
+  if (!hasOnly(value, *shape)) wrongShapeKey(value, path, *shape);
+  JsonFields fields(value, path, shape->keys);
+  session.shape = shape->name;
+  session.kind = shape->kind;
+  switch (shape->kind) {
+    case SessionShape::Single: break;
+    case SessionShape::MultiTurn:
+      session.count = parseCount(fields, "turns");
+      session.delay = parseSecondsDist(fields.require("think_time_s"), fields.childPath("think_time_s"));
+      break;
+    case SessionShape::Tree: {
+      session.branching = static_cast<uint32_t>(boundedInt(fields, "branching", 1, kMaxBranching));
+      session.depth = static_cast<uint32_t>(boundedInt(fields, "depth", 1, kMaxTreeDepth));
+      const int64_t nodes = treeNodes(session.branching, session.depth);
+      if (nodes > kMaxTreeNodes)
+        throw WorkloadError(fields.childPath("depth"), "a tree of branching " + std::to_string(session.branching) +
+                                                           " and depth " + std::to_string(session.depth) + " has " +
+                                                           std::to_string(nodes) + " requests; at most " +
+                                                           std::to_string(kMaxTreeNodes) + " are supported");
+      break;
+    }
+    case SessionShape::Agentic:
+      session.count = parseCount(fields, "steps");
+      session.delay = parseSecondsDist(fields.require("tool_latency_s"), fields.childPath("tool_latency_s"));
+      session.toolResultTokens =
+          parseLengthDist(fields.require("tool_result_tokens"), fields.childPath("tool_result_tokens"));
+      break;
+    case SessionShape::Summarize:
+      session.count = parseCount(fields, "chunks");
+      break;
+  }
+  return session;
+}
+
+}  // namespace plumbline::workload

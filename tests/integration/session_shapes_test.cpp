@@ -1,0 +1,245 @@
+// Session shapes checked from the mock's side of the wire: `plumbline mock --record-requests`
+// writes every request body it received; each test runs one shape against it and checks that
+// exactly the planned requests arrived, each after what it depends on, carrying the replies
+// the mock actually sent ("tok " × max_tokens with ignore_eos).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "tests/integration/child_process.h"
+
+using nlohmann::json;
+using plumbline::test::ChildProcess;
+using plumbline::test::TempDir;
+
+namespace {
+
+constexpr int64_t kTtftMs = 20;  ///< the mock's time to first token: a reply takes at least this
+
+struct Received {
+  int64_t arrivalNs;
+  json body;
+};
+
+std::string replyText(int64_t tokens) {
+  std::string s;
+  for (int64_t i = 0; i < tokens; ++i) s += "tok ";
+  return s;
+}
+
+/// A `plumbline mock` child recording what it receives.
+class RecordingMock {
+ public:
+  explicit RecordingMock(const TempDir& dir)
+      : m_recordPath(dir.file("received.jsonl")),
+        m_proc({PLUMBLINE_BIN, "mock", "--listen", "127.0.0.1:0", "--threads", "2", "--ttft-ms",
+                std::to_string(kTtftMs), "--itl-ms", "1", "--record-requests", m_recordPath},
+               dir.file("mock.txt")) {
+    for (int i = 0; i < 1000 && m_url.empty(); ++i) {
+      const std::string out = m_proc.output();
+      if (const auto nl = out.find('\n'); nl != std::string::npos) m_url = out.substr(0, nl);
+      else std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  const std::string& url() const { return m_url; }
+  /// Stops the mock and returns what it received, in arrival order.
+  std::vector<Received> stopAndRead() {
+    m_proc.signal(SIGTERM);
+    m_proc.wait(10'000);
+    std::vector<Received> out;
+    std::ifstream in(m_recordPath);
+    for (std::string line; std::getline(in, line);) {
+      const json j = json::parse(line);
+      out.push_back({j.at("arrival_ns").get<int64_t>(), j.at("body")});
+    }
+    std::sort(out.begin(), out.end(), [](const Received& a, const Received& b) { return a.arrivalNs < b.arrivalNs; });
+    return out;
+  }
+
+ private:
+  std::string m_recordPath;
+  ChildProcess m_proc;
+  std::string m_url;
+};
+
+json workload(const json& session, double rate, double durationS, const std::string& api = "chat") {
+  return json{{"plumbline", 1},
+              {"name", "sessions"},
+              {"verdict", {{"send_lag_tolerance_ms", 1000}}},
+              {"target", {{"url", "embedded"}, {"api", api}, {"model", "mock"}, {"stream", true}}},
+              {"load", {{"arrival", "constant"}, {"seed", 5},
+                        {"stages", json::array({{{"rate", rate}, {"duration_s", durationS}}})}}},
+              {"requests", {{"input_tokens", {{"dist", "uniform"}, {"min", 5}, {"max", 30}}},
+                            {"output_tokens", {{"dist", "uniform"}, {"min", 3}, {"max", 12}}},
+                            {"sampling", {{"temperature", 0.0}, {"ignore_eos", true}}}}},
+              {"session", session}};
+}
+
+struct Run {
+  json summary;
+  json plan;
+  std::vector<Received> received;
+  std::string output;
+};
+
+Run runAgainstRecordingMock(const json& w) {
+  TempDir dir;
+  const std::string path = dir.file("w.json");
+  std::ofstream(path) << w.dump(2);
+  Run run;
+  {
+    ChildProcess plan({PLUMBLINE_BIN, "plan", path, "--json"}, dir.file("plan.txt"));
+    EXPECT_EQ(plan.wait(60'000), 0) << plan.output();
+    run.plan = json::parse(plan.output());
+  }
+  RecordingMock mock(dir);
+  EXPECT_FALSE(mock.url().empty());
+  ChildProcess p({PLUMBLINE_BIN, "run", path, "--target", mock.url(), "--db", dir.file("runs.db"), "--summary-json",
+                  dir.file("summary.json"), "--quiet"},
+                 dir.file("out.txt"));
+  EXPECT_EQ(p.wait(120'000), 0) << p.output();
+  run.output = p.output();
+  std::ifstream in(dir.file("summary.json"));
+  if (in) run.summary = json::parse(in);
+  run.received = mock.stopAndRead();
+  return run;
+}
+
+/// Exactly the planned requests: planned, sent, completed and received all agree.
+void expectCountsAgree(const Run& run, uint64_t expectedRequests) {
+  EXPECT_EQ(run.plan.at("requests").get<uint64_t>(), expectedRequests);
+  EXPECT_EQ(run.summary.at("planned").get<uint64_t>(), expectedRequests) << run.output;
+  EXPECT_EQ(run.summary.at("sent").get<uint64_t>(), expectedRequests);
+  EXPECT_EQ(run.summary.at("completed").get<uint64_t>(), expectedRequests);
+  EXPECT_EQ(run.received.size(), expectedRequests);
+}
+
+const json& messages(const Received& r) { return r.body.at("messages"); }
+int64_t maxTokens(const Received& r) { return r.body.at("max_tokens").get<int64_t>(); }
+
+/// child = parent's messages + the parent's reply as the assistant + one new user message.
+bool extends(const Received& child, const Received& parent) {
+  const json& c = messages(child);
+  const json& p = messages(parent);
+  if (c.size() != p.size() + 2) return false;
+  for (size_t i = 0; i < p.size(); ++i)
+    if (c[i] != p[i]) return false;
+  return c[p.size()] == json{{"role", "assistant"}, {"content", replyText(maxTokens(parent))}} &&
+         c[p.size() + 1].at("role") == "user";
+}
+
+size_t countWords(const std::string& s) {
+  size_t n = 0;
+  bool in = false;
+  for (char ch : s) {
+    const bool space = ch == ' ' || ch == '\n';
+    if (!space && !in) ++n;
+    in = !space;
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST(SessionShapes, MultiTurnResendsTheConversationWithTheActualReplies) {
+  // 4 sessions of 4 turns, 0.15 s think time.
+  const auto run = runAgainstRecordingMock(workload(
+      {{"shape", "multi_turn"}, {"turns", {{"dist", "fixed"}, {"value", 4}}},
+       {"think_time_s", {{"dist", "fixed"}, {"value", 0.15}}}},
+      2, 2));
+  expectCountsAgree(run, 16);
+  std::map<std::string, std::vector<const Received*>> bySession;  // keyed by the first user message
+  for (const auto& r : run.received) bySession[messages(r)[0].at("content")].push_back(&r);
+  ASSERT_EQ(bySession.size(), 4u);
+  for (const auto& [first, turns] : bySession) {
+    ASSERT_EQ(turns.size(), 4u);
+    for (size_t k = 1; k < turns.size(); ++k) {
+      EXPECT_TRUE(extends(*turns[k], *turns[k - 1])) << messages(*turns[k]).dump();
+      // After the previous reply ended (>= its TTFT) plus the think time.
+      EXPECT_GE(turns[k]->arrivalNs - turns[k - 1]->arrivalNs, (150 + kTtftMs) * 1'000'000);
+    }
+  }
+}
+
+TEST(SessionShapes, MultiTurnOnTheCompletionsApiConcatenatesThePrompt) {
+  const auto run = runAgainstRecordingMock(workload(
+      {{"shape", "multi_turn"}, {"turns", {{"dist", "fixed"}, {"value", 3}}},
+       {"think_time_s", {{"dist", "fixed"}, {"value", 0}}}},
+      1, 1, "completions"));
+  expectCountsAgree(run, 3);
+  for (size_t k = 1; k < run.received.size(); ++k) {
+    const std::string prev = run.received[k - 1].body.at("prompt");
+    const std::string cur = run.received[k].body.at("prompt");
+    const std::string expectedStart = prev + "\n\n" + replyText(maxTokens(run.received[k - 1])) + "\n\n";
+    EXPECT_EQ(cur.substr(0, expectedStart.size()), expectedStart);
+  }
+}
+
+TEST(SessionShapes, TreeSendsEachNodesChildrenAfterItCarryingItsContext) {
+  // 2 sessions, branching 2, depth 2 (two generations below the root): 7 requests each.
+  const auto run = runAgainstRecordingMock(workload({{"shape", "tree"}, {"branching", 2}, {"depth", 2}}, 2, 1));
+  expectCountsAgree(run, 14);
+  size_t roots = 0;
+  for (const auto& node : run.received) {
+    const size_t size = messages(node).size();
+    if (size == 1) ++roots;
+    std::vector<const Received*> children;
+    for (const auto& other : run.received)
+      if (extends(other, node)) children.push_back(&other);
+    EXPECT_EQ(children.size(), size < 5 ? 2u : 0u) << "node with " << size << " messages";
+    for (const Received* c : children) EXPECT_GE(c->arrivalNs - node.arrivalNs, kTtftMs * 1'000'000);
+  }
+  EXPECT_EQ(roots, 2u);
+}
+
+TEST(SessionShapes, AgenticAppendsToolResultsOfTheDrawnLengthAfterToolLatency) {
+  const auto run = runAgainstRecordingMock(workload(
+      {{"shape", "agentic"}, {"steps", {{"dist", "fixed"}, {"value", 3}}},
+       {"tool_latency_s", {{"dist", "fixed"}, {"value", 0.1}}},
+       {"tool_result_tokens", {{"dist", "fixed"}, {"value", 7}}}},
+      1, 1));
+  expectCountsAgree(run, 3);
+  for (size_t k = 1; k < 3; ++k) {
+    EXPECT_TRUE(extends(run.received[k], run.received[k - 1]));
+    EXPECT_EQ(countWords(messages(run.received[k]).back().at("content")), 7u);
+    EXPECT_GE(run.received[k].arrivalNs - run.received[k - 1].arrivalNs, (100 + kTtftMs) * 1'000'000);
+  }
+}
+
+TEST(SessionShapes, SummarizeReducesOverEveryChunkSummaryAfterAllOfThem) {
+  const auto run = runAgainstRecordingMock(
+      workload({{"shape", "summarize"}, {"chunks", {{"dist", "fixed"}, {"value", 4}}}}, 1, 1));
+  expectCountsAgree(run, 5);
+  const Received& reduce = run.received.back();
+  int64_t summaryTokens = 0;
+  for (size_t i = 0; i < 4; ++i) {
+    const Received& map = run.received[i];
+    ASSERT_EQ(messages(map).size(), 1u);
+    summaryTokens += maxTokens(map);
+    EXPECT_GE(reduce.arrivalNs - map.arrivalNs, kTtftMs * 1'000'000);
+  }
+  const std::string text = messages(reduce).at(0).at("content");
+  EXPECT_EQ(countWords(text), static_cast<size_t>(summaryTokens));
+  EXPECT_EQ(text.find_first_not_of("tok \n"), std::string::npos) << text;  // nothing but the replies
+}
+
+TEST(SessionShapes, SharedPrefixGroupsShareOneSystemPrompt) {
+  auto w = workload({{"shape", "multi_turn"}, {"turns", {{"dist", "fixed"}, {"value", 2}}},
+                     {"think_time_s", {{"dist", "fixed"}, {"value", 0}}}},
+                    10, 1);
+  w["requests"]["prompt"] = {{"source", "synthetic"}, {"shared_prefix", {{"groups", 2}, {"tokens", 40}}}};
+  const auto run = runAgainstRecordingMock(w);
+  expectCountsAgree(run, 20);
+  std::map<std::string, int> systems;
+  for (const auto& r : run.received) {
+    const json& first = messages(r).at(0);
+    ASSERT_EQ(first.at("role"), "system");
+    EXPECT_EQ(countWords(first.at("content")), 40u);
+    ++systems[first.at("content")];
+  }
+  EXPECT_EQ(systems.size(), 2u);
+  for (const auto& [text, n] : systems) EXPECT_GE(n, 4) << "each group is reused";
+}
