@@ -46,11 +46,16 @@ nlohmann::json lengthJson(const LengthSummary& s) {
 std::string lengthLine(const char* label, const LengthSummary& s, const LengthDist& dist,
                        const WorkloadSpec& spec) {
   const bool fromTrace = spec.load.trace && spec.load.trace->lengthsFromTrace;
+  std::string source = fromTrace ? "trace"
+                       : dist.source.is_object() && dist.source.value("dist", "") == "sharegpt" ? "sharegpt"
+                                                                                               : distKindName(dist.kind);
+  // Input lengths of shaped sessions and shared prefixes are more than the drawn new text.
+  const bool context = spec.session.kind != SessionShape::Single || spec.requests.sharedPrefix.groups > 0;
+  if (context && std::string(label) == "input") source += "+context";
   return formatText(
-      "  %-7s %-12s min %-6u p1 %-6u p10 %-6u p50 %-6u p90 %-6u p99 %-6u max %-6u "
+      "  %-7s %-18s min %-6u p1 %-6u p10 %-6u p50 %-6u p90 %-6u p99 %-6u max %-6u "
       "mean %.1f\n",
-      label, fromTrace ? "trace" : dist.source.is_object() && dist.source.value("dist", "") == "sharegpt" ? "sharegpt" : distKindName(dist.kind),
-      s.min, s.p1, s.p10, s.p50, s.p90, s.p99, s.max, s.mean);
+      label, source.c_str(), s.min, s.p1, s.p10, s.p50, s.p90, s.p99, s.max, s.mean);
 }
 
 /// "sharegpt chat.json (38 of 40 entries usable, 3 truncated)  tokens: tokenizer: qwen3/…"

@@ -141,6 +141,22 @@ SharedPrefixSpec parseSharedPrefix(const nlohmann::json& value, const std::strin
   return prefix;
 }
 
+void checkSessionLengthSource(const WorkloadSpec& spec) {
+  const SessionShape shape = spec.session.kind;
+  if (shape == SessionShape::Single) return;
+  const std::string name = "\"" + spec.session.shape + "\"";
+  if (spec.load.trace && spec.load.trace->lengthsFromTrace)
+    throw WorkloadError("session.shape",
+                        "shape " + name + " needs lengths for its later requests, but with load.trace.lengths "
+                        "\"trace\" each row is one request: use shape \"single\", or lengths \"workload\" with "
+                        "requests.input_tokens and output_tokens");
+  if (spec.requests.prompt.sharegpt && shape != SessionShape::MultiTurn)
+    throw WorkloadError("session.shape",
+                        "shape " + name + " needs requests.input_tokens for its later requests, which a "
+                        "'sharegpt' prompt source does not have: use \"single\" or \"multi_turn\" (the "
+                        "dataset's own turns)");
+}
+
 SessionSpec parseSession(const nlohmann::json& value, const std::string& path) {
   requireObject(value, path);
   SessionSpec session;

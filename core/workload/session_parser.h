@@ -32,6 +32,12 @@ SecondsDist parseSecondsDist(const nlohmann::json& value, const std::string& pat
 /// {"groups": N, "tokens": N}
 SharedPrefixSpec parseSharedPrefix(const nlohmann::json& value, const std::string& path);
 
+/// Refuses a session shape whose later requests would have no lengths to draw: with
+/// load.trace.lengths "trace" a row is one request (only "single"); with prompt source
+/// "sharegpt" only "single" and "multi_turn" (the dataset's turns) have real lengths.
+/// Throws WorkloadError at "session.shape".
+void checkSessionLengthSource(const WorkloadSpec& spec);
+
 /// Requests in a tree: the root, then `depth` generations of `branching` children per node
 /// (the designer's session preview counts the same way).
 int64_t treeNodes(int64_t branching, int64_t depth);

@@ -322,6 +322,7 @@ WorkloadSpec parseWorkload(const nlohmann::json& document, const std::string& ba
   spec.requests.prompt.materials = loadPromptMaterials(spec.requests.prompt, "requests.prompt");
   if (const auto* session = fields.find("session"))
     spec.session = parseSession(*session, "session");
+  checkSessionLengthSource(spec);
   if (const auto* verdict = fields.find("verdict"))
     spec.verdict = parseVerdict(*verdict, "verdict");
   spec.document = document;
