@@ -23,7 +23,7 @@ struct SocketWatch {
 }  // namespace
 
 HttpDriver::HttpDriver(event_base* base, const WorkerConfig& config, OnDone onDone)
-    : m_base(base), m_config(config), m_onDone(std::move(onDone)) {
+    : m_base(base), m_config(config), m_target(config.endpointUrl), m_onDone(std::move(onDone)) {
   m_multi = curl_multi_init();
   if (m_multi == nullptr) throw std::runtime_error("curl_multi_init failed");
   curl_multi_setopt(m_multi, CURLMOPT_SOCKETFUNCTION, &HttpDriver::onSocket);
@@ -57,7 +57,7 @@ int64_t HttpDriver::nowRel() const { return util::monotonicNs() - m_config.t0Ns;
 CURL* HttpDriver::newEasy(Transfer* t) {
   CURL* e = curl_easy_init();
   if (e == nullptr) throw std::runtime_error("curl_easy_init failed");
-  curl_easy_setopt(e, CURLOPT_URL, m_config.endpointUrl.c_str());
+  m_target.applyTo(e);
   curl_easy_setopt(e, CURLOPT_HTTPHEADER, m_headers);
   curl_easy_setopt(e, CURLOPT_POST, 1L);
   curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/engine/chunk_decoder.h"
+#include "core/engine/curl_target.h"
 #include "core/engine/transfer.h"
 #include "core/engine/worker_config.h"
 #include "core/metrics/latency_histogram.h"
@@ -61,6 +62,7 @@ class HttpDriver {
 
   event_base* m_base;
   const WorkerConfig& m_config;
+  CurlTarget m_target;  ///< the URL parsed once, the proxy environment read once
   OnDone m_onDone;
   CURLM* m_multi = nullptr;
   event* m_timer = nullptr;
