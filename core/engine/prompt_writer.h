@@ -29,6 +29,8 @@ class PromptWriter {
   /// Synthetic text of `tokens` tokens for prompt `promptId` (sessions use their id).
   void appendSynthetic(uint64_t promptId, uint32_t tokens, std::string& out);
   const std::string& basis() const { return m_basis; }
+  /// The loaded tokenizer and dataset (the worker counts reply tokens with the tokenizer).
+  const workload::PromptMaterials& materials() const { return *m_materials; }
 
  private:
   uint64_t m_seed;

@@ -24,6 +24,7 @@ class RequestBodyBuilder {
   void appendSynthetic(uint64_t promptId, uint32_t tokens, std::string& out) {
     m_prompts.appendSynthetic(promptId, tokens, out);
   }
+  const workload::PromptMaterials& promptMaterials() const { return m_prompts.materials(); }
 
  private:
   void appendPrompt(const workload::SessionPlan& session, std::string& out);
