@@ -233,7 +233,7 @@ void HttpDriver::onChunk(Transfer& t, const std::string& data, int64_t now) {
   if (info.malformed) t.malformed = true;
   if (info.serverError) t.serverError = true;
   if (info.hasContent) {
-    if (t.keepReply) t.reply.append(info.content);
+    if (t.keepReply || m_keepAllReplies) t.reply.append(info.content);
     r.outputTokensClient = r.outputTokensClient < 0 ? 1 : r.outputTokensClient + 1;
     if (r.firstTokenNs < 0) {
       r.firstTokenNs = now;
@@ -304,7 +304,7 @@ void HttpDriver::finish(Transfer& t, int curlCode) {
     r.inputTokensServer = info.promptTokens;
     r.outputTokensServer = info.completionTokens;
     r.chunks = 1;
-    if (t.keepReply) t.reply.assign(info.content);
+    if (t.keepReply || m_keepAllReplies) t.reply.assign(info.content);
   }
   release(t);
   m_onDone(t);
