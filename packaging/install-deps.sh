@@ -12,6 +12,8 @@ packages=(
   dbus-daemon dbus-bin gnome-keyring libsecret-1-0 libsecret-tools
   xvfb xauth imagemagick x11-utils xdotool fonts-dejavu-core
   sqlite3 curl procps wrk
+  # bench only: bench/nginx_vs_h2load.sh (static nginx target, h2load reference load generator)
+  nginx-light nghttp2-client
 )
 
 sudo_cmd=()
