@@ -36,6 +36,8 @@ class PromptWriter {
   /// escaped). Throws std::logic_error without a ShareGPT source or past the exchanges.
   const std::string& datasetTurn(uint64_t sessionId, size_t k) const;
   const std::string& basis() const { return m_basis; }
+  /// The loaded tokenizer and dataset (the worker counts reply tokens with the tokenizer).
+  const workload::PromptMaterials& materials() const { return *m_materials; }
 
  private:
   uint64_t m_seed;

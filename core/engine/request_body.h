@@ -30,6 +30,8 @@ class RequestBodyBuilder {
   }
   const std::string& datasetTurn(uint64_t sessionId, size_t k) const { return m_prompts.datasetTurn(sessionId, k); }
 
+  const workload::PromptMaterials& promptMaterials() const { return m_prompts.materials(); }
+
  private:
   void appendPrompt(const workload::SessionPlan& session, std::string& out);
   void appendMaxTokens(uint32_t outputTokens, std::string& out) const;
