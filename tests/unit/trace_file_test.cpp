@@ -1,5 +1,7 @@
 // Trace files: exact timestamps, kept hash_ids, and errors naming file, line and field.
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -129,4 +131,44 @@ TEST(TraceFile, ShippedTracesParseWhole) {
       EXPECT_FALSE(rows.front().hashIds.empty());
     }
   }
+}
+
+// Found by trace_file_fuzz (tests/data/fuzz_regressions/): a year past 2261 overflowed the
+// nanosecond timestamp (signed overflow, caught by UBSan). The first byte is the fuzzer's
+// format selector.
+TEST(TraceFile, TimestampsBeyondNanosecondRangeAreRefused) {
+  const std::string path = std::string(PLUMBLINE_TEST_DATA) + "/fuzz_regressions/trace_year_2623_overflow.bin";
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in) << path;
+  const std::string text = std::string(std::istreambuf_iterator<char>(in), {}).substr(1);
+  EXPECT_EQ(errorOf(text, TraceFormat::AzureCsv).rfind("t.txt:3 | field 'TIMESTAMP': the year is outside 1970-2200", 0), 0u)
+      << errorOf(text, TraceFormat::AzureCsv);
+  EXPECT_EQ(errorOf(std::string(kHeader) + "1969-12-31 23:59:59,1,1\n", TraceFormat::AzureCsv)
+                .rfind("t.txt:2 | field 'TIMESTAMP': the year is outside 1970-2200", 0),
+            0u);
+  EXPECT_EQ(errorOf("{\"timestamp\": 9223372036854775807, \"input_length\": 1, \"output_length\": 1}\n",
+                    TraceFormat::MooncakeJsonl),
+            "t.txt:1 | field 'timestamp': at most 1e12 milliseconds, got '9223372036854775807'");
+  EXPECT_EQ(errorOf("{\"timestamp\": 1e300, \"input_length\": 1, \"output_length\": 1}\n",
+                    TraceFormat::MooncakeJsonl)
+                .rfind("t.txt:1 | field 'timestamp': at most 1e12 milliseconds", 0),
+            0u);
+  EXPECT_EQ(errorOf("{\"timestamp\": 1000000000000, \"input_length\": 1, \"output_length\": 1}\n",
+                    TraceFormat::MooncakeJsonl),
+            "accepted");
+}
+
+// Found by trace_file_fuzz: a number too large for a double escaped as nlohmann out_of_range.
+TEST(TraceFile, MooncakeNumberTooLargeForADoubleIsAJsonErrorOnItsLine) {
+  const std::string path = std::string(PLUMBLINE_TEST_DATA) + "/fuzz_regressions/trace_number_overflow.bin";
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in) << path;
+  const std::string text = std::string(std::istreambuf_iterator<char>(in), {}).substr(1);
+  EXPECT_EQ(errorOf(text, TraceFormat::MooncakeJsonl).rfind("t.txt:1 | field '(line)': invalid JSON: ", 0), 0u)
+      << errorOf(text, TraceFormat::MooncakeJsonl);
+  const std::string ok = "{\"timestamp\": 0, \"input_length\": 1, \"output_length\": 1}\n";
+  EXPECT_EQ(errorOf(ok + "{\"timestamp\": 1e999, \"input_length\": 1, \"output_length\": 1}\n",
+                    TraceFormat::MooncakeJsonl)
+                .rfind("t.txt:2 | field '(line)': invalid JSON: ", 0),
+            0u);
 }
