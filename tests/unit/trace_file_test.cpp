@@ -25,6 +25,13 @@ std::string errorOf(const std::string& text, TraceFormat format) {
   return "accepted";
 }
 
+/// A trace_file_fuzz input from tests/data/fuzz_regressions/, without its format-selector byte.
+std::string fuzzInput(const std::string& name) {
+  std::ifstream in(std::string(PLUMBLINE_TEST_DATA) + "/fuzz_regressions/" + name, std::ios::binary);
+  const std::string bytes(std::istreambuf_iterator<char>(in), {});
+  return bytes.empty() ? bytes : bytes.substr(1);
+}
+
 constexpr const char* kHeader = "TIMESTAMP,ContextTokens,GeneratedTokens\n";
 
 }  // namespace
@@ -137,10 +144,8 @@ TEST(TraceFile, ShippedTracesParseWhole) {
 // nanosecond timestamp (signed overflow, caught by UBSan). The first byte is the fuzzer's
 // format selector.
 TEST(TraceFile, TimestampsBeyondNanosecondRangeAreRefused) {
-  const std::string path = std::string(PLUMBLINE_TEST_DATA) + "/fuzz_regressions/trace_year_2623_overflow.bin";
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in) << path;
-  const std::string text = std::string(std::istreambuf_iterator<char>(in), {}).substr(1);
+  const std::string text = fuzzInput("trace_year_2623_overflow.bin");
+  ASSERT_FALSE(text.empty());
   EXPECT_EQ(errorOf(text, TraceFormat::AzureCsv).rfind("t.txt:3 | field 'TIMESTAMP': the year is outside 1970-2200", 0), 0u)
       << errorOf(text, TraceFormat::AzureCsv);
   EXPECT_EQ(errorOf(std::string(kHeader) + "1969-12-31 23:59:59,1,1\n", TraceFormat::AzureCsv)
@@ -160,10 +165,8 @@ TEST(TraceFile, TimestampsBeyondNanosecondRangeAreRefused) {
 
 // Found by trace_file_fuzz: a number too large for a double escaped as nlohmann out_of_range.
 TEST(TraceFile, MooncakeNumberTooLargeForADoubleIsAJsonErrorOnItsLine) {
-  const std::string path = std::string(PLUMBLINE_TEST_DATA) + "/fuzz_regressions/trace_number_overflow.bin";
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in) << path;
-  const std::string text = std::string(std::istreambuf_iterator<char>(in), {}).substr(1);
+  const std::string text = fuzzInput("trace_number_overflow.bin");
+  ASSERT_FALSE(text.empty());
   EXPECT_EQ(errorOf(text, TraceFormat::MooncakeJsonl).rfind("t.txt:1 | field '(line)': invalid JSON: ", 0), 0u)
       << errorOf(text, TraceFormat::MooncakeJsonl);
   const std::string ok = "{\"timestamp\": 0, \"input_length\": 1, \"output_length\": 1}\n";
