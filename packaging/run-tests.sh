@@ -8,3 +8,5 @@ npm ci --prefix tests/conformance --no-audit --no-fund --loglevel=error
 cmake --preset dev
 cmake --build --preset dev
 ctest --preset dev -j2
+# ASan + UBSan engine tests, opt-in: at least 8 more minutes on a clean 2-core machine (README "Sanitizers").
+if [ -n "${PLUMBLINE_ASAN:-}" ]; then bash packaging/run-asan-tests.sh; fi

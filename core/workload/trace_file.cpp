@@ -17,6 +17,7 @@ namespace plumbline::workload {
 namespace {
 
 constexpr int64_t kNsPerS = 1'000'000'000;
+constexpr double kMaxTimestampMs = 1e12;
 
 class RowError {
  public:
@@ -73,6 +74,8 @@ int64_t azureTimestampNs(std::string_view text, const RowError& err) {
     bad("not a date and time");
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
     bad("a date or time field is out of range");
+  // Nanoseconds since the epoch fit in int64 only for years 1678..2261.
+  if (year < 1970 || year > 2200) bad("the year is outside 1970-2200");
   int64_t fractionNs = 0;
   if (text.size() > 19) {
     const std::string_view fraction = text.substr(20);
@@ -164,6 +167,8 @@ void parseMooncakeRow(std::string_view line, uint32_t number, const std::string&
     row = nlohmann::json::parse(line);
   } catch (const nlohmann::json::parse_error& e) {
     err.fail("(line)", std::string("invalid JSON: ") + e.what());
+  } catch (const nlohmann::json::out_of_range& e) {  // a number too large for a double
+    err.fail("(line)", std::string("invalid JSON: ") + e.what());
   }
   if (!row.is_object()) err.fail("(line)", "expected one JSON object per line");
   TraceRow out;
@@ -172,6 +177,9 @@ void parseMooncakeRow(std::string_view line, uint32_t number, const std::string&
   if (ts == row.end()) err.fail("timestamp", "missing");
   if (!ts->is_number() || ts->get<double>() < 0)
     err.fail("timestamp", "expected non-negative milliseconds, got " + shown(ts->dump()));
+  // 1e12 ms is 31 years of trace; beyond it nanoseconds would soon overflow int64.
+  if (ts->get<double>() > kMaxTimestampMs)
+    err.fail("timestamp", "at most 1e12 milliseconds, got " + shown(ts->dump()));
   out.timestampNs = ts->is_number_integer() ? ts->get<int64_t>() * 1'000'000
                                             : std::llround(ts->get<double>() * 1e6);
   out.inputTokens = jsonCount(row, "input_length", err);

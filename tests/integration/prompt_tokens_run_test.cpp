@@ -109,7 +109,10 @@ TEST(PromptTokensRun, ShareGptCatalogWorkloadRunsAndSendsDatasetLengths) {
   ChildProcess e({PLUMBLINE_BIN, "runs", "--db", dir.file("runs.db"), "export", "1", "--format", "json"},
                  dir.file("export.json"));
   e.wait(30'000);
-  for (const auto& q : json::parse(e.output())["requests"]) {
+  // Keep the parsed export alive: a range-for over a member of a temporary reads freed memory
+  // (heap-use-after-free found by the ASan run).
+  const json exported = json::parse(e.output());
+  for (const auto& q : exported["requests"]) {
     EXPECT_LE(q["input_tokens_client"].get<int>(), 256);
     EXPECT_LE(q["output_tokens_server"].get<int>(), 512);
   }

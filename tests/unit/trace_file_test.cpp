@@ -1,5 +1,7 @@
 // Trace files: exact timestamps, kept hash_ids, and errors naming file, line and field.
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -21,6 +23,13 @@ std::string errorOf(const std::string& text, TraceFormat format) {
     return e.path() + " | " + e.reason();
   }
   return "accepted";
+}
+
+/// A trace_file_fuzz input from tests/data/fuzz_regressions/, without its format-selector byte.
+std::string fuzzInput(const std::string& name) {
+  std::ifstream in(std::string(PLUMBLINE_TEST_DATA) + "/fuzz_regressions/" + name, std::ios::binary);
+  const std::string bytes(std::istreambuf_iterator<char>(in), {});
+  return bytes.empty() ? bytes : bytes.substr(1);
 }
 
 constexpr const char* kHeader = "TIMESTAMP,ContextTokens,GeneratedTokens\n";
@@ -129,4 +138,40 @@ TEST(TraceFile, ShippedTracesParseWhole) {
       EXPECT_FALSE(rows.front().hashIds.empty());
     }
   }
+}
+
+// Found by trace_file_fuzz (tests/data/fuzz_regressions/): a year past 2261 overflowed the
+// nanosecond timestamp (signed overflow, caught by UBSan). The first byte is the fuzzer's
+// format selector.
+TEST(TraceFile, TimestampsBeyondNanosecondRangeAreRefused) {
+  const std::string text = fuzzInput("trace_year_2623_overflow.bin");
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(errorOf(text, TraceFormat::AzureCsv).rfind("t.txt:3 | field 'TIMESTAMP': the year is outside 1970-2200", 0), 0u)
+      << errorOf(text, TraceFormat::AzureCsv);
+  EXPECT_EQ(errorOf(std::string(kHeader) + "1969-12-31 23:59:59,1,1\n", TraceFormat::AzureCsv)
+                .rfind("t.txt:2 | field 'TIMESTAMP': the year is outside 1970-2200", 0),
+            0u);
+  EXPECT_EQ(errorOf("{\"timestamp\": 9223372036854775807, \"input_length\": 1, \"output_length\": 1}\n",
+                    TraceFormat::MooncakeJsonl),
+            "t.txt:1 | field 'timestamp': at most 1e12 milliseconds, got '9223372036854775807'");
+  EXPECT_EQ(errorOf("{\"timestamp\": 1e300, \"input_length\": 1, \"output_length\": 1}\n",
+                    TraceFormat::MooncakeJsonl)
+                .rfind("t.txt:1 | field 'timestamp': at most 1e12 milliseconds", 0),
+            0u);
+  EXPECT_EQ(errorOf("{\"timestamp\": 1000000000000, \"input_length\": 1, \"output_length\": 1}\n",
+                    TraceFormat::MooncakeJsonl),
+            "accepted");
+}
+
+// Found by trace_file_fuzz: a number too large for a double escaped as nlohmann out_of_range.
+TEST(TraceFile, MooncakeNumberTooLargeForADoubleIsAJsonErrorOnItsLine) {
+  const std::string text = fuzzInput("trace_number_overflow.bin");
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(errorOf(text, TraceFormat::MooncakeJsonl).rfind("t.txt:1 | field '(line)': invalid JSON: ", 0), 0u)
+      << errorOf(text, TraceFormat::MooncakeJsonl);
+  const std::string ok = "{\"timestamp\": 0, \"input_length\": 1, \"output_length\": 1}\n";
+  EXPECT_EQ(errorOf(ok + "{\"timestamp\": 1e999, \"input_length\": 1, \"output_length\": 1}\n",
+                    TraceFormat::MooncakeJsonl)
+                .rfind("t.txt:2 | field '(line)': invalid JSON: ", 0),
+            0u);
 }
