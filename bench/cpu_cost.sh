@@ -64,23 +64,23 @@ JSON
 
 json_field() { sed -n "s/.*\"$1\": *\"\{0,1\}\([^\",}]*\).*/\1/p" "$2" | head -1; }
 
-# Runs plumbline under the probe; prints "cpu_s completed chunks verdict".
+# Runs plumbline under the probe; prints "cpu_s completed chunks verdict sys_s".
 measured_run() {  # $1 = workload, $2 = url, $3 = rate, $4 = duration
-  local db="$work/run.db" cpu verdict completed chunks
+  local db="$work/run.db" cpu sys verdict completed chunks
   rm -f "$db" "$db-wal" "$db-shm" "$work/s.json"
-  cpu="$("$probe" --quiet "$bin" run "$1" --target "$2" --db "$db" --workers "$workers" --rate "$3" \
-           --duration "$4" --quiet --summary-json "$work/s.json" | awk '{printf "%.6f", $1 + $2}')"
+  read -r cpu sys < <("$probe" --quiet "$bin" run "$1" --target "$2" --db "$db" --workers "$workers" --rate "$3" \
+           --duration "$4" --quiet --summary-json "$work/s.json" | awk '{printf "%.6f %.6f\n", $1 + $2, $2}')
   [ -s "$work/s.json" ] || { echo "cpu_cost: the run wrote no summary" >&2; exit 1; }
   verdict="$(json_field verdict "$work/s.json")"
   completed="$(json_field completed "$work/s.json")"
   chunks="$(sqlite3 "$db" 'SELECT coalesce(sum(chunks), 0) FROM requests')"
-  echo "$cpu $completed $chunks $verdict"
+  echo "$cpu $completed $chunks $verdict $sys"
 }
 
 report() {  # $1 = label, $2 = unit (req|chunk), $3 = short result, $4 = long result
   awk -v label="$1" -v unit="$2" -v s="$3" -v l="$4" 'BEGIN {
     split(s, a, " "); split(l, b, " "); col = (unit == "req") ? 2 : 3
-    printf "%s\tshort: %.3f s CPU / %d %s (%s)\tlong: %.3f s CPU / %d %s (%s)\n", label, a[1], a[col], unit, a[4], b[1], b[col], unit, b[4]
+    printf "%s\tshort: %.3f s CPU / %d %s (%s)\tlong: %.3f s CPU (%.0f%% system) / %d %s (%s)\n", label, a[1], a[col], unit, a[4], b[1], 100 * b[5] / b[1], b[col], unit, b[4]
     d = b[col] - a[col]; if (d < 1) d = 1
     printf "%s\twhole run (long): %.2f us/%s\tmarginal (long-short): %.2f us/%s\n", label, b[1] * 1e6 / (b[col] > 0 ? b[col] : 1), unit, (b[1] - a[1]) * 1e6 / d, unit }'
 }
@@ -94,6 +94,16 @@ echo "counted: user+sys of plumbline run and every child it reaped (RUSAGE_CHILD
 ns_short="$(measured_run "$work/nonstream.json" "$url_instant" "$rate" "$short")"
 ns_long="$(measured_run "$work/nonstream.json" "$url_instant" "$rate" "$long")"
 report "non-streaming @ $rate rps" req "$ns_short" "$ns_long"
+if command -v h2load >/dev/null; then
+  # The reference in the same run and machine state: h2load's CPU per request, same mock, same rate.
+  per_client=$(( (rate + 63) / 64 ))
+  printf '%s' '{"model":"mock","messages":[{"role":"user","content":"say ok"}],"max_tokens":1,"ignore_eos":true,"temperature":0}' >"$work/request.json"
+  h2="$("$probe" h2load --h1 -t1 -c64 --rps "$per_client" -D "$long" -d "$work/request.json" \
+         -H 'content-type: application/json' "$url_instant/v1/chat/completions" 2>&1)"
+  awk -v rate="$((per_client * 64))" '/^requests:/ {ok = $8} END {
+      printf "h2load reference @ %d rps (same mock)\t%.3f s CPU (%.0f%% system) / %d req\t%.2f us/req (whole run)\n",
+        rate, $1 + $2, 100 * $2 / ($1 + $2), ok, ($1 + $2) * 1e6 / (ok > 0 ? ok : 1) }' <<<"$h2"
+fi
 st_short="$(measured_run "$work/stream.json" "$url_paced" "$stream_rate" "$short")"
 st_long="$(measured_run "$work/stream.json" "$url_paced" "$stream_rate" "$long")"
 report "streaming 64 tok @ 5 ms, $stream_rate streams/s" chunk "$st_short" "$st_long"

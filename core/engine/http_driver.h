@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/engine/chunk_decoder.h"
+#include "core/engine/curl_target.h"
 #include "core/engine/transfer.h"
 #include "core/engine/worker_config.h"
 #include "core/metrics/latency_histogram.h"
@@ -33,6 +34,11 @@ class HttpDriver {
   /// Sends now; record.sendNs is taken now unless the caller already set it. OnDone never
   /// runs inside start(): call drainFinished() after a batch of starts.
   void start(Transfer* t);
+  /// Gives back a transfer that was acquired (its body built ahead) but will never be sent.
+  void discard(Transfer* t) { m_free.push_back(t); }
+  /// Collect every reply's text, not only those marked keepReply (the client counts their
+  /// tokens once they complete).
+  void keepAllReplies(bool keep) { m_keepAllReplies = keep; }
   /// Reports every finished request through OnDone.
   void drainFinished();
   /// Ends every request in flight as `cls` (stop after the grace period, or shutdown).
@@ -61,6 +67,7 @@ class HttpDriver {
 
   event_base* m_base;
   const WorkerConfig& m_config;
+  CurlTarget m_target;  ///< the URL parsed once, the proxy environment read once
   OnDone m_onDone;
   CURLM* m_multi = nullptr;
   event* m_timer = nullptr;
@@ -71,6 +78,7 @@ class HttpDriver {
   std::vector<Transfer*> m_free;
   std::vector<Transfer*> m_active;
   size_t m_sockets = 0;
+  bool m_keepAllReplies = false;
 };
 
 }  // namespace plumbline::engine
