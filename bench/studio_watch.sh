@@ -67,6 +67,9 @@ for r in rows[:: max(1, len(rows) // 12)]:
 last = rows[-1]
 print(f"max UI stall: {last['max_stall_ms']:.2f} ms over {last['samples']} samples "
       f"({last['stalls_over_50ms']} over 50 ms)")
+if "max_busy_stall_ms" in last:
+    print(f"of which the UI thread's own CPU work: max {last['max_busy_stall_ms']:.2f} ms "
+          f"({last['busy_stalls_over_50ms']} over 50 ms; the rest of a stall is time the kernel ran other threads)")
 print("stall histogram:", json.dumps(last["histogram"]))
 print(f"RSS: start {rows[0]['rss_kb'] / 1024:.1f} MiB, end {last['rss_kb'] / 1024:.1f} MiB, "
       f"max {max(r['rss_kb'] for r in rows) / 1024:.1f} MiB")

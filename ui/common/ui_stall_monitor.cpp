@@ -1,5 +1,6 @@
 #include "ui/common/ui_stall_monitor.h"
 
+#include <time.h>
 #include <unistd.h>
 
 #include <QFile>
@@ -9,6 +10,16 @@
 #include <QTimer>
 
 namespace plumbline::ui {
+
+namespace {
+
+qint64 threadCpuNs() {
+  timespec ts{};
+  if (::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return -1;
+  return static_cast<qint64>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+}  // namespace
 
 UiStallMonitor::UiStallMonitor(int periodMs, QObject* parent) : QObject(parent), m_periodMs(periodMs) {
   m_timer = new QTimer(this);
@@ -23,6 +34,7 @@ UiStallMonitor::UiStallMonitor(int periodMs, QObject* parent) : QObject(parent),
 void UiStallMonitor::start() {
   m_clock.start();
   m_lastNs = -1;
+  m_lastCpuNs = -1;
   m_timer->start();
 }
 
@@ -34,15 +46,22 @@ void UiStallMonitor::setStatsFile(const QString& path) {
 
 void UiStallMonitor::onTick() {
   const qint64 now = m_clock.nsecsElapsed();
+  const qint64 cpu = threadCpuNs();
   if (m_lastNs >= 0) {
     const double lateMs = std::max(0.0, static_cast<double>(now - m_lastNs) / 1e6 - m_periodMs);
     m_maxMs = std::max(m_maxMs, lateMs);
+    if (cpu >= 0 && m_lastCpuNs >= 0) {
+      const double busyMs = std::min(lateMs, static_cast<double>(cpu - m_lastCpuNs) / 1e6);
+      m_maxBusyMs = std::max(m_maxBusyMs, busyMs);
+      if (busyMs >= 50) ++m_busyOver50;
+    }
     size_t b = 0;
     while (b < kBucketMs.size() && lateMs >= kBucketMs[b]) ++b;
     ++m_hist[b];
     ++m_samples;
   }
   m_lastNs = now;
+  m_lastCpuNs = cpu;
 }
 
 qint64 UiStallMonitor::residentKb() {
@@ -68,6 +87,8 @@ QString UiStallMonitor::statsJson() const {
   o[QStringLiteral("t_s")] = static_cast<double>(m_clock.elapsed()) / 1000.0;
   o[QStringLiteral("max_stall_ms")] = m_maxMs;
   o[QStringLiteral("stalls_over_50ms")] = static_cast<qint64>(over50);
+  o[QStringLiteral("max_busy_stall_ms")] = m_maxBusyMs;
+  o[QStringLiteral("busy_stalls_over_50ms")] = static_cast<qint64>(m_busyOver50);
   o[QStringLiteral("samples")] = static_cast<qint64>(m_samples);
   o[QStringLiteral("histogram")] = hist;
   o[QStringLiteral("rss_kb")] = residentKb();
