@@ -198,6 +198,7 @@ void Worker::startSession(const workload::SessionPlan& s) {
 
 void Worker::onRequestDone(Transfer& t) {
   m_records.push_back(t.record);
+  if (const HarnessLimit limit = m_http->takeHarnessLimit(); limit != HarnessLimit::None) reportLimit(limit);
   if (m_records.size() >= kRecordsPerFrame) flushRecords();
   m_sessionRunner->onDone(t);  // may make dependent requests due (sent from the loop, not here)
   // A send slot opened: take the next send turn from the loop, never from inside a completion.
@@ -285,7 +286,15 @@ void Worker::onGraceTimer(int, short, void* self) {
   w->maybeFinish();
 }
 
+void Worker::reportLimit(HarnessLimit limit) {
+  const auto bit = static_cast<uint8_t>(1u << static_cast<unsigned>(limit));
+  if ((m_limitsReported & bit) != 0) return;  // once per limit: the records count every request
+  m_limitsReported |= bit;
+  m_channel->send(FrameType::HarnessLimit, describeHarnessLimit(limit, m_config->workerId));
+}
+
 int runWorkerProcess(int controlFd) {
+  raiseFileDescriptorLimit();  // one descriptor per connection: take all the hard limit allows
   curl_global_init(CURL_GLOBAL_DEFAULT);  // TLS libraries load now, not on the first send
   Worker worker(controlFd);
   return worker.run();
