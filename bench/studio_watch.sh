@@ -70,6 +70,21 @@ print(f"max UI stall: {last['max_stall_ms']:.2f} ms over {last['samples']} sampl
 print("stall histogram:", json.dumps(last["histogram"]))
 print(f"RSS: start {rows[0]['rss_kb'] / 1024:.1f} MiB, end {last['rss_kb'] / 1024:.1f} MiB, "
       f"max {max(r['rss_kb'] for r in rows) / 1024:.1f} MiB")
+# Flatness: least-squares slope of RSS over time, past the first 30 s (charts filling up),
+# from one sample every 10 s.
+every10, seen = [], set()
+for r in rows:
+    if r["t_s"] >= 30 and int(r["t_s"] // 10) not in seen:
+        seen.add(int(r["t_s"] // 10))
+        every10.append(r)
+if len(every10) >= 3:
+    n = len(every10)
+    mt = sum(r["t_s"] for r in every10) / n
+    mr = sum(r["rss_kb"] for r in every10) / n
+    slope = sum((r["t_s"] - mt) * (r["rss_kb"] - mr) for r in every10) / sum((r["t_s"] - mt) ** 2 for r in every10)
+    print(f"RSS every 10 s from t=30 s (MiB): " + " ".join(f"{r['rss_kb'] / 1024:.1f}" for r in every10))
+    print(f"RSS slope from t=30 s: {slope * 60:+.1f} KiB/min over {every10[-1]['t_s'] - every10[0]['t_s']:.0f} s "
+          f"({n} samples)")
 PY
 echo "== the run (database $db)"
 "$build/app/plumbline" runs show 1 --db "$db" | head -5

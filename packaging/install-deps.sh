@@ -9,8 +9,11 @@ packages=(
   libsqlite3-dev libcli11-dev libpcre2-dev libicu-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev qtkeychain-qt6-dev qt6-qpa-plugins
-  xvfb xauth imagemagick x11-utils fonts-dejavu-core
+  dbus-daemon dbus-bin gnome-keyring libsecret-1-0 libsecret-tools
+  xvfb xauth imagemagick x11-utils xdotool fonts-dejavu-core
   sqlite3 curl procps wrk
+  # bench only: bench/nginx_vs_h2load.sh (static nginx target, h2load reference load generator)
+  nginx-light nghttp2-client
 )
 
 sudo_cmd=()

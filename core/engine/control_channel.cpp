@@ -39,7 +39,7 @@ void ControlChannel::onReadable(int, short, void* self) { static_cast<ControlCha
 void ControlChannel::onWritable(int, short, void* self) { static_cast<ControlChannel*>(self)->writeSome(); }
 
 void ControlChannel::readSome() {
-  std::array<char, 65536> buf{};
+  std::array<char, 65536> buf;  // not value-initialised: zeroing 64 KB on every wake-up showed in profiles
   for (int round = 0; round < 16 && !m_closed; ++round) {
     const ssize_t n = read(m_fd, buf.data(), buf.size());
     if (n == 0) return fail("peer closed the connection");

@@ -40,7 +40,7 @@ struct SocketCallbacks {
 };
 
 HttpDriver::HttpDriver(event_base* base, const WorkerConfig& config, OnDone onDone)
-    : m_base(base), m_config(config), m_onDone(std::move(onDone)) {
+    : m_base(base), m_config(config), m_target(config.endpointUrl), m_onDone(std::move(onDone)) {
   m_multi = curl_multi_init();
   if (m_multi == nullptr) throw std::runtime_error("curl_multi_init failed");
   curl_multi_setopt(m_multi, CURLMOPT_SOCKETFUNCTION, &HttpDriver::onSocket);
@@ -74,7 +74,7 @@ int64_t HttpDriver::nowRel() const { return util::monotonicNs() - m_config.t0Ns;
 CURL* HttpDriver::newEasy(Transfer* t) {
   CURL* e = curl_easy_init();
   if (e == nullptr) throw std::runtime_error("curl_easy_init failed");
-  curl_easy_setopt(e, CURLOPT_URL, m_config.endpointUrl.c_str());
+  m_target.applyTo(e);
   curl_easy_setopt(e, CURLOPT_HTTPHEADER, m_headers);
   curl_easy_setopt(e, CURLOPT_POST, 1L);
   curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
@@ -268,7 +268,7 @@ void HttpDriver::onChunk(Transfer& t, const std::string& data, int64_t now) {
   if (info.malformed) t.malformed = true;
   if (info.serverError) t.serverError = true;
   if (info.hasContent) {
-    if (t.keepReply) t.reply.append(info.content);
+    if (t.keepReply || m_keepAllReplies) t.reply.append(info.content);
     r.outputTokensClient = r.outputTokensClient < 0 ? 1 : r.outputTokensClient + 1;
     if (r.firstTokenNs < 0) {
       r.firstTokenNs = now;
@@ -348,7 +348,7 @@ void HttpDriver::finish(Transfer& t, int curlCode) {
     r.inputTokensServer = info.promptTokens;
     r.outputTokensServer = info.completionTokens;
     r.chunks = 1;
-    if (t.keepReply) t.reply.assign(info.content);
+    if (t.keepReply || m_keepAllReplies) t.reply.assign(info.content);
   }
   release(t);
   m_onDone(t);

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/engine/chunk_decoder.h"
+#include "core/engine/curl_target.h"
 #include "core/engine/harness_limit.h"
 #include "core/engine/transfer.h"
 #include "core/engine/worker_config.h"
@@ -36,6 +37,11 @@ class HttpDriver {
   /// Sends now; record.sendNs is taken now unless the caller already set it. OnDone never
   /// runs inside start(): call drainFinished() after a batch of starts.
   void start(Transfer* t);
+  /// Gives back a transfer that was acquired (its body built ahead) but will never be sent.
+  void discard(Transfer* t) { m_free.push_back(t); }
+  /// Collect every reply's text, not only those marked keepReply (the client counts their
+  /// tokens once they complete).
+  void keepAllReplies(bool keep) { m_keepAllReplies = keep; }
   /// Reports every finished request through OnDone.
   void drainFinished();
   /// Ends every request in flight as `cls` (stop after the grace period, or shutdown).
@@ -70,6 +76,7 @@ class HttpDriver {
 
   event_base* m_base;
   const WorkerConfig& m_config;
+  CurlTarget m_target;  ///< the URL parsed once, the proxy environment read once
   OnDone m_onDone;
   CURLM* m_multi = nullptr;
   event* m_timer = nullptr;
@@ -82,6 +89,7 @@ class HttpDriver {
   size_t m_sockets = 0;      ///< sockets libcurl asked us to watch
   size_t m_connections = 0;  ///< sockets opened and not yet closed
   HarnessLimit m_limitHit = HarnessLimit::None;
+  bool m_keepAllReplies = false;
 };
 
 }  // namespace plumbline::engine

@@ -1,16 +1,20 @@
 #include "core/engine/prompt_writer.h"
 
 #include <array>
+#include <stdexcept>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "core/util/rng.h"
+#include "core/workload/prompt_blocks.h"
 
 namespace plumbline::engine {
 
 namespace {
 constexpr uint64_t kPromptStream = 3'000'000'000ULL;
+/// Block texts: promptId kBlockPromptBase + hash id, far from session ids and session streams.
+constexpr uint64_t kBlockPromptBase = 11'000'000'000'000ULL;
 constexpr std::array<std::string_view, 64> kWords = {
     "time",   "year",   "people", "way",    "day",    "man",    "thing",  "woman",
     "life",   "child",  "world",  "school", "state",  "family", "student", "group",
@@ -57,6 +61,27 @@ void PromptWriter::appendSynthetic(uint64_t promptId, uint32_t tokens, std::stri
   } else {
     appendWords(rng, tokens, out);
   }
+}
+
+void PromptWriter::appendBlocks(const std::vector<uint32_t>& hashIds, uint32_t tokens, uint64_t promptId,
+                                std::string& out) {
+  const workload::PromptBlockLayout layout = workload::promptBlockLayout(hashIds.size(), tokens);
+  // Units are one token each and blocks start with a bare word: a space between two parts
+  // keeps the count additive, under the approximation and under a splitting tokenizer alike.
+  for (size_t i = 0; i < layout.blocks; ++i) {
+    if (i != 0) out.push_back(' ');
+    appendSynthetic(kBlockPromptBase + hashIds[i], layout.blockTokens(i), out);
+  }
+  if (layout.uniqueTokens > 0) {
+    if (layout.blocks != 0) out.push_back(' ');
+    appendSynthetic(promptId, layout.uniqueTokens, out);
+  }
+}
+
+const std::string& PromptWriter::datasetTurn(uint64_t sessionId, size_t k) const {
+  if (!m_materials->sharegpt) throw std::logic_error("a dataset turn without a ShareGPT prompt source");
+  const auto& prompts = *m_materials->sharegpt;
+  return prompts.humanText(prompts.pick(m_seed, sessionId), k);
 }
 
 void PromptWriter::append(const workload::SessionPlan& session, std::string& out) {

@@ -28,7 +28,16 @@ class PromptWriter {
   void append(const workload::SessionPlan& session, std::string& out);
   /// Synthetic text of `tokens` tokens for prompt `promptId` (sessions use their id).
   void appendSynthetic(uint64_t promptId, uint32_t tokens, std::string& out);
+  /// A replayed trace row's prompt of `tokens` tokens built from its prefix blocks
+  /// (workload::promptBlockLayout): each block's text depends only on its hash id, so rows
+  /// sharing ids share that prefix; the tokens past the blocks are text of prompt `promptId`.
+  void appendBlocks(const std::vector<uint32_t>& hashIds, uint32_t tokens, uint64_t promptId, std::string& out);
+  /// The human text of exchange `k` of session `sessionId`'s ShareGPT conversation (raw, not
+  /// escaped). Throws std::logic_error without a ShareGPT source or past the exchanges.
+  const std::string& datasetTurn(uint64_t sessionId, size_t k) const;
   const std::string& basis() const { return m_basis; }
+  /// The loaded tokenizer and dataset (the worker counts reply tokens with the tokenizer).
+  const workload::PromptMaterials& materials() const { return *m_materials; }
 
  private:
   uint64_t m_seed;

@@ -24,6 +24,13 @@ class RequestBodyBuilder {
   void appendSynthetic(uint64_t promptId, uint32_t tokens, std::string& out) {
     m_prompts.appendSynthetic(promptId, tokens, out);
   }
+  /// See PromptWriter::appendBlocks and PromptWriter::datasetTurn.
+  void appendBlocks(const std::vector<uint32_t>& hashIds, uint32_t tokens, uint64_t promptId, std::string& out) {
+    m_prompts.appendBlocks(hashIds, tokens, promptId, out);
+  }
+  const std::string& datasetTurn(uint64_t sessionId, size_t k) const { return m_prompts.datasetTurn(sessionId, k); }
+
+  const workload::PromptMaterials& promptMaterials() const { return m_prompts.materials(); }
 
  private:
   void appendPrompt(const workload::SessionPlan& session, std::string& out);

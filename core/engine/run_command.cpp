@@ -14,6 +14,7 @@
 #include "core/engine/live_run.h"
 #include "core/engine/store_sink.h"
 #include "core/engine/terminal_report.h"
+#include "core/engine/token_count_basis.h"
 #include "core/engine/early_stop_signal.h"
 #include "core/mock/embedded_target.h"
 #include "core/store/default_paths.h"
@@ -26,16 +27,6 @@
 namespace plumbline::engine {
 
 namespace {
-
-/// Says in the summary what the client's token counts are, so no reader mistakes them.
-void describeTokenCounts(const workload::WorkloadSpec& spec, metrics::RunSummary& summary) {
-  const auto& prompt = spec.requests.prompt;
-  summary.promptTokensBasis = prompt.basis();
-  summary.clientInputCount = (prompt.sharegpt ? "dataset prompt length (" : "planned prompt length (") +
-                             prompt.basis() + ")";
-  summary.clientOutputCount = spec.target.stream ? "content chunks (one per streamed delta with text)"
-                                                 : "none (not streaming)";
-}
 
 /// A bad flag or input: exit code 2 with this one-line message.
 struct UsageError : std::runtime_error {

@@ -4,7 +4,7 @@
 
 namespace plumbline::engine {
 namespace {
-constexpr size_t kSessionHeadSize = 8 + 8 + 4 * 6;
+constexpr size_t kSessionHeadSize = 8 + 8 + 4 * 7;
 constexpr size_t kRequestMinSize = 4 + 8 + 4 + 4 + 1;
 }  // namespace
 
@@ -16,6 +16,8 @@ std::string encodeSessionGraphs(const std::vector<workload::SessionPlan>& sessio
     encodeSessionHead(w, s);
     w.u32(s.prefixGroup);
     w.u32(s.prefixTokens);
+    w.u32(static_cast<uint32_t>(s.promptBlocks.size()));
+    for (uint32_t id : s.promptBlocks) w.u32(id);
     w.u32(static_cast<uint32_t>(s.requests.size()));
     for (const auto& r : s.requests) {
       w.u32(static_cast<uint32_t>(r.parents.size()));
@@ -38,6 +40,10 @@ std::vector<workload::SessionPlan> decodeSessionGraphs(std::string_view payload)
     decodeSessionHead(r, s);
     s.prefixGroup = r.u32();
     s.prefixTokens = r.u32();
+    const uint32_t blocks = r.u32();
+    r.expectAtLeast(blocks, 4);
+    s.promptBlocks.resize(blocks);
+    for (uint32_t& id : s.promptBlocks) id = r.u32();
     const uint32_t m = r.u32();
     r.expectAtLeast(m, kRequestMinSize);
     s.requests.resize(m);
@@ -58,7 +64,7 @@ std::vector<workload::SessionPlan> decodeSessionGraphs(std::string_view payload)
       q.newTokens = r.u32();
       q.outputTokens = r.u32();
       const uint8_t text = r.u8();
-      if (text > static_cast<uint8_t>(workload::RequestText::Reduce))
+      if (text > static_cast<uint8_t>(workload::RequestText::DatasetTurn))
         throw ProtocolError("session graphs frame: unknown request text kind " + std::to_string(text));
       q.text = static_cast<workload::RequestText>(text);
     }

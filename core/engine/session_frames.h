@@ -11,7 +11,8 @@
 namespace plumbline::engine {
 
 /// SessionGraphs: u32 n, then per session: u64 id, i64 planned, u32 input, u32 output,
-/// u32 stage, u32 prefix group, u32 prefix tokens, u32 m, then m requests:
+/// u32 stage, u32 prefix group, u32 prefix tokens, u32 b, b × u32 prompt block hash id,
+/// u32 m, then m requests:
 /// u32 k, k × u32 parent (each < its own index), i64 delay ns, u32 new tokens,
 /// u32 output tokens, u8 text kind.
 std::string encodeSessionGraphs(const std::vector<workload::SessionPlan>& sessions);

@@ -64,10 +64,17 @@ const std::string& SessionRunner::prefixText(uint32_t group, uint32_t tokens) {
   return it->second;
 }
 
+/// A request's new text: the dataset's human turn, the trace row's blocks (first request), or
+/// synthetic text of the planned length.
 std::string SessionRunner::newText(const Active& a, uint32_t index) {
+  const workload::SessionRequest& r = a.plan.requests[index];
+  if (r.text == RequestText::DatasetTurn) return m_bodies.datasetTurn(a.plan.id, index);
   std::string text;
-  m_bodies.appendSynthetic(kTextStream + a.plan.id * kMaxRequestsPerSession + index, a.plan.requests[index].newTokens,
-                           text);
+  if (index == 0 && !a.plan.promptBlocks.empty()) {
+    m_bodies.appendBlocks(a.plan.promptBlocks, r.newTokens, a.plan.id, text);
+    return text;
+  }
+  m_bodies.appendSynthetic(kTextStream + a.plan.id * kMaxRequestsPerSession + index, r.newTokens, text);
   return text;
 }
 

@@ -45,6 +45,8 @@ class SessionRunner {
   /// No more sends: every request not yet sent is counted as not sent (run ended).
   void stop();
   bool idle() const { return m_sessions.empty(); }
+  /// The planned instant of the next dependent request due, INT64_MAX when none is.
+  int64_t nextDueNs() const { return m_due.empty() ? INT64_MAX : m_due.top().atNs; }
   /// Due requests and not-sent counts since the last take.
   SessionProgress takeProgress();
   /// Times a due request waited for the in-flight cap, since the last take.

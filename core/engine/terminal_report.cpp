@@ -16,6 +16,20 @@ void line(std::string& out, const char* fmt, auto... args) {
 void latencyRow(std::string& out, const char* name, const metrics::Percentiles& p) {
   line(out, "  %-20s %10.3f %10.3f %10.3f %10.3f", name, p.p50, p.p90, p.p99, p.max);
 }
+/// Which counts the rates used, and both sides' totals with what the client's mean.
+std::string tokenCountLines(const metrics::RunSummary& s) {
+  std::string out;
+  const char* used = s.tokenCountSource == "server"   ? "the server's (usage)"
+                     : s.tokenCountSource == "client" ? "the client's (no request had usage)"
+                                                      : "the server's where reported, else the client's";
+  line(out, "  token counts used for the rates: %s", used);
+  line(out, "    server (usage): in %" PRIu64 "  out %" PRIu64 "  (%" PRIu64 " requests)", s.serverInputTokens,
+       s.serverOutputTokens, s.requestsWithServerCounts);
+  line(out, "    client:         in %" PRIu64 "  out %" PRIu64, s.clientInputTokens, s.clientOutputTokens);
+  if (!s.clientInputCount.empty()) line(out, "      client in:  %s", s.clientInputCount.c_str());
+  if (!s.clientOutputCount.empty()) line(out, "      client out: %s", s.clientOutputCount.c_str());
+  return out;
+}
 }  // namespace
 
 std::string formatRunReport(const metrics::RunSummary& s, const std::vector<std::string>& notes) {
@@ -43,6 +57,7 @@ std::string formatRunReport(const metrics::RunSummary& s, const std::vector<std:
   latencyRow(out, "upload", s.uploadMs);
   line(out, "  tokens/s  in %.1f  out %.1f  (counts: %s)", s.inputTokensPerS, s.outputTokensPerS,
        s.tokenCountSource.c_str());
+  out += tokenCountLines(s);
   line(out, "  prompt tokens: %s", s.promptTokensBasis.c_str());
   return out;
 }

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 
+#include "core/tokenizer/tokenizer.h"
 #include "core/util/clock.h"
 
 namespace plumbline::engine {
@@ -22,6 +23,15 @@ constexpr int kMaxSendsPerTurn = 64;
 /// Timers wake this much before a planned send and spin the rest: waking a sleeping CPU on a
 /// VM takes ~50-100 µs, far more than the send-lag budget.
 constexpr int64_t kSpinNs = 200'000;
+/// Request bodies are built this long before their planned instant, so building is never
+/// part of the send lag.
+constexpr int64_t kPrepareNs = 2'000'000;
+constexpr size_t kMaxPrepared = 256;
+/// Reply tokens are counted in slices of at most this long, ending this long before the next
+/// send's spin; a reply waits at most kMaxCountWaitNs before it is counted regardless.
+constexpr int64_t kCountSliceNs = 1'000'000;
+constexpr int64_t kCountMarginNs = 300'000;
+constexpr int64_t kMaxCountWaitNs = 50'000'000;
 
 timeval toTimeval(int64_t ns) {
   if (ns < 0) ns = 0;
@@ -43,13 +53,14 @@ Worker::Worker(int controlFd) {
   m_flushTimer = event_new(m_base, -1, EV_PERSIST, &Worker::onFlushTimer, this);
   m_probeTimer = evtimer_new(m_base, &Worker::onProbeTimer, this);
   m_graceTimer = evtimer_new(m_base, &Worker::onGraceTimer, this);
+  m_countTimer = evtimer_new(m_base, &Worker::onCountTimer, this);
 }
 
 Worker::~Worker() {
   m_sessionRunner.reset();
   m_http.reset();
   m_channel.reset();
-  for (event* e : {m_sendTimer, m_statsTimer, m_flushTimer, m_probeTimer, m_graceTimer}) event_free(e);
+  for (event* e : {m_sendTimer, m_statsTimer, m_flushTimer, m_probeTimer, m_graceTimer, m_countTimer}) event_free(e);
   event_base_free(m_base);
 }
 
@@ -91,6 +102,10 @@ void Worker::configure(const std::string& json) {
   m_config = WorkerConfig::fromJson(nlohmann::json::parse(json));
   m_http = std::make_unique<HttpDriver>(m_base, *m_config, [this](Transfer& t) { onRequestDone(t); });
   m_bodies = std::make_unique<RequestBodyBuilder>(*m_config);
+  if (tokenizer::Tokenizer* tok = m_bodies->promptMaterials().tokenizer.get()) {
+    m_replyTokens = std::make_unique<ReplyTokenQueue>(*tok);
+    m_http->keepAllReplies(true);
+  }
   m_sessionRunner = std::make_unique<SessionRunner>(m_base, *m_config, *m_http, *m_bodies,
                                                     [this](int64_t planned, int64_t sent) { noteSend(planned, sent); });
   const timeval stats = toTimeval(kStatsIntervalNs), flush = toTimeval(kFlushIntervalNs);
@@ -123,6 +138,7 @@ void Worker::fatal(const std::string& why) {
 
 void Worker::sendDue() {
   const int64_t cap = m_config->maxInFlight;
+  prepareSoon();
   // Bounded per turn, so that a backlog of overdue sends never starves the reading of streams.
   for (int sent = 0; !m_pending.empty() && sent < kMaxSendsPerTurn; ++sent) {
     const int64_t now = m_http->nowRel();
@@ -144,8 +160,9 @@ void Worker::sendDue() {
       return;  // resumed when a request finishes
     }
     const workload::SessionPlan session = s;
+    Transfer* prepared = takePrepared();
     m_pending.pop_front();
-    startSession(session);
+    startSession(session, prepared);
   }
   armSendTimer();
 }
@@ -159,11 +176,49 @@ void Worker::spinUntil(int64_t plannedNs) {
 
 void Worker::armSendTimer() {
   if (m_pending.empty()) return;
-  const timeval tv = toTimeval(m_pending.front().plannedNs - kSpinNs - m_http->nowRel());
+  int64_t at = m_pending.front().plannedNs - kSpinNs;
+  if (m_prepared.size() < std::min(m_pending.size(), kMaxPrepared))
+    at = std::min(at, m_pending[m_prepared.size()].plannedNs - kPrepareNs);
+  const timeval tv = toTimeval(at - m_http->nowRel());
   evtimer_add(m_sendTimer, &tv);
 }
 
+void Worker::prepareSoon() {
+  const int64_t horizon = m_http->nowRel() + kPrepareNs;
+  while (m_prepared.size() < std::min(m_pending.size(), kMaxPrepared)) {
+    const workload::SessionPlan& s = m_pending[m_prepared.size()];
+    if (s.plannedNs > horizon) break;
+    if (!s.requests.empty()) {
+      m_prepared.push_back(nullptr);
+      continue;
+    }
+    m_prepared.push_back(buildRequest(s));
+  }
+}
+
+Transfer* Worker::buildRequest(const workload::SessionPlan& s) {
+  Transfer* t = m_http->acquire();
+  m_bodies->build(s, t->body);
+  auto& r = t->record;
+  r.sessionId = s.id;
+  r.turn = 0;
+  r.workerId = m_config->workerId;
+  r.plannedNs = s.plannedNs;
+  r.inputTokensClient = static_cast<int32_t>(s.inputTokens);
+  return t;
+}
+
+Transfer* Worker::takePrepared() {
+  if (m_prepared.empty()) return nullptr;
+  Transfer* t = m_prepared.front();
+  m_prepared.pop_front();
+  return t;
+}
+
 void Worker::dropPending() {
+  for (Transfer* t : m_prepared)
+    if (t != nullptr) m_http->discard(t);
+  m_prepared.clear();
   m_notSent += m_pending.size();
   for (const auto& s : m_pending) m_sessionRunner->dropUnstarted(s);
   m_pending.clear();
@@ -177,16 +232,10 @@ void Worker::noteSend(int64_t plannedNs, int64_t sendNs) {
   report.sendLag.record(sendNs - plannedNs);
 }
 
-void Worker::startSession(const workload::SessionPlan& s) {
+void Worker::startSession(const workload::SessionPlan& s, Transfer* prepared) {
   if (!s.requests.empty()) return m_sessionRunner->start(s);
-  Transfer* t = m_http->acquire();
-  m_bodies->build(s, t->body);
+  Transfer* t = prepared != nullptr ? prepared : buildRequest(s);
   auto& r = t->record;
-  r.sessionId = s.id;
-  r.turn = 0;
-  r.workerId = m_config->workerId;
-  r.plannedNs = s.plannedNs;
-  r.inputTokensClient = static_cast<int32_t>(s.inputTokens);
   r.sendNs = m_http->nowRel();
   // Count the send before starting it: once it completes, the run may finish.
   noteSend(s.plannedNs, r.sendNs);
@@ -197,8 +246,18 @@ void Worker::startSession(const workload::SessionPlan& s) {
 }
 
 void Worker::onRequestDone(Transfer& t) {
-  m_records.push_back(t.record);
   if (const HarnessLimit limit = m_http->takeHarnessLimit(); limit != HarnessLimit::None) reportLimit(limit);
+  if (m_replyTokens && ReplyTokenQueue::hasReply(t.record, m_config->stream)) {
+    if (t.keepReply) {  // a session's parent: its children's context needs the count now
+      t.record.outputTokensClient = m_replyTokens->countNow(t.reply);
+      m_records.push_back(t.record);
+    } else {
+      m_replyTokens->add(t.record, t.reply, m_http->nowRel());
+      scheduleCounting(0);
+    }
+  } else {
+    m_records.push_back(t.record);
+  }
   if (m_records.size() >= kRecordsPerFrame) flushRecords();
   m_sessionRunner->onDone(t);  // may make dependent requests due (sent from the loop, not here)
   // A send slot opened: take the next send turn from the loop, never from inside a completion.
@@ -260,6 +319,7 @@ void Worker::maybeFinish() {
       !m_sessionRunner->idle())
     return;
   m_doneSent = true;
+  if (m_replyTokens) m_replyTokens->countAll(m_records);
   flushRecords();
   sendStats();
   m_channel->send(FrameType::Done, encodeDone({m_sessionsReceived, m_notSent}));
@@ -268,6 +328,31 @@ void Worker::maybeFinish() {
 }
 
 void Worker::onSendTimer(int, short, void* self) { static_cast<Worker*>(self)->sendDue(); }
+void Worker::onCountTimer(int, short, void* self) { static_cast<Worker*>(self)->countReplies(); }
+
+void Worker::scheduleCounting(int64_t delayNs) {
+  if (evtimer_pending(m_countTimer, nullptr) != 0) return;
+  const timeval tv = toTimeval(delayNs);
+  evtimer_add(m_countTimer, &tv);
+}
+
+void Worker::countReplies() {
+  const int64_t now = m_http->nowRel();
+  int64_t nextSend = m_sessionRunner->nextDueNs();
+  if (!m_pending.empty()) nextSend = std::min(nextSend, m_pending.front().plannedNs);
+  // Count only where it cannot delay a send: before the next send's spin, a slice at a time.
+  int64_t deadline = now + kCountSliceNs;
+  if (nextSend != INT64_MAX) deadline = std::min(deadline, nextSend - kSpinNs - kCountMarginNs);
+  m_replyTokens->countUntil(deadline, kMaxCountWaitNs, [this] { return m_http->nowRel(); }, m_records);
+  if (m_records.size() >= kRecordsPerFrame) flushRecords();
+  if (!m_replyTokens->empty()) {
+    const bool blockedBySend = deadline < now + kCountSliceNs && nextSend != INT64_MAX;
+    // Blocked: resume just after that send, or in 1 ms when sends are overdue (held by the
+    // in-flight cap, or behind), where only replies waiting kMaxCountWaitNs are counted.
+    scheduleCounting(!blockedBySend ? 0 : nextSend > now ? nextSend - now + 50'000 : 1'000'000);
+  }
+  maybeFinish();
+}
 void Worker::onStatsTimer(int, short, void* self) { static_cast<Worker*>(self)->sendStats(); }
 void Worker::onFlushTimer(int, short, void* self) { static_cast<Worker*>(self)->flushRecords(); }
 

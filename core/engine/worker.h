@@ -10,6 +10,7 @@
 #include "core/engine/control_channel.h"
 #include "core/engine/frame_codec.h"
 #include "core/engine/http_driver.h"
+#include "core/engine/reply_token_queue.h"
 #include "core/engine/request_body.h"
 #include "core/engine/session_runner.h"
 #include "core/engine/worker_config.h"
@@ -38,6 +39,7 @@ class Worker {
   static void onFlushTimer(int, short, void* self);
   static void onProbeTimer(int, short, void* self);
   static void onGraceTimer(int, short, void* self);
+  static void onCountTimer(int, short, void* self);
 
   void onFrame(Frame&& f);
   void onClosed(const std::string& why);
@@ -45,7 +47,12 @@ class Worker {
   void sendDue();
   void armSendTimer();
   void spinUntil(int64_t plannedNs);
-  void startSession(const workload::SessionPlan& s);
+  void startSession(const workload::SessionPlan& s, Transfer* prepared);
+  void prepareSoon();
+  Transfer* takePrepared();
+  Transfer* buildRequest(const workload::SessionPlan& s);
+  void scheduleCounting(int64_t delayNs);
+  void countReplies();
   void noteSend(int64_t plannedNs, int64_t sendNs);
   void dropPending();
   void onRequestDone(Transfer& t);
@@ -67,8 +74,14 @@ class Worker {
   event* m_flushTimer = nullptr;
   event* m_probeTimer = nullptr;
   event* m_graceTimer = nullptr;
+  event* m_countTimer = nullptr;
+  /// Output tokens counted with the prompt tokenizer, between sends; null without a tokenizer.
+  std::unique_ptr<ReplyTokenQueue> m_replyTokens;
 
   std::deque<workload::SessionPlan> m_pending;
+  /// Bodies built ahead of their planned instant: entry i belongs to m_pending[i] (null for a
+  /// shaped session, whose requests the SessionRunner builds).
+  std::deque<Transfer*> m_prepared;
   std::vector<metrics::RequestRecord> m_records;
   std::map<int64_t, metrics::SendReport> m_sends;  ///< by planned-time window, since last stats
   uint64_t m_sessionsReceived = 0;

@@ -91,6 +91,11 @@ void RunAggregator::addRecord(const RequestRecord& r) {
   m_inputTokens += in;
   m_outputTokens += out;
   if (w) w->inputTokens += in, w->outputTokens += out;
+  auto known = [](int32_t n) { return n > 0 ? static_cast<uint64_t>(n) : 0; };
+  m_serverIn += known(r.inputTokensServer);
+  m_serverOut += known(r.outputTokensServer);
+  m_clientIn += known(r.inputTokensClient);
+  m_clientOut += known(r.outputTokensClient);
   if (r.inputTokensServer < 0 || r.outputTokensServer < 0)
     ++m_recordsWithoutServerCounts;
   else
@@ -191,6 +196,10 @@ RunSummary RunAggregator::summarize(double durationS, double requestedRps,
   s.tokenCountSource = allServerCounts() ? "server" : m_recordsWithServerCounts == 0 ? "client" : "mixed";
   s.requestsWithServerCounts = m_recordsWithServerCounts;
   s.requestsWithClientCountsOnly = m_recordsWithoutServerCounts;
+  s.serverInputTokens = m_serverIn;
+  s.serverOutputTokens = m_serverOut;
+  s.clientInputTokens = m_clientIn;
+  s.clientOutputTokens = m_clientOut;
   s.sendLagMs = Percentiles::fromHistogram(total(Metric::SendLag));
   s.ttftMs = Percentiles::fromHistogram(total(Metric::Ttft));
   s.itlMs = Percentiles::fromHistogram(total(Metric::Itl));

@@ -121,6 +121,8 @@ class RunAggregator {
   uint64_t m_inputTokens = 0, m_outputTokens = 0;
   uint64_t m_recordsWithoutServerCounts = 0;
   uint64_t m_recordsWithServerCounts = 0;
+  /// Each side's own totals, kept apart from the preferred counts above.
+  uint64_t m_serverIn = 0, m_serverOut = 0, m_clientIn = 0, m_clientOut = 0;
 };
 
 }  // namespace plumbline::metrics

@@ -78,7 +78,12 @@ nlohmann::json RunSummary::toJson() const {
   j["token_counts"] = {{"requests_with_server_usage", requestsWithServerCounts},
                        {"requests_with_client_counts_only", requestsWithClientCountsOnly},
                        {"client_input", clientInputCount},
-                       {"client_output", clientOutputCount}};
+                       {"client_output", clientOutputCount},
+                       {"used_for_rates", tokenCountSource},
+                       {"client_input_basis", clientInputBasis},
+                       {"client_output_basis", clientOutputBasis},
+                       {"server", {{"input", serverInputTokens}, {"output", serverOutputTokens}}},
+                       {"client", {{"input", clientInputTokens}, {"output", clientOutputTokens}}}};
   j["prompt_tokens_basis"] = promptTokensBasis;
   j["complete"] = complete;
   return j;
@@ -116,6 +121,16 @@ RunSummary RunSummary::fromJson(const nlohmann::json& j) {
     s.requestsWithClientCountsOnly = counts->value("requests_with_client_counts_only", uint64_t{0});
     s.clientInputCount = counts->value("client_input", std::string());
     s.clientOutputCount = counts->value("client_output", std::string());
+    s.clientInputBasis = counts->value("client_input_basis", std::string());
+    s.clientOutputBasis = counts->value("client_output_basis", std::string());
+    if (const auto server = counts->find("server"); server != counts->end() && server->is_object()) {
+      s.serverInputTokens = server->value("input", uint64_t{0});
+      s.serverOutputTokens = server->value("output", uint64_t{0});
+    }
+    if (const auto client = counts->find("client"); client != counts->end() && client->is_object()) {
+      s.clientInputTokens = client->value("input", uint64_t{0});
+      s.clientOutputTokens = client->value("output", uint64_t{0});
+    }
   }
   s.complete = get<bool>(j, "complete");
   return s;

@@ -47,6 +47,13 @@ struct RunSummary {
   uint64_t requestsWithClientCountsOnly = 0;
   std::string clientInputCount;   ///< e.g. "planned prompt length (tokenizer: qwen3/tokenizer.json)"
   std::string clientOutputCount;  ///< e.g. "content chunks"
+  /// Short, stable labels of the client's counts: input "tokenizer:FILE" or "approximate";
+  /// output "tokenizer:FILE" (reply text as received, tokenized), "chunks" or "none".
+  std::string clientInputBasis;
+  std::string clientOutputBasis;
+  /// Totals over completed requests of each side's counts (requests without one add nothing).
+  uint64_t serverInputTokens = 0, serverOutputTokens = 0;
+  uint64_t clientInputTokens = 0, clientOutputTokens = 0;
   bool complete = true;
 
   /// The --summary-json object: exactly the keys of kSummaryJsonKeys.

@@ -91,6 +91,9 @@ void printSummary(const Json& s, std::ostream& out) {
       << fmt("%.1f", num(s, "output_tokens_per_s")) << "  (token counts: " << source << ")\n";
   out << "prompt tokens: " << s.value("prompt_tokens_basis", std::string("unknown (run stored before it was recorded)"))
       << '\n';
+  if (const auto counts = s.find("token_counts"); counts != s.end() && counts->is_object() &&
+                                                  counts->contains("client_output"))
+    out << "client output tokens: " << counts->value("client_output", std::string()) << '\n';
 }
 
 }  // namespace

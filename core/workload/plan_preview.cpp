@@ -10,6 +10,7 @@
 #include "core/workload/length_dist_parser.h"
 #include "core/workload/nearest_rank.h"
 #include "core/workload/planner.h"
+#include "core/workload/prefix_reuse.h"
 #include "core/workload/session_estimate.h"
 
 namespace plumbline::workload {
@@ -66,6 +67,21 @@ std::string promptLine(const PromptSpec& prompt) {
   return line + "  token counts: " + prompt.basis();
 }
 
+/// What the prefix reuse is made of, for the reader: " (shared system prompt, resent
+/// conversations)"; "" when there is none to name.
+std::string prefixReuseSources(const WorkloadSpec& spec) {
+  std::vector<std::string> parts;
+  if (spec.requests.sharedPrefix.groups > 0) parts.push_back("shared system prompts");
+  if (spec.session.kind != SessionShape::Single && spec.session.kind != SessionShape::Summarize)
+    parts.push_back("resent conversations");
+  const bool blocks = spec.load.trace && spec.load.trace->lengthsFromTrace &&
+                      spec.load.trace->format == TraceFormat::MooncakeJsonl;
+  if (blocks) parts.push_back("Mooncake hash_id blocks, 512 tokens each");
+  std::string out;
+  for (const auto& part : parts) out += (out.empty() ? " (" : ", ") + part;
+  return out.empty() ? out : out + ")";
+}
+
 }  // namespace
 
 PlanPreview buildPreview(const WorkloadSpec& spec) {
@@ -96,14 +112,18 @@ PlanPreview buildPreview(const WorkloadSpec& spec) {
   Planner planner(spec);
   SessionPlan session;
   ArrivalStatsBuilder arrivals;
+  PrefixReuseCounter reuse;
   while (planner.next(session)) {
     arrivals.add(session.plannedNs);
-    for (uint64_t in : requestInputTokens(session)) inputs.push_back(static_cast<uint32_t>(std::min<uint64_t>(in, UINT32_MAX)));
+    const std::vector<uint64_t> sessionInputs = requestInputTokens(session);
+    reuse.add(session, sessionInputs);
+    for (uint64_t in : sessionInputs) inputs.push_back(static_cast<uint32_t>(std::min<uint64_t>(in, UINT32_MAX)));
     if (session.requests.empty()) outputs.push_back(session.outputTokens);
     for (const auto& r : session.requests) outputs.push_back(r.outputTokens);
     ++preview.stages[session.stage].plannedSessions;
     ++preview.sessions;
   }
+  preview.prefixReuseShare = reuse.share();
   preview.arrivals = arrivals.finish(preview.durationS);
   preview.trace = makeTracePreview(spec);
   preview.requests = inputs.size();
@@ -150,6 +170,8 @@ std::string formatPreview(const PlanPreview& preview, const WorkloadSpec& spec) 
   if (spec.requests.sharedPrefix.groups > 0)
     out += formatText("  shared prefix: %u groups of %u tokens\n", spec.requests.sharedPrefix.groups,
                       spec.requests.sharedPrefix.tokens);
+  out += formatText("  prefix reuse: %.1f%% of input tokens repeat the start of an earlier prompt%s\n",
+                    100.0 * preview.prefixReuseShare, prefixReuseSources(spec).c_str());
   out += "\nlengths (tokens per request; input includes context)\n";
   out += lengthLine("input", preview.input, spec.requests.inputTokens, spec);
   out += lengthLine("output", preview.output, spec.requests.outputTokens, spec);
@@ -198,6 +220,7 @@ nlohmann::json previewJson(const PlanPreview& preview, const WorkloadSpec& spec)
             {"output_tokens_per_session", preview.session.outputTokensPerSession},
             {"expected_input_tokens_per_s", preview.session.inputTokensPerS},
             {"expected_output_tokens_per_s", preview.session.outputTokensPerS},
+            {"prefix_reuse_share", preview.prefixReuseShare},
             {"shared_prefix_groups", spec.requests.sharedPrefix.groups},
             {"shared_prefix_tokens", spec.requests.sharedPrefix.tokens}}},
           {"sessions", preview.sessions},

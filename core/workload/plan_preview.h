@@ -64,6 +64,9 @@ struct PlanPreview {
   std::optional<TracePreview> trace;
 
   SessionEstimate session;  ///< expected per session and the derived request rate
+  /// Share of planned input tokens that repeat the start of an earlier prompt (shared system
+  /// prompts, resent conversations, Mooncake blocks seen before): see PrefixReuseCounter.
+  double prefixReuseShare = 0;
 };
 
 /// Runs the planner over the whole schedule. Memory: two uint32 per session.

@@ -50,6 +50,7 @@ SessionPlan drawSession(const WorkloadSpec& spec, uint64_t id) {
     // A request asks for at least one token of each; the trace's rare zeros become ones.
     s.inputTokens = std::max<uint32_t>(row.inputTokens, 1);
     s.outputTokens = std::max<uint32_t>(row.outputTokens, 1);
+    s.promptBlocks = row.hashIds;
   } else if (const ShareGptPrompts* dataset = shareGptPrompts(spec)) {
     const ShareGptPrompt& prompt = dataset->pick(spec.load.seed, id);
     s.inputTokens = prompt.inputTokens;

@@ -27,6 +27,9 @@ struct SessionPlan {
   std::vector<SessionRequest> requests;
   uint32_t prefixGroup = 0;
   uint32_t prefixTokens = 0;  ///< 0 = no shared system prompt
+  /// A replayed Mooncake row (lengths "trace"): its hash_ids; the first request's prompt is
+  /// built from one shared 512-token block per id (prompt_blocks.h). Empty otherwise.
+  std::vector<uint32_t> promptBlocks;
 
   uint32_t requestCount() const { return requests.empty() ? 1u : static_cast<uint32_t>(requests.size()); }
   /// Requests sent at the session's planned instant (the rest depend on earlier replies).

@@ -34,26 +34,45 @@ SessionTokens sessionTokens(const SessionPlan& s) {
   return t;
 }
 
-SessionEstimate estimateSessions(const WorkloadSpec& spec, uint32_t samples) {
-  SessionEstimate e;
-  double requests = 0, input = 0, output = 0;
+SessionAverages averageSessions(const WorkloadSpec& spec, uint32_t samples) {
   // A replay has one session per selected row; draw no more than there are.
   if (spec.load.arrival == Arrival::Trace && spec.load.traceSchedule)
     samples = static_cast<uint32_t>(std::min<size_t>(samples, spec.load.traceSchedule->rows.size()));
-  for (uint32_t id = 0; id < samples; ++id) {
+  SessionAverages a;
+  double requests = 0, input = 0, output = 0;
+  std::vector<uint32_t> counts;
+  for (uint32_t id = 0; id < samples && requests < static_cast<double>(kEstimateRequestBudget); ++id) {
     const SessionTokens t = sessionTokens(drawSession(spec, id));
     requests += static_cast<double>(t.requests);
     input += static_cast<double>(t.inputTokens);
     output += static_cast<double>(t.outputTokens);
+    counts.push_back(static_cast<uint32_t>(t.requests));
   }
-  const double n = samples > 0 ? samples : 1;
-  e.requestsPerSession = requests / n;
-  e.inputTokensPerSession = input / n;
-  e.outputTokensPerSession = output / n;
-  double sessions = 0;
-  for (const auto& stage : spec.load.stages) sessions += expectedSessions(stage);
-  const double duration = spec.totalDurationS();
-  e.sessionRate = duration > 0 ? sessions / duration : 0;
+  a.sessions = static_cast<uint32_t>(counts.size());
+  if (counts.empty()) return a;
+  const double n = static_cast<double>(counts.size());
+  a.requests = requests / n;
+  a.inputTokens = input / n;
+  a.outputTokens = output / n;
+  std::nth_element(counts.begin(), counts.begin() + static_cast<std::ptrdiff_t>(counts.size() / 2), counts.end());
+  a.medianRequests = counts[counts.size() / 2];
+  return a;
+}
+
+SessionEstimate estimateSessions(const WorkloadSpec& spec, uint32_t samples) {
+  const SessionAverages a = averageSessions(spec, samples);
+  SessionEstimate e;
+  e.requestsPerSession = a.requests;
+  e.inputTokensPerSession = a.inputTokens;
+  e.outputTokensPerSession = a.outputTokens;
+  if (spec.load.arrival == Arrival::Trace && spec.load.traceSchedule) {
+    e.sessionRate = spec.load.traceSchedule->meanRate();
+  } else {
+    double sessions = 0;
+    for (const auto& stage : spec.load.stages) sessions += expectedSessions(stage);
+    const double duration = spec.totalDurationS();
+    e.sessionRate = duration > 0 ? sessions / duration : 0;
+  }
   e.requestRate = e.sessionRate * e.requestsPerSession;
   e.inputTokensPerS = e.sessionRate * e.inputTokensPerSession;
   e.outputTokensPerS = e.sessionRate * e.outputTokensPerSession;

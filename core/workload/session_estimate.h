@@ -20,8 +20,23 @@ struct SessionTokens {
 std::vector<uint64_t> requestInputTokens(const SessionPlan& session);
 SessionTokens sessionTokens(const SessionPlan& session);
 
-/// Expected values per session over `samples` sessions drawn from the workload's seed, and
-/// what they make of the load's mean session rate.
+/// Averages over sessions 0, 1, 2... drawn exactly as the planner draws them (drawSession):
+/// what `plumbline plan` and the designer's session picture both show, so they cannot differ.
+/// Draws `samples` sessions, or fewer once kEstimateRequestBudget requests were drawn (big
+/// trees), or as many as a replay has rows.
+struct SessionAverages {
+  uint32_t sessions = 0;          ///< sessions drawn
+  double requests = 0;            ///< per session
+  double inputTokens = 0;         ///< per session, context and shared prefix included
+  double outputTokens = 0;
+  uint32_t medianRequests = 1;
+};
+inline constexpr uint32_t kEstimateSamples = 10000;
+inline constexpr uint64_t kEstimateRequestBudget = 400000;
+SessionAverages averageSessions(const WorkloadSpec& spec, uint32_t samples = kEstimateSamples);
+
+/// Expected values per session (averageSessions), and what they make of the load's mean
+/// session rate (a replay: its rows per second as scaled).
 struct SessionEstimate {
   double requestsPerSession = 0;
   double inputTokensPerSession = 0;
@@ -31,6 +46,6 @@ struct SessionEstimate {
   double inputTokensPerS = 0;
   double outputTokensPerS = 0;
 };
-SessionEstimate estimateSessions(const WorkloadSpec& spec, uint32_t samples = 10000);
+SessionEstimate estimateSessions(const WorkloadSpec& spec, uint32_t samples = kEstimateSamples);
 
 }  // namespace plumbline::workload

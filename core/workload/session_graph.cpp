@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/workload/length_sampling.h"
+#include "core/workload/sharegpt_prompts.h"
 
 namespace plumbline::workload {
 namespace {
@@ -16,10 +17,30 @@ SessionRequest request(std::vector<uint32_t> parents, int64_t delayNs, uint32_t 
   return SessionRequest{std::move(parents), delayNs, newTokens, outputTokens, text};
 }
 
+/// The text kind of a session's first request: a ShareGPT session sends its prompt's own text.
+RequestText firstText(const WorkloadSpec& spec) {
+  return spec.requests.prompt.sharegpt ? RequestText::DatasetTurn : RequestText::UserMessage;
+}
+
+/// multi_turn over a ShareGPT conversation: turn k sends exchange k's human text and asks for
+/// its model turn's length; the drawn turn count is cut to the exchanges the conversation has.
+void planDatasetTurns(const WorkloadSpec& spec, SessionPlan& s, util::Rng& rng, const ShareGptPrompt& prompt) {
+  const uint32_t drawn = sampleLength(spec.session.count, rng);
+  const uint32_t n = std::min<uint32_t>(drawn, static_cast<uint32_t>(prompt.laterTurns.size()) + 1);
+  s.requests.push_back(request({}, 0, s.inputTokens, s.outputTokens, RequestText::DatasetTurn));
+  for (uint32_t k = 1; k < n; ++k) {
+    const int64_t delay = sampleDelayNs(spec.session.delay, rng);
+    const ShareGptExchange& e = prompt.laterTurns[k - 1];
+    s.requests.push_back(request({k - 1}, delay, e.inputTokens, e.outputTokens, RequestText::DatasetTurn));
+  }
+}
+
 void planChain(const WorkloadSpec& spec, SessionPlan& s, util::Rng& rng, bool agentic) {
   const auto& sess = spec.session;
+  if (const ShareGptPrompts* dataset = shareGptPrompts(spec); dataset != nullptr && !agentic)
+    return planDatasetTurns(spec, s, rng, dataset->pick(spec.load.seed, s.id));
   const uint32_t n = sampleLength(sess.count, rng);
-  s.requests.push_back(request({}, 0, s.inputTokens, s.outputTokens, RequestText::UserMessage));
+  s.requests.push_back(request({}, 0, s.inputTokens, s.outputTokens, firstText(spec)));
   for (uint32_t k = 1; k < n; ++k) {
     const int64_t delay = sampleDelayNs(sess.delay, rng);
     const uint32_t text = agentic ? sampleLength(sess.toolResultTokens, rng) : sampleLength(spec.requests.inputTokens, rng);
@@ -29,7 +50,7 @@ void planChain(const WorkloadSpec& spec, SessionPlan& s, util::Rng& rng, bool ag
 }
 
 void planTree(const WorkloadSpec& spec, SessionPlan& s, util::Rng& rng) {
-  s.requests.push_back(request({}, 0, s.inputTokens, s.outputTokens, RequestText::UserMessage));
+  s.requests.push_back(request({}, 0, s.inputTokens, s.outputTokens, firstText(spec)));
   size_t levelStart = 0, levelEnd = 1;
   for (uint32_t level = 1; level <= spec.session.depth; ++level) {
     for (size_t parent = levelStart; parent < levelEnd; ++parent) {
@@ -83,8 +104,9 @@ void planSessionRequests(const WorkloadSpec& spec, SessionPlan& s) {
   util::Rng rng = util::Rng::forStream(spec.load.seed, kSessionStreamBase + s.id);
   switch (spec.session.kind) {
     case SessionShape::Single:
-      if (prefix.groups > 0)
-        s.requests.push_back(request({}, 0, s.inputTokens, s.outputTokens, RequestText::UserMessage));
+      // A shared system prompt or trace blocks need the session path (it builds their text).
+      if (prefix.groups > 0 || !s.promptBlocks.empty())
+        s.requests.push_back(request({}, 0, s.inputTokens, s.outputTokens, firstText(spec)));
       return;
     case SessionShape::MultiTurn: return planChain(spec, s, rng, false);
     case SessionShape::Agentic: return planChain(spec, s, rng, true);

@@ -20,13 +20,15 @@ struct SessionPreview {
   int branching = 0;  ///< tree only
 };
 
-/// Expected requests and tokens per session for a "session" object of the workload format
-/// (shapes single, multi_turn, tree, agentic, summarize; see DESIGN.md), with per-request
-/// new-text and reply lengths from `input` and `output`. Counts (turns, steps, chunks) are
-/// drawn with core's sampler; `draws` of them estimate their first two moments.
-/// Throws WorkloadError naming the path under `path` for a field it cannot read.
+/// The preview of a loaded workload: the very averages `plumbline plan` prints
+/// (averageSessions over the planner's own sessions, seed, dataset and trace included).
+SessionPreview previewSession(const WorkloadSpec& spec);
+
+/// The preview from a "session" object alone, while the rest of a workload does not load:
+/// validated by the loader's own session parser (an error names the path under `path`),
+/// and averaged the same way over sessions drawn with per-request new-text and reply
+/// lengths from `input` and `output` (seed 1, no dataset, no shared prefix).
 SessionPreview previewSession(const nlohmann::json& session, const LengthDist& input,
-                              const LengthDist& output, const std::string& path = "session",
-                              uint32_t draws = 20000);
+                              const LengthDist& output, const std::string& path = "session");
 
 }  // namespace plumbline::workload

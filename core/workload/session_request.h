@@ -10,6 +10,9 @@ enum class RequestText : uint8_t {
   ToolResult = 1,   ///< agentic step: parent's conversation + reply + a tool result of this length
   Chunk = 2,        ///< summarize map: a document chunk on its own
   Reduce = 3,       ///< summarize reduce: the parents' replies (their actual texts), nothing drawn
+  /// Like UserMessage, but the text is the session's ShareGPT conversation's human turn of
+  /// exchange k, k = this request's index (0: the prompt; multi_turn turn k: exchange k).
+  DatasetTurn = 4,
 };
 
 /// One request of a session, planned ahead (lengths and delays drawn from the seed). It is

@@ -20,10 +20,47 @@ long firstExchange(const ShareGptConversation& c) {
   return -1;
 }
 
+struct CutText {
+  std::string text;  ///< empty when the input fits
+  size_t tokens = 0;
+};
+
+/// The keep_start policy: an input over max_input_tokens keeps its first max_input_tokens.
+CutText cutInput(const std::string& input, const ShareGptSpec& spec, PromptTokenCounter& counter) {
+  CutText cut;
+  cut.tokens = counter.count(input);
+  if (cut.tokens > static_cast<size_t>(spec.maxInputTokens)) {
+    cut.text = counter.keepStart(input, static_cast<size_t>(spec.maxInputTokens));
+    cut.tokens = counter.count(cut.text);
+  }
+  return cut;
+}
+
+uint32_t replyTokens(const std::string& reply, const ShareGptSpec& spec, PromptTokenCounter& counter) {
+  const size_t tokens = std::max<size_t>(1, counter.count(reply));
+  return static_cast<uint32_t>(std::min<size_t>(tokens, static_cast<size_t>(spec.maxOutputTokens)));
+}
+
+/// Exchanges after the one at `first`: human right after the previous model turn, answered
+/// by a non-empty model turn; stops at the first turn that breaks the alternation.
+std::vector<ShareGptExchange> laterExchanges(const ShareGptConversation& c, size_t first, const ShareGptSpec& spec,
+                                             PromptTokenCounter& counter) {
+  std::vector<ShareGptExchange> out;
+  for (size_t i = first + 2; i + 1 < c.turns.size(); i += 2) {
+    if (!isHumanRole(c.turns[i].from) || !isModelRole(c.turns[i + 1].from) || c.turns[i + 1].value.empty()) break;
+    CutText cut = cutInput(c.turns[i].value, spec, counter);
+    if (cut.tokens == 0) break;  // an empty user message is not a turn anyone sends
+    out.push_back(ShareGptExchange{i, std::move(cut.text), static_cast<uint32_t>(cut.tokens),
+                                   replyTokens(c.turns[i + 1].value, spec, counter)});
+  }
+  return out;
+}
+
 }  // namespace
 
 ShareGptPrompts::ShareGptPrompts(const ShareGptDataset& dataset, const ShareGptSpec& spec,
-                                 PromptTokenCounter& counter) {
+                                 PromptTokenCounter& counter)
+    : m_dataset(&dataset) {
   const auto& conversations = dataset.conversations();
   entries = conversations.size();
   for (size_t i = 0; i < conversations.size(); ++i) {
@@ -54,8 +91,8 @@ ShareGptPrompts::ShareGptPrompts(const ShareGptDataset& dataset, const ShareGptS
       p.text = input;
     }
     p.inputTokens = static_cast<uint32_t>(inputTokens);
-    const size_t outputTokens = std::max<size_t>(1, counter.count(reply));
-    p.outputTokens = static_cast<uint32_t>(std::min<size_t>(outputTokens, static_cast<size_t>(spec.maxOutputTokens)));
+    p.outputTokens = replyTokens(reply, spec, counter);
+    p.laterTurns = laterExchanges(conversations[i], static_cast<size_t>(at), spec, counter);
     m_prompts.push_back(std::move(p));
   }
   if (m_prompts.empty())
@@ -64,6 +101,13 @@ ShareGptPrompts::ShareGptPrompts(const ShareGptDataset& dataset, const ShareGptS
                             std::to_string(skippedNoPair) + " without a human turn answered by a model turn, " +
                             std::to_string(skippedTooShort) + " shorter than min_input_tokens " +
                             std::to_string(spec.minInputTokens) + ")");
+}
+
+const std::string& ShareGptPrompts::humanText(const ShareGptPrompt& prompt, size_t k) const {
+  if (k == 0) return prompt.text;
+  const ShareGptExchange& e = prompt.laterTurns.at(k - 1);
+  if (!e.cut.empty()) return e.cut;
+  return m_dataset->conversations()[prompt.conversation].turns[e.humanTurn].value;
 }
 
 const ShareGptPrompt& ShareGptPrompts::pick(uint64_t seed, uint64_t sessionId) const {

@@ -9,6 +9,14 @@
 
 namespace plumbline::workload {
 
+/// A later exchange of a prompt's conversation: a human turn and the model turn answering it.
+struct ShareGptExchange {
+  size_t humanTurn = 0;       ///< index into the conversation's turns
+  std::string cut;            ///< the human text cut to max_input_tokens; empty when whole
+  uint32_t inputTokens = 0;   ///< of the (cut) human text
+  uint32_t outputTokens = 0;  ///< of the model turn, clamped to [1, max_output_tokens]
+};
+
 /// One usable prompt of a ShareGPT file, already filtered and truncated.
 struct ShareGptPrompt {
   size_t conversation = 0;    ///< index into the dataset's conversations()
@@ -16,6 +24,10 @@ struct ShareGptPrompt {
   uint32_t inputTokens = 0;   ///< of `text`, under the counter it was built with
   uint32_t outputTokens = 0;  ///< of the following model turn, clamped to max_output_tokens
   bool truncated = false;
+  /// The exchanges after the first, in order, for multi-turn sessions: each human turn that
+  /// directly follows the previous model turn and is answered by a non-empty model turn; the
+  /// list ends where the conversation stops alternating that way. Same cut and clamp policy.
+  std::vector<ShareGptExchange> laterTurns;
 };
 
 /// The prompts a workload can send from a ShareGPT file, and the deterministic choice of one
@@ -26,13 +38,16 @@ struct ShareGptPrompt {
 /// [1, max_output_tokens].
 class ShareGptPrompts {
  public:
-  /// Throws WorkloadError(file, ...) when no entry is usable.
+  /// Throws WorkloadError(file, ...) when no entry is usable. Keeps a reference to `dataset`.
   ShareGptPrompts(const ShareGptDataset& dataset, const ShareGptSpec& spec, PromptTokenCounter& counter);
 
   /// The prompt of a session: uniform over the usable prompts, with replacement, from a
   /// stream derived from (seed, session id) — independent of workers and shards.
   const ShareGptPrompt& pick(uint64_t seed, uint64_t sessionId) const;
   const std::vector<ShareGptPrompt>& prompts() const { return m_prompts; }
+  /// The human text of exchange `k` of a prompt's conversation (0: the prompt itself).
+  /// The dataset given to the constructor must still be alive.
+  const std::string& humanText(const ShareGptPrompt& prompt, size_t k) const;
 
   size_t entries = 0;          ///< conversations in the file
   size_t skippedNoPair = 0;    ///< no human turn followed by a non-empty model turn
@@ -40,6 +55,7 @@ class ShareGptPrompts {
   size_t truncatedInputs = 0;  ///< cut to max_input_tokens
 
  private:
+  const ShareGptDataset* m_dataset;
   std::vector<ShareGptPrompt> m_prompts;
 };
 

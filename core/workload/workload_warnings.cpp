@@ -56,9 +56,7 @@ double requestsPerSession(const WorkloadSpec& spec) {
   const auto it = spec.document.find("session");
   if (it == spec.document.end()) return 1;
   try {
-    return previewSession(*it, spec.requests.inputTokens, spec.requests.outputTokens, "session",
-                          4000)
-        .requests;
+    return previewSession(*it, spec.requests.inputTokens, spec.requests.outputTokens, "session").requests;
   } catch (const WorkloadError&) {
     return 1;  // the loader reports a bad session; warnings only estimate
   }

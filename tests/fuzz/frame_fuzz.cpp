@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "core/engine/frame_codec.h"
+#include "core/engine/session_frames.h"
 
 using namespace plumbline::engine;
 
@@ -23,6 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         case protocol::FrameType::Stats: decodeStats(f->payload); break;
         case protocol::FrameType::Done: decodeDone(f->payload); break;
         case protocol::FrameType::Stop: decodeStop(f->payload); break;
+        case protocol::FrameType::SessionGraphs: decodeSessionGraphs(f->payload); break;
+        case protocol::FrameType::SessionProgress: decodeSessionProgress(f->payload); break;
         default: break;
       }
     }

@@ -5,7 +5,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/tokenizer/tokenizer.h"
 #include "tests/integration/child_process.h"
+#include "tests/integration/workload_run.h"
 
 using nlohmann::json;
 using plumbline::test::ChildProcess;
@@ -29,28 +31,13 @@ json workload(const json& prompt) {
                             {"sampling", {{"temperature", 0.0}, {"ignore_eos", true}}}}}};
 }
 
-struct RunResult {
-  int exitCode = -1;
-  std::string output;
-  json summary, exported;
+struct RunResult : plumbline::test::WorkloadRun {
   std::string shown;
 };
 
 RunResult runWorkload(const TempDir& dir, const json& w) {
-  const std::string wl = dir.file("w.json");
-  std::ofstream(wl) << w.dump(2);
   RunResult r;
-  ChildProcess p({PLUMBLINE_BIN, "run", wl, "--db", dir.file("runs.db"), "--summary-json",
-                  dir.file("summary.json"), "--workers", "1"},
-                 dir.file("out.txt"));
-  r.exitCode = p.wait(120'000);
-  r.output = p.output();
-  std::ifstream in(dir.file("summary.json"));
-  if (in) r.summary = json::parse(in);
-  ChildProcess e({PLUMBLINE_BIN, "runs", "--db", dir.file("runs.db"), "export", "1", "--format", "json"},
-                 dir.file("export.json"));
-  e.wait(30'000);
-  r.exported = json::parse(e.output());
+  static_cast<plumbline::test::WorkloadRun&>(r) = plumbline::test::runWorkloadDocument(dir, w);
   ChildProcess s({PLUMBLINE_BIN, "runs", "--db", dir.file("runs.db"), "show", "1"}, dir.file("show.txt"));
   s.wait(30'000);
   r.shown = s.output();
@@ -74,6 +61,8 @@ TEST(PromptTokensRun, WithATokenizerBothCountsAreStoredAndLabelled) {
   EXPECT_EQ(run["summary"]["prompt_tokens_basis"], s["prompt_tokens_basis"]);
   const json& requests = r.exported["requests"];
   ASSERT_EQ(requests.size(), 40u);
+  const int mockReplyTokens =
+      static_cast<int>(plumbline::tokenizer::Tokenizer::fromFile(kQwen3).countTokens(plumbline::test::mockReplyText(8)));
   size_t serverDiffers = 0;
   for (const auto& q : requests) {
     // Client: the exact qwen3 length of the prompt sent. Server: the mock counts words, and
@@ -85,7 +74,8 @@ TEST(PromptTokensRun, WithATokenizerBothCountsAreStoredAndLabelled) {
     EXPECT_LE(server, client);
     serverDiffers += server != client ? 1 : 0;
     EXPECT_EQ(q["output_tokens_server"], 8);
-    EXPECT_EQ(q["output_tokens_client"], 8);
+    // The client tokenizes the reply it received ("tok " x 8 from the mock) with qwen3.
+    EXPECT_EQ(q["output_tokens_client"], mockReplyTokens);
   }
   EXPECT_GT(serverDiffers, 30u);
 }

@@ -1,69 +1,17 @@
-// Session shapes checked from the mock's side of the wire: `plumbline mock --record-requests`
-// writes every request body it received; each test runs one shape against it and checks that
-// exactly the planned requests arrived, each after what it depends on, carrying the replies
-// the mock actually sent ("tok " × max_tokens with ignore_eos).
+// Session shapes checked from the mock's side of the wire (recording_mock.h): each test runs
+// one shape and checks that exactly the planned requests arrived, each after what it depends
+// on, carrying the replies the mock actually sent ("tok " × max_tokens with ignore_eos).
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <thread>
 
-#include "tests/integration/child_process.h"
+#include "tests/integration/recording_mock.h"
 
 using nlohmann::json;
-using plumbline::test::ChildProcess;
-using plumbline::test::TempDir;
+using namespace plumbline::test;
 
 namespace {
-
-constexpr int64_t kTtftMs = 20;  ///< the mock's time to first token: a reply takes at least this
-
-struct Received {
-  int64_t arrivalNs;
-  json body;
-};
-
-std::string replyText(int64_t tokens) {
-  std::string s;
-  for (int64_t i = 0; i < tokens; ++i) s += "tok ";
-  return s;
-}
-
-/// A `plumbline mock` child recording what it receives.
-class RecordingMock {
- public:
-  explicit RecordingMock(const TempDir& dir)
-      : m_recordPath(dir.file("received.jsonl")),
-        m_proc({PLUMBLINE_BIN, "mock", "--listen", "127.0.0.1:0", "--threads", "2", "--ttft-ms",
-                std::to_string(kTtftMs), "--itl-ms", "1", "--record-requests", m_recordPath},
-               dir.file("mock.txt")) {
-    for (int i = 0; i < 1000 && m_url.empty(); ++i) {
-      const std::string out = m_proc.output();
-      if (const auto nl = out.find('\n'); nl != std::string::npos) m_url = out.substr(0, nl);
-      else std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-  }
-  const std::string& url() const { return m_url; }
-  /// Stops the mock and returns what it received, in arrival order.
-  std::vector<Received> stopAndRead() {
-    m_proc.signal(SIGTERM);
-    m_proc.wait(10'000);
-    std::vector<Received> out;
-    std::ifstream in(m_recordPath);
-    for (std::string line; std::getline(in, line);) {
-      const json j = json::parse(line);
-      out.push_back({j.at("arrival_ns").get<int64_t>(), j.at("body")});
-    }
-    std::sort(out.begin(), out.end(), [](const Received& a, const Received& b) { return a.arrivalNs < b.arrivalNs; });
-    return out;
-  }
-
- private:
-  std::string m_recordPath;
-  ChildProcess m_proc;
-  std::string m_url;
-};
 
 json workload(const json& session, double rate, double durationS, const std::string& api = "chat") {
   return json{{"plumbline", 1},
@@ -78,47 +26,6 @@ json workload(const json& session, double rate, double durationS, const std::str
               {"session", session}};
 }
 
-struct Run {
-  json summary;
-  json plan;
-  std::vector<Received> received;
-  std::string output;
-};
-
-Run runAgainstRecordingMock(const json& w) {
-  TempDir dir;
-  const std::string path = dir.file("w.json");
-  std::ofstream(path) << w.dump(2);
-  Run run;
-  {
-    ChildProcess plan({PLUMBLINE_BIN, "plan", path, "--json"}, dir.file("plan.txt"));
-    EXPECT_EQ(plan.wait(60'000), 0) << plan.output();
-    run.plan = json::parse(plan.output());
-  }
-  RecordingMock mock(dir);
-  EXPECT_FALSE(mock.url().empty());
-  ChildProcess p({PLUMBLINE_BIN, "run", path, "--target", mock.url(), "--db", dir.file("runs.db"), "--summary-json",
-                  dir.file("summary.json"), "--quiet"},
-                 dir.file("out.txt"));
-  EXPECT_EQ(p.wait(120'000), 0) << p.output();
-  run.output = p.output();
-  std::ifstream in(dir.file("summary.json"));
-  if (in) run.summary = json::parse(in);
-  run.received = mock.stopAndRead();
-  return run;
-}
-
-/// Exactly the planned requests: planned, sent, completed and received all agree.
-void expectCountsAgree(const Run& run, uint64_t expectedRequests) {
-  EXPECT_EQ(run.plan.at("requests").get<uint64_t>(), expectedRequests);
-  EXPECT_EQ(run.summary.at("planned").get<uint64_t>(), expectedRequests) << run.output;
-  EXPECT_EQ(run.summary.at("sent").get<uint64_t>(), expectedRequests);
-  EXPECT_EQ(run.summary.at("completed").get<uint64_t>(), expectedRequests);
-  EXPECT_EQ(run.received.size(), expectedRequests);
-}
-
-const json& messages(const Received& r) { return r.body.at("messages"); }
-int64_t maxTokens(const Received& r) { return r.body.at("max_tokens").get<int64_t>(); }
 
 /// child = parent's messages + the parent's reply as the assistant + one new user message.
 bool extends(const Received& child, const Received& parent) {
@@ -129,17 +36,6 @@ bool extends(const Received& child, const Received& parent) {
     if (c[i] != p[i]) return false;
   return c[p.size()] == json{{"role", "assistant"}, {"content", replyText(maxTokens(parent))}} &&
          c[p.size() + 1].at("role") == "user";
-}
-
-size_t countWords(const std::string& s) {
-  size_t n = 0;
-  bool in = false;
-  for (char ch : s) {
-    const bool space = ch == ' ' || ch == '\n';
-    if (!space && !in) ++n;
-    in = !space;
-  }
-  return n;
 }
 
 }  // namespace

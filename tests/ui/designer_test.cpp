@@ -173,6 +173,81 @@ class DesignerTest : public QObject {
     }
   }
 
+  void sessionShapesShowTheirFieldsAndPicture_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("shape");
+    QTest::addColumn<double>("requests");  // expected requests per session, by hand
+    QTest::addColumn<QString>("edit");     // a field of the shape, typed into
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<double>("requestsAfter");
+    QTest::addColumn<QString>("refused");  // a value the loader refuses there
+    // turns uniform 2..6 → 4; then 2..10 → 6.
+    QTest::newRow("multi_turn") << "multi_turn_chat.json" << "multi_turn" << 4.0 << "session.turns.max" << "10" << 6.0 << "1";
+    // branching 3, depth 2 → 1 + 3 + 9; branching 2 → 1 + 2 + 4.
+    QTest::newRow("tree") << "tree_of_thought.json" << "tree" << 13.0 << "session.branching" << "2" << 7.0 << "0";
+    // steps uniform 3..10 → 6.5; then 3..4 → 3.5.
+    QTest::newRow("agentic") << "agentic_codegen.json" << "agentic" << 6.5 << "session.steps.max" << "4" << 3.5 << "1";
+    // chunks uniform 4..16 → 10 maps + 1 reduce; then 16..16 → 17.
+    QTest::newRow("summarize") << "batch_summarize.json" << "summarize" << 11.0 << "session.chunks.min" << "16" << 17.0 << "20";
+    // One request per session; the shared prefix is a prompt field.
+    QTest::newRow("shared_prefix") << "shared_prefix_chat.json" << "single" << 1.0
+                                   << "requests.prompt.shared_prefix.groups" << "4" << 1.0 << "0";
+  }
+
+  void sessionShapesShowTheirFieldsAndPicture() {
+    QFETCH(QString, file);
+    QFETCH(QString, shape);
+    QFETCH(double, requests);
+    QFETCH(QString, edit);
+    QFETCH(QString, value);
+    QFETCH(double, requestsAfter);
+    QFETCH(QString, refused);
+    DesignerView view(contextWith(m_userDir.path()));
+    QVERIFY(view.openWorkload(kCatalog + QLatin1Char('/') + file));
+    view.revalidateNow();
+    QVERIFY2(view.validationText().isEmpty(), qPrintable(view.validationText()));
+    FieldBinder* binder = view.form()->binder();
+    QCOMPARE(qobject_cast<QComboBox*>(binder->editorAt("session.shape"))->currentText(), shape);
+    // The shape's own rows are shown, every other shape's are not.
+    const std::pair<const char*, const char*> rows[] = {
+        {"session.turns", "multi_turn"},   {"session.think_time_s", "multi_turn"},
+        {"session.branching", "tree"},     {"session.depth", "tree"},
+        {"session.steps", "agentic"},      {"session.tool_latency_s", "agentic"},
+        {"session.tool_result_tokens", "agentic"}, {"session.chunks", "summarize"}};
+    for (const auto& [path, owner] : rows) {
+      QWidget* row = binder->rowAt(path);
+      QVERIFY2(row, path);
+      QCOMPARE(row->isVisibleTo(view.form()), shape == QLatin1String(owner));
+    }
+    // The picture's caption: expected requests per session from core's own sampler.
+    auto requestsInCaption = [&view] {
+      const QString caption = view.form()->sessionPicture()->caption();
+      return caption.section(QStringLiteral("per session: "), 1).section(QLatin1Char(' '), 0, 0).toDouble();
+    };
+    QVERIFY2(qAbs(requestsInCaption() - requests) < 0.02 * requests,
+             qPrintable(view.form()->sessionPicture()->caption()));
+
+    // Editing a shape field changes the JSON and the picture.
+    typeInto(binder->editorAt(edit.toStdString()), value);
+    view.revalidateNow();
+    QVERIFY2(view.validationText().isEmpty(), qPrintable(view.validationText()));
+    QCOMPARE(QString::number(JsonPath(edit.toStdString()).find(view.document()->json())->get<double>()), value);
+    QVERIFY2(qAbs(requestsInCaption() - requestsAfter) < 0.02 * requestsAfter,
+             qPrintable(view.form()->sessionPicture()->caption()));
+
+    // A value the loader refuses is shown at that field.
+    typeInto(binder->editorAt(edit.toStdString()), refused);
+    view.revalidateNow();
+    // (at the field itself, or at its sibling: uniform min 3 > max 1 is reported at min)
+    const std::string object = edit.section(QLatin1Char('.'), 0, -2).toStdString();
+    bool shown = false;
+    for (const std::string& path : binder->paths())
+      if (path == edit.toStdString() || path.rfind(object + ".", 0) == 0 || path == object)
+        shown |= !view.messageAt(path).isEmpty();
+    QVERIFY2(shown, qPrintable(view.validationText()));
+    QVERIFY(!view.runButton()->isEnabled());
+  }
+
   void editingAFieldUpdatesTheJsonAndBack() {
     DesignerView view(contextWith(m_userDir.path()));
     QVERIFY(view.openWorkload(catalogFile("quickstart.json")));

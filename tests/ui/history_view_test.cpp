@@ -17,7 +17,8 @@
 #include "ui/history/run_detail_pane.h"
 #include "ui/history/run_filter_proxy.h"
 #include "ui/history/run_table_model.h"
-#include "ui/history/stored_run_charts.h"
+#include "ui/charts/latency_cdf_chart.h"
+#include "ui/charts/run_charts.h"
 
 using namespace plumbline;
 using ui::history::HistoryView;
@@ -123,7 +124,33 @@ class HistoryViewTest : public QObject {
     QCOMPARE(view.detail()->runId(), qint64(3));
     QVERIFY(view.detail()->bannerText().startsWith(QStringLiteral("Verdict: harness_limited")));
     QVERIFY(view.detail()->bannerText().contains(QStringLiteral("could not keep up")));
-    QCOMPARE(view.detail()->charts()->chartCount(), 6);
+    // The live view's chart grid, loaded from the stored windows: 20 req/s planned and
+    // achieved, TTFT 50 ms, and the whole-run CDFs from the run's final histograms.
+    ui::charts::RunCharts* charts = view.detail()->charts();
+    const QList<QPointF> achieved = charts->drawnPoints(QStringLiteral("rate"), QStringLiteral("achieved"));
+    QVERIFY(achieved.size() >= 5);
+    for (const QPointF& p : achieved)  // the 5 s stage; after it, the drain window sends nothing
+      QVERIFY2(qAbs(p.y() - (p.x() <= 5 ? 20 : 0)) < 1.5, qPrintable(QString::number(p.y())));
+    for (const QPointF& p : charts->drawnPoints(QStringLiteral("ttft"), QStringLiteral("p50")))
+      QVERIFY2(qAbs(p.y() - 50) < 2.5, qPrintable(QString::number(p.y())));
+    QVERIFY(!charts->drawnPoints(QStringLiteral("tokens"), QStringLiteral("output tokens/s")).isEmpty());
+    QVERIFY(!charts->cdfChart()->isHidden());
+    QCOMPARE(charts->cdfChart()->seriesNames(),
+             (QStringList{QStringLiteral("time to first token"), QStringLiteral("inter-token"),
+                          QStringLiteral("end-to-end")}));
+    const QList<QPointF> ttftCdf = charts->cdfChart()->drawnPoints(QStringLiteral("time to first token"));
+    QVERIFY(!ttftCdf.isEmpty());
+    QCOMPARE(ttftCdf.last().y(), 1.0);
+    for (const QPointF& p : ttftCdf)  // every TTFT is 50 ms: the curve jumps there
+      if (p.y() >= 0.5) QVERIFY2(qAbs(p.x() - 50) < 2.5, qPrintable(QString::number(p.x())));
+    // Opening another run replaces the charts; a missing run clears them and hides the CDFs.
+    view.detail()->showRun(m_db, 99);
+    QVERIFY(charts->drawnPoints(QStringLiteral("rate"), QStringLiteral("achieved")).isEmpty());
+    QVERIFY(charts->cdfChart()->isHidden());
+    QVERIFY(view.detail()->bannerText().contains(QStringLiteral("no longer in the database")));
+    view.detail()->showRun(m_db, 3);
+    QCOMPARE(view.detail()->runId(), qint64(3));
+    QVERIFY(!charts->cdfChart()->isHidden());
     view.detail()->nameEdit()->setText(QStringLiteral("gamma renamed"));
     QVERIFY(view.detail()->saveName());
     QCOMPARE(view.model()->index(view.model()->rowOf(3), RunTableModel::Name).data().toString(),

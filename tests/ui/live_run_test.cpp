@@ -1,6 +1,8 @@
 // A real short run against the embedded simulator, launched by the live view through the
 // launcher: it reaches End, the charts fill, and the banner says what the database says.
+#include <QDir>
 #include <QFile>
+#include <QScopeGuard>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -9,6 +11,7 @@
 #include "ui/charts/run_charts.h"
 #include "ui/live/live_view.h"
 #include "ui/live/notice_model.h"
+#include "ui/live/run_launcher.h"
 #include "ui/live/target_panel.h"
 #include "ui/live/verdict_banner.h"
 
@@ -52,6 +55,48 @@ class LiveRunTest : public QObject {
     QVERIFY(!view.charts()->drawnPoints(QStringLiteral("rate"), QStringLiteral("achieved")).isEmpty());
     // The run got the simulator preset, and nothing secret went into the stored spec.
     QVERIFY(QByteArray::fromStdString(run->specJson).contains("\"instant\""));
+  }
+
+  void aStudioClosedMidRunLeavesItGoingAndTheNextOneShowsIt() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    // A private runtime directory: the reopened view must find this run, not another's.
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("runtime")));
+    const QByteArray oldRuntime = qgetenv("XDG_RUNTIME_DIR");
+    qputenv("XDG_RUNTIME_DIR", dir.filePath(QStringLiteral("runtime")).toUtf8());
+    auto restore = qScopeGuard([&] { qputenv("XDG_RUNTIME_DIR", oldRuntime); });
+    ui::StudioContext ctx;
+    ctx.plumblineBin = QStringLiteral(PLUMBLINE_BIN);
+    ctx.dbPath = dir.filePath(QStringLiteral("runs.db"));
+    QFile wf(QStringLiteral(PLUMBLINE_SOURCE_DIR "/workloads/quickstart.json"));
+    QVERIFY(wf.open(QIODevice::ReadOnly));
+    const QByteArray workload = wf.readAll();
+
+    qint64 pid = 0, runId = 0;
+    {
+      ui::live::LiveView first(ctx);
+      first.prepareRun(workload, wf.fileName());
+      first.targetPanel()->selectEmbedded(QStringLiteral("instant"));
+      first.setLoadOverride(20, 8);
+      first.start();
+      QVERIFY(first.launchedRun().has_value());
+      pid = first.launchedRun()->pid;
+      QTRY_VERIFY_WITH_TIMEOUT(first.runId() > 0, 30000);
+      runId = first.runId();
+    }  // the studio closes mid-run
+    QVERIFY2(ui::live::RunLauncher::isAlive(pid), "closing the view ended the run");
+
+    ui::live::LiveView reopened(ctx);
+    reopened.attachToRunningRun();
+    QTRY_COMPARE_WITH_TIMEOUT(reopened.runId(), runId, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(reopened.banner()->state() != VerdictBanner::State::Running &&
+                                 !ui::live::RunLauncher::isAlive(pid), 90000);
+    QVERIFY(!reopened.charts()->drawnPoints(QStringLiteral("rate"), QStringLiteral("achieved")).isEmpty());
+    const auto run = store::RunReader(ctx.dbPath.toStdString()).getRun(runId);
+    QVERIFY(run.has_value());
+    QVERIFY(run->verdict.has_value());  // ran to completion in the database
+    QCOMPARE(reopened.banner()->state(),
+             *run->verdict == "kept_up" ? VerdictBanner::State::KeptUp : VerdictBanner::State::HarnessLimited);
   }
 };
 

@@ -15,6 +15,7 @@ SessionPlan summarizeSession() {
   s.prefixTokens = 64;
   for (uint32_t i = 0; i < 3; ++i) s.requests.push_back({{}, 0, 30 + i, 10, RequestText::Chunk});
   s.requests.push_back({{0, 1, 2}, 5, 0, 12, RequestText::Reduce});
+  s.promptBlocks = {3, 3, 90000};
   return s;
 }
 }  // namespace
@@ -33,7 +34,19 @@ TEST(SessionFrames, GraphsRoundTrip) {
   EXPECT_EQ(s.requests[3].delayNs, 5);
   EXPECT_EQ(s.requests[3].outputTokens, 12u);
   EXPECT_EQ(s.requests[3].text, RequestText::Reduce);
+  EXPECT_EQ(s.promptBlocks, (std::vector<uint32_t>{3, 3, 90000}));
   EXPECT_TRUE(back[1].requests.empty());
+  EXPECT_TRUE(back[1].promptBlocks.empty());
+}
+
+TEST(SessionFrames, DatasetTurnsRoundTrip) {
+  SessionPlan s{1, 0, 12, 5, 0};
+  s.requests.push_back({{}, 0, 12, 5, RequestText::DatasetTurn});
+  s.requests.push_back({{0}, 50'000'000, 7, 9, RequestText::DatasetTurn});
+  const auto back = decodeSessionGraphs(encodeSessionGraphs({s}));
+  ASSERT_EQ(back.at(0).requests.size(), 2u);
+  EXPECT_EQ(back[0].requests[1].text, RequestText::DatasetTurn);
+  EXPECT_EQ(back[0].requests[1].newTokens, 7u);
 }
 
 TEST(SessionFrames, BadGraphsAreRejectedByName) {

@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
 
 #include "core/workload/length_dist_parser.h"
+#include "core/workload/session_estimate.h"
 #include "core/workload/session_preview.h"
 #include "core/workload/workload_error.h"
+#include "core/workload/workload_loader.h"
 
 using namespace plumbline::workload;
 using json = nlohmann::json;
@@ -32,7 +34,8 @@ TEST(SessionPreview, MultiTurnResendsTheConversation) {
 
 TEST(SessionPreview, MultiTurnWithRandomTurnsUsesTheSecondMoment) {
   // turns uniform 1..3: E[T] = 2, E[T²] = 14/3; input = 100·(14/3+2)/2 + 10·(14/3−2)/2 = 346.7
-  const auto p = preview(R"({"shape":"multi_turn","turns":{"dist":"uniform","min":1,"max":3}})");
+  const auto p = preview(
+      R"({"shape":"multi_turn","turns":{"dist":"uniform","min":1,"max":3},"think_time_s":{"dist":"fixed","value":0}})");
   EXPECT_NEAR(p.requests, 2, 0.03);
   EXPECT_NEAR(p.inputTokens, 346.7, 5);
 }
@@ -84,4 +87,30 @@ TEST(SessionPreview, ErrorsNameTheField) {
     EXPECT_EQ(e.path(), "session.shape");
   }
   EXPECT_THROW(preview(R"({"shape":"tree","branching":10,"depth":9})"), WorkloadError);
+}
+
+TEST(SessionPreview, TheDesignerAndThePlanShowTheSameFiguresForEveryCatalogWorkload) {
+  const std::string dir = std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/";
+  for (const char* name : {"multi_turn_chat", "tree_of_thought", "agentic_codegen", "batch_summarize",
+                           "shared_prefix_chat", "chat", "chat_sharegpt_sample"}) {
+    const WorkloadSpec spec = loadWorkloadFile(dir + name + ".json");
+    const SessionPreview p = previewSession(spec);
+    const SessionEstimate e = estimateSessions(spec);
+    EXPECT_EQ(p.requests, e.requestsPerSession) << name;
+    EXPECT_EQ(p.inputTokens, e.inputTokensPerSession) << name;
+    EXPECT_EQ(p.outputTokens, e.outputTokensPerSession) << name;
+    EXPECT_EQ(p.shape, spec.session.shape) << name;
+  }
+}
+
+TEST(SessionPreview, RejectsWhatTheLoaderRejects) {
+  // 1 + 16 + 256 + 4096 requests: over the loader's 4096 per tree, so over the preview's too.
+  try {
+    preview(R"({"shape":"tree","branching":16,"depth":3})");
+    FAIL() << "no error";
+  } catch (const WorkloadError& e) {
+    EXPECT_EQ(e.path(), "session.depth");
+  }
+  EXPECT_THROW(preview(R"({"shape":"multi_turn","turns":{"dist":"fixed","value":2}})"), WorkloadError)
+      << "think_time_s is required";
 }

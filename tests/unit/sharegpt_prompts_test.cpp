@@ -129,3 +129,30 @@ TEST(ShareGptPrompts, NoUsablePromptIsAnErrorNamingTheFile) {
     EXPECT_NE(e.reason().find("1 shorter than min_input_tokens 10"), std::string::npos) << e.what();
   }
 }
+
+TEST(ShareGptPrompts, LaterTurnsFollowTheAlternationAndTheSamePolicy) {
+  const nlohmann::json j = {
+      {{"id", "c"},
+       {"conversations",
+        {{{"from", "human"}, {"value", words(3)}}, {{"from", "gpt"}, {"value", words(4)}},
+         {{"from", "human"}, {"value", words(30)}}, {{"from", "gpt"}, {"value", words(50)}},
+         {{"from", "human"}, {"value", "third"}}, {{"from", "gpt"}, {"value", "ok"}},
+         {{"from", "human"}, {"value", "unanswered"}}, {{"from", "human"}, {"value", "again"}},
+         {{"from", "gpt"}, {"value", "never replayed"}}}}}};
+  const auto d = ShareGptDataset::fromJson(j, "t.json");
+  ShareGptSpec spec;
+  spec.maxInputTokens = 20;
+  spec.maxOutputTokens = 40;
+  PromptTokenCounter approx(nullptr);
+  ShareGptPrompts p(d, spec, approx);
+  const ShareGptPrompt& prompt = p.prompts().at(0);
+  ASSERT_EQ(prompt.laterTurns.size(), 2u);
+  EXPECT_EQ(prompt.laterTurns[0].inputTokens, 20u);  // cut by keep_start
+  EXPECT_EQ(prompt.laterTurns[0].outputTokens, 40u);  // clamped
+  EXPECT_EQ(p.humanText(prompt, 1), words(20));
+  EXPECT_EQ(prompt.laterTurns[1].inputTokens, 1u);
+  EXPECT_EQ(prompt.laterTurns[1].outputTokens, 1u);
+  EXPECT_EQ(p.humanText(prompt, 2), "third");
+  EXPECT_EQ(p.humanText(prompt, 0), words(3));
+  EXPECT_THROW(p.humanText(prompt, 3), std::out_of_range);
+}

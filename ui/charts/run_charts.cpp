@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/store/run_reader.h"
+#include "ui/charts/latency_cdf_chart.h"
 #include "ui/charts/metric_chart.h"
 #include "ui/common/widget_image_export.h"
 
@@ -54,6 +55,10 @@ RunCharts::RunCharts(QWidget* parent) : QWidget(parent) {
     }
     ++i;
   }
+  // A stored run's whole-run CDFs: a fourth row across the grid, shown by loadRun.
+  m_cdf = new LatencyCdfChart(this);
+  m_cdf->hide();
+  grid->addWidget(m_cdf, 3, 0, 1, 4);
   for (int r = 0; r < 3; ++r) grid->setRowStretch(r, 1);
   for (int col = 0; col < 4; ++col) grid->setColumnStretch(col, 1);
   m_redrawTimer = new QTimer(this);
@@ -69,10 +74,19 @@ void RunCharts::clear() {
   m_coveredUntilS = -1;
   m_prevTickNs = -1;
   m_prevErrors.clear();
+  m_cdf->clear();
+  showCdf(false);
+}
+
+void RunCharts::showCdf(bool shown) {
+  m_cdf->setVisible(shown);
+  // A hidden row with stretch would still take its share of the height.
+  static_cast<QGridLayout*>(layout())->setRowStretch(3, shown ? 1 : 0);
 }
 
 void RunCharts::loadRun(const store::RunReader& reader, int64_t runId) {
   setWindows(reader.windows(runId));
+  showCdf(m_cdf->loadRun(reader, runId) > 0);
 }
 
 void RunCharts::setWindows(const std::vector<store::WindowRow>& windows) {

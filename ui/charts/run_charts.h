@@ -15,6 +15,7 @@ namespace plumbline::store { class RunReader; }
 
 namespace plumbline::ui::charts {
 
+class LatencyCdfChart;
 class MetricChart;
 
 /// The run's chart grid, shared by the live view and a run opened from history:
@@ -25,7 +26,8 @@ class MetricChart;
 ///
 /// Live, the 250 ms ticks draw the curves; a final window is drawn only where no tick
 /// covered its time yet (attaching mid-run replays the windows closed so far, then ticks
-/// continue). From history, windows are all there is.
+/// continue). From history, the stored windows draw the curves and the whole-run histograms
+/// add a latency CDF chart below them (hidden while live: a running run has none yet).
 class RunCharts : public QWidget {
   Q_OBJECT
  public:
@@ -43,8 +45,9 @@ class RunCharts : public QWidget {
   explicit RunCharts(QWidget* parent = nullptr);
 
   void clear();
-  /// A stored run (history): replaces everything shown with its windows. Throws
-  /// store::StoreError when the database cannot be read.
+  /// A stored run (history): replaces everything shown with its windows and, when the run
+  /// wrote them, its whole-run latency CDFs. Throws store::StoreError when the database
+  /// cannot be read.
   void loadRun(const store::RunReader& reader, int64_t runId);
   /// A whole stored run: replaces everything shown.
   void setWindows(const std::vector<store::WindowRow>& windows);
@@ -60,13 +63,17 @@ class RunCharts : public QWidget {
   QList<QPointF> drawnPoints(const QString& chart, const QString& series) const;
   QStringList seriesNames(const QString& chart) const;
   int redrawCount() const { return m_redraws; }
+  /// The whole-run latency CDFs of a loaded stored run (hidden unless it had histograms).
+  LatencyCdfChart* cdfChart() const { return m_cdf; }
 
  private:
   MetricChart* chart(const char* key) const;
   void scheduleRedraw();
+  void showCdf(bool shown);
   void appendErrorRates(double x, const std::map<std::string, uint64_t>& cumulative, double dtS);
 
   std::map<std::string, MetricChart*> m_charts;
+  LatencyCdfChart* m_cdf = nullptr;
   QTimer* m_redrawTimer = nullptr;
   double m_coveredUntilS = -1;  ///< time up to which something has been drawn
   int64_t m_prevTickNs = -1;

@@ -300,10 +300,15 @@ void DesignerForm::refreshPreviews(const std::optional<workload::WorkloadSpec>& 
     m_rateChart->setCurves(load.planned, load.arrivals, load.binS, load.durationS, load.caption);
   else
     m_rateChart->clear(load.error);
-  refreshSessionPreview();
+  refreshSessionPreview(spec);
 }
 
-void DesignerForm::refreshSessionPreview() {
+void DesignerForm::refreshSessionPreview(const std::optional<workload::WorkloadSpec>& spec) {
+  if (spec) {
+    // The workload loads: the picture shows exactly what `plumbline plan` computes for it.
+    m_sessionPicture->setPreview(workload::previewSession(*spec));
+    return;
+  }
   const nlohmann::json json = nlohmann::json::parse(m_document->json().dump());
   const auto session = json.contains("session") ? json["session"] : nlohmann::json{{"shape", "single"}};
   try {

@@ -49,7 +49,7 @@ class DesignerForm : public QWidget {
   QWidget* addDist(QFormLayout* form, const QString& label, const std::string& path, int unit);
   void setRowsVisible(QFormLayout* form, const std::vector<std::string>& paths, bool visible);
   void refreshVisibility();
-  void refreshSessionPreview();
+  void refreshSessionPreview(const std::optional<workload::WorkloadSpec>& spec);
 
   WorkloadDocument* m_document;
   FieldBinder* m_binder;

@@ -11,12 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/compare/comparison.h"
-#include "core/metrics/latency_histogram.h"
 #include "core/store/run_editor.h"
 #include "core/store/run_reader.h"
 #include "ui/history/run_table_model.h"
-#include "ui/history/stored_run_charts.h"
+#include "ui/charts/run_charts.h"
 
 namespace plumbline::ui::history {
 
@@ -31,21 +29,6 @@ QString reasonsText(const store::RunRow& row) {
   QStringList lines;
   for (const auto& r : j) lines << (r.is_string() ? q(r.get<std::string>()) : q(r.dump()));
   return lines.join(QStringLiteral("\n"));
-}
-
-std::vector<StoredRunCharts::Cdf> runCdfs(const store::RunReader& reader, qint64 id) {
-  std::vector<StoredRunCharts::Cdf> out;
-  for (const char* metric : {"ttft", "itl", "e2e"}) {
-    auto blob = reader.histogram(id, metric, -1);
-    if (!blob) continue;
-    try {
-      out.push_back({QString::fromLatin1(metric),
-                     plumbline::compare::latencyCdf(metrics::LatencyHistogram::deserialize(*blob))});
-    } catch (const std::invalid_argument&) {
-      // A damaged histogram loses its curve, not the pane.
-    }
-  }
-  return out;
 }
 
 }  // namespace
@@ -87,8 +70,8 @@ RunDetailPane::RunDetailPane(QWidget* parent) : QWidget(parent) {
   m_status = new QLabel(this);
   layout->addWidget(m_status);
 
-  m_charts = new StoredRunCharts(this);
-  m_charts->setMinimumHeight(420);
+  m_charts = new charts::RunCharts(this);
+  m_charts->setMinimumHeight(560);
   layout->addWidget(m_charts, 1);
   clear(QStringLiteral("Select a run to see its verdict and charts."));
 }
@@ -139,7 +122,7 @@ void RunDetailPane::showRun(const QString& dbPath, qint64 runId) {
     m_notes->setPlainText(q(row->notes.value_or("")));
     m_editors->setEnabled(true);
     m_status->clear();
-    m_charts->setRun(reader.windows(runId), runCdfs(reader, runId));
+    m_charts->loadRun(reader, runId);
   } catch (const std::exception& e) {
     clear(QString::fromUtf8(e.what()));
   }

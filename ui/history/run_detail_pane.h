@@ -6,12 +6,13 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 
+namespace plumbline::ui::charts { class RunCharts; }
+
 namespace plumbline::ui::history {
 
-class StoredRunCharts;
-
 /// One run opened from history: the verdict banner first, what was run, editable name, tags
-/// and notes, and its full charts from the stored windows and histograms.
+/// and notes, and its full charts from the stored windows and histograms (the same RunCharts
+/// grid the live view draws, loaded from the database).
 class RunDetailPane : public QWidget {
   Q_OBJECT
  public:
@@ -27,7 +28,7 @@ class RunDetailPane : public QWidget {
   QLineEdit* nameEdit() const { return m_name; }
   QLineEdit* tagsEdit() const { return m_tags; }
   QPlainTextEdit* notesEdit() const { return m_notes; }
-  StoredRunCharts* charts() const { return m_charts; }
+  charts::RunCharts* charts() const { return m_charts; }
 
  public slots:
   /// Each writes the field to the database; errors show in the status line. True on success.
@@ -52,7 +53,7 @@ class RunDetailPane : public QWidget {
   QLineEdit* m_tags = nullptr;
   QPlainTextEdit* m_notes = nullptr;
   QWidget* m_editors = nullptr;
-  StoredRunCharts* m_charts = nullptr;
+  charts::RunCharts* m_charts = nullptr;
 };
 
 }  // namespace plumbline::ui::history

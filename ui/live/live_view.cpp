@@ -92,6 +92,13 @@ LiveView::LiveView(const StudioContext& context, QWidget* parent)
   setRunning(false);
 }
 
+LiveView::~LiveView() {
+  // Children are deleted in creation order: the notices and charts go before the client,
+  // whose socket then closes and would report the detach to this half-destroyed view.
+  m_client->disconnect(this);
+  m_poll->stop();
+}
+
 void LiveView::prepareRun(const QByteArray& workloadJson, const QString& sourcePath) {
   m_workloadJson = workloadJson;
   m_sourcePath = sourcePath;

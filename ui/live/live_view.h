@@ -32,6 +32,8 @@ class LiveView : public QWidget {
   Q_OBJECT
  public:
   explicit LiveView(const StudioContext& context, QWidget* parent = nullptr);
+  /// Detaches from the run (which keeps going) without reacting to the detach.
+  ~LiveView() override;
 
   /// Makes this workload the one Start launches; the target defaults to the embedded simulator.
   void prepareRun(const QByteArray& workloadJson, const QString& sourcePath);

@@ -28,6 +28,8 @@ TargetPanel::TargetPanel(QWidget* parent) : QWidget(parent) {
   m_keySource->addItem(QStringLiteral("key from env var"), static_cast<int>(RunTarget::KeySource::Environment));
   m_key = new QLineEdit(this);
   m_key->setEchoMode(QLineEdit::Password);
+  m_key->setObjectName(QStringLiteral("apiKey"));
+  m_keySource->setObjectName(QStringLiteral("apiKeySource"));
   m_key->setPlaceholderText(QStringLiteral("type to store a new key"));
   m_envName = new QLineEdit(QStringLiteral("OPENAI_API_KEY"), this);
   m_envName->setToolTip(QStringLiteral("the environment variable holding the key"));

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Client CPU per request and per streamed chunk, every process of the run counted.
+# `plumbline run` is started under bench/rusage_probe, which reads getrusage(RUSAGE_CHILDREN)
+# after it exits: user + system time of the run process (coordinator, writer and live
+# threads) and of every worker it spawned and reaped. The mock target is started outside
+# the wrapper, so its CPU is not in the figure. Nothing is subtracted: the "whole" figures
+# include process start, planning, database creation and shutdown; the "marginal" figures
+# are (CPU of a long run − CPU of a short run) / (work of long − work of short) at the same
+# rate, which cancels the fixed costs openly rather than silently.
+#   non-streaming: `plumbline mock --preset instant`, one request = one completion body.
+#   streaming:     the mock pacing 64 tokens 5 ms apart (--ttft-ms 5 --itl-ms 5), so each
+#                  chunk arrives on its own; chunks are counted from the run's own
+#                  database (sum of requests.chunks: 64 tokens + usage + [DONE]).
+# Usage: bench/cpu_cost.sh [PLUMBLINE_BIN] [--workers N] [--rate R] [--stream-rate R]
+#                          [--short S] [--long S]
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+bin="$here/../build/release/app/plumbline"
+probe="$here/../build/release/bench/rusage_probe"
+if [ $# -gt 0 ] && [[ "$1" != --* ]]; then bin="$1"; shift; fi
+workers=1 rate=10000 stream_rate=300 short=2 long=8
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --workers) workers="$2"; shift 2 ;;
+    --rate) rate="$2"; shift 2 ;;
+    --stream-rate) stream_rate="$2"; shift 2 ;;
+    --short) short="$2"; shift 2 ;;
+    --long) long="$2"; shift 2 ;;
+    *) echo "cpu_cost: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+[ "$long" -le 30 ] && [ "$short" -lt "$long" ] || { echo "cpu_cost: need --short < --long <= 30" >&2; exit 2; }
+for tool in sqlite3 awk; do command -v $tool >/dev/null || { echo "cpu_cost: $tool missing" >&2; exit 1; }; done
+[ -x "$bin" ] || { echo "cpu_cost: no plumbline binary at $bin" >&2; exit 1; }
+[ -x "$probe" ] || probe="$(dirname "$bin")/../bench/rusage_probe"
+[ -x "$probe" ] || { echo "cpu_cost: rusage_probe not built (cmake --build --preset release --target rusage_probe)" >&2; exit 1; }
+
+work="$(mktemp -d)"
+mocks=()
+cleanup() {
+  for p in "${mocks[@]}"; do kill -TERM "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+start_mock() {  # $1 = name, rest = mock flags; sets url_<name>
+  "$bin" mock --listen 127.0.0.1:0 --threads 1 "${@:2}" >"$work/$1.out" &
+  mocks+=($!)
+  for _ in $(seq 50); do [ -s "$work/$1.out" ] && break; sleep 0.1; done
+  local u; u="$(head -1 "$work/$1.out")"
+  [[ "$u" == http://127.0.0.1:* ]] || { echo "cpu_cost: mock $1 did not start" >&2; exit 1; }
+  printf -v "url_$1" '%s' "$u"
+}
+
+workload() {  # $1 = file, $2 = stream true|false, $3 = output tokens
+  cat >"$1" <<JSON
+{"plumbline": 1, "name": "cpu cost probe",
+ "target": {"url": "embedded", "api": "chat", "model": "mock", "stream": $2},
+ "load": {"arrival": "constant", "seed": 1, "stages": [{"rate": 100, "duration_s": 1}], "max_in_flight": 20000},
+ "requests": {"input_tokens": {"dist": "fixed", "value": 16}, "output_tokens": {"dist": "fixed", "value": $3},
+              "sampling": {"ignore_eos": true, "temperature": 0}}}
+JSON
+}
+
+json_field() { sed -n "s/.*\"$1\": *\"\{0,1\}\([^\",}]*\).*/\1/p" "$2" | head -1; }
+
+# Runs plumbline under the probe; prints "cpu_s completed chunks verdict sys_s".
+measured_run() {  # $1 = workload, $2 = url, $3 = rate, $4 = duration
+  local db="$work/run.db" cpu sys verdict completed chunks
+  rm -f "$db" "$db-wal" "$db-shm" "$work/s.json"
+  read -r cpu sys < <("$probe" --quiet "$bin" run "$1" --target "$2" --db "$db" --workers "$workers" --rate "$3" \
+           --duration "$4" --quiet --summary-json "$work/s.json" | awk '{printf "%.6f %.6f\n", $1 + $2, $2}')
+  [ -s "$work/s.json" ] || { echo "cpu_cost: the run wrote no summary" >&2; exit 1; }
+  verdict="$(json_field verdict "$work/s.json")"
+  completed="$(json_field completed "$work/s.json")"
+  chunks="$(sqlite3 "$db" 'SELECT coalesce(sum(chunks), 0) FROM requests')"
+  echo "$cpu $completed $chunks $verdict $sys"
+}
+
+report() {  # $1 = label, $2 = unit (req|chunk), $3 = short result, $4 = long result
+  awk -v label="$1" -v unit="$2" -v s="$3" -v l="$4" 'BEGIN {
+    split(s, a, " "); split(l, b, " "); col = (unit == "req") ? 2 : 3
+    printf "%s\tshort: %.3f s CPU / %d %s (%s)\tlong: %.3f s CPU (%.0f%% system) / %d %s (%s)\n", label, a[1], a[col], unit, a[4], b[1], 100 * b[5] / b[1], b[col], unit, b[4]
+    d = b[col] - a[col]; if (d < 1) d = 1
+    printf "%s\twhole run (long): %.2f us/%s\tmarginal (long-short): %.2f us/%s\n", label, b[1] * 1e6 / (b[col] > 0 ? b[col] : 1), unit, (b[1] - a[1]) * 1e6 / d, unit }'
+}
+
+start_mock instant --preset instant
+start_mock paced --ttft-ms 5 --itl-ms 5
+workload "$work/nonstream.json" false 1
+workload "$work/stream.json" true 64
+echo "cpu_cost: $bin, --workers $workers, $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "counted: user+sys of plumbline run and every child it reaped (RUSAGE_CHILDREN of rusage_probe); the mocks are not counted"
+ns_short="$(measured_run "$work/nonstream.json" "$url_instant" "$rate" "$short")"
+ns_long="$(measured_run "$work/nonstream.json" "$url_instant" "$rate" "$long")"
+report "non-streaming @ $rate rps" req "$ns_short" "$ns_long"
+if command -v h2load >/dev/null; then
+  # The reference in the same run and machine state: h2load's CPU per request, same mock, same rate.
+  per_client=$(( (rate + 63) / 64 ))
+  printf '%s' '{"model":"mock","messages":[{"role":"user","content":"say ok"}],"max_tokens":1,"ignore_eos":true,"temperature":0}' >"$work/request.json"
+  h2="$("$probe" h2load --h1 -t1 -c64 --rps "$per_client" -D "$long" -d "$work/request.json" \
+         -H 'content-type: application/json' "$url_instant/v1/chat/completions" 2>&1)"
+  awk -v rate="$((per_client * 64))" '/^requests:/ {ok = $8} END {
+      printf "h2load reference @ %d rps (same mock)\t%.3f s CPU (%.0f%% system) / %d req\t%.2f us/req (whole run)\n",
+        rate, $1 + $2, 100 * $2 / ($1 + $2), ok, ($1 + $2) * 1e6 / (ok > 0 ? ok : 1) }' <<<"$h2"
+fi
+st_short="$(measured_run "$work/stream.json" "$url_paced" "$stream_rate" "$short")"
+st_long="$(measured_run "$work/stream.json" "$url_paced" "$stream_rate" "$long")"
+report "streaming 64 tok @ 5 ms, $stream_rate streams/s" chunk "$st_short" "$st_long"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,69 @@
+// Both sides' token counts survive aggregation separately, and the summary JSON labels them.
+#include <gtest/gtest.h>
+
+#include "core/engine/terminal_report.h"
+#include "core/metrics/run_aggregator.h"
+
+using namespace plumbline::metrics;
+
+namespace {
+RequestRecord completed(int32_t inServer, int32_t outServer, int32_t inClient, int32_t outClient) {
+  RequestRecord r;
+  r.plannedNs = 0;
+  r.sendNs = 1;
+  r.firstTokenNs = 2;
+  r.endNs = 3;
+  r.inputTokensServer = inServer;
+  r.outputTokensServer = outServer;
+  r.inputTokensClient = inClient;
+  r.outputTokensClient = outClient;
+  return r;
+}
+}  // namespace
+
+TEST(TokenCountTotals, ServerAndClientTotalsAreKeptApart) {
+  RunAggregator a;
+  a.addPlanned(0, 4);
+  a.addRecord(completed(100, 10, 90, 11));
+  a.addRecord(completed(-1, -1, 50, 5));  // no usage: only the client's counts
+  a.addRecord(completed(30, 3, 30, -1));  // no client output count
+  RequestRecord failed = completed(1000, 1000, 1000, 1000);
+  failed.error = ErrorClass::Timeout;  // failed requests count on neither side
+  a.addRecord(failed);
+  a.takeAllWindows();
+  const RunSummary s = a.summarize(1.0, 4.0, VerdictPolicy{});
+  EXPECT_EQ(s.serverInputTokens, 130u);
+  EXPECT_EQ(s.serverOutputTokens, 13u);
+  EXPECT_EQ(s.clientInputTokens, 170u);
+  EXPECT_EQ(s.clientOutputTokens, 16u);
+  EXPECT_EQ(s.tokenCountSource, "mixed");
+}
+
+TEST(TokenCountTotals, SummaryJsonAndReportLabelBothSides) {
+  RunSummary s;
+  s.tokenCountSource = "server";
+  s.clientInputBasis = "tokenizer:q.json";
+  s.clientOutputBasis = "tokenizer:q.json";
+  s.clientInputCount = "planned prompt length (tokenizer: q.json)";
+  s.clientOutputCount = "reply text as received, tokenized (tokenizer: q.json)";
+  s.serverInputTokens = 1;
+  s.serverOutputTokens = 2;
+  s.clientInputTokens = 3;
+  s.clientOutputTokens = 4;
+  s.requestsWithServerCounts = 5;
+  const nlohmann::json j = s.toJson();
+  const nlohmann::json& c = j["token_counts"];
+  EXPECT_EQ(c["used_for_rates"], "server");
+  EXPECT_EQ(c["server"], (nlohmann::json{{"input", 1}, {"output", 2}}));
+  EXPECT_EQ(c["client"], (nlohmann::json{{"input", 3}, {"output", 4}}));
+  EXPECT_EQ(c["client_output_basis"], "tokenizer:q.json");
+  const RunSummary back = RunSummary::fromJson(j);
+  EXPECT_EQ(back.toJson(), j);
+  const std::string report = plumbline::engine::formatRunReport(s, {});
+  EXPECT_NE(report.find("token counts used for the rates: the server's (usage)"), std::string::npos) << report;
+  EXPECT_NE(report.find("server (usage): in 1  out 2  (5 requests)"), std::string::npos) << report;
+  EXPECT_NE(report.find("client:         in 3  out 4"), std::string::npos) << report;
+  EXPECT_NE(report.find("client out: reply text as received, tokenized (tokenizer: q.json)"), std::string::npos);
+  s.tokenCountSource = "client";
+  EXPECT_NE(plumbline::engine::formatRunReport(s, {}).find("the client's (no request had usage)"), std::string::npos);
+}
