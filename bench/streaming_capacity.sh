@@ -59,6 +59,7 @@ for rate in $rates; do
   ours=0; for p in "${!last[@]}"; do ours=$((ours + last[$p])); done
   unset last
   wall=$(echo "$t1 - $t0" | bc -l)
+  [ -n "${DEBUG_CPU:-}" ] && echo "mock ticks $((mock1 - mock0)) plumbline ticks $ours wall $wall" >&2
   jq -r --arg r "$rate" --arg mc "$(echo "($mock1 - $mock0) / $hz / $wall" | bc -l)" \
      --arg pc "$(echo "$ours / $hz / $wall" | bc -l)" \
      '[$r, .verdict, "\(.sent)/\(.planned)", ([.errors[]] | add // 0), (.completed * 66 / .duration_s | floor),

@@ -54,11 +54,15 @@ if [ -z "$max_rate" ]; then
   done
 fi
 half=$((max_rate / 2))
+if [ "$half" -eq 0 ]; then
+  echo "(a) no rate of the ladder was kept_up on this machine now (see uptime): no half rate to measure"
+else
 set +e; run "$half" "$duration"; set -e
 jq -r --arg m "$max_rate" --arg h "$half" \
   '"(a) highest rate kept_up \($m)/s; at half (\($h)/s, \(.duration_s) s): verdict \(.verdict), sent \(.sent)/\(.planned), " +
    "send lag p50 \(.send_lag_ms.p50 * 1000 | floor) µs, p99 \(.send_lag_ms.p99 * 1000 | floor) µs, max \(.send_lag_ms.max * 1000 | floor) µs " +
    "(target p99 ≤ 100 µs: \(if .send_lag_ms.p99 <= 0.1 then "met" else "NOT met" end))"' "$work/s.json"
+fi
 stop_mocks
 
 start_mock fixed --listen 127.0.0.1:0 --threads 1 --ttft-ms 20 --itl-ms 1
