@@ -30,6 +30,10 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--summary-json", opt->summaryJson, "write the summary as JSON to FILE, or - for stdout");
   cmd->add_option("--api-key-file", opt->apiKeyFile, "read the API key from this file (else target.api_key_env)");
   cmd->add_option("--grace", opt->graceS, "seconds in-flight requests may finish after a stop (default 10)");
+  cmd->add_option("--on-worker-loss", opt->onWorkerLoss,
+                  "when a worker process dies: redistribute (its sessions not yet due go to the others; default) "
+                  "or stop (the run stops as on SIGINT)")
+      ->check(CLI::IsMember({"redistribute", "stop"}));
   cmd->add_flag("--quiet", opt->quiet, "no status line and no summary table");
   cmd->add_option("--live", opt->liveSocket, "serve live telemetry on this Unix socket path (see README)");
   cmd->add_option("--live-client-buffer", opt->liveClientBuffer, "unread bytes per live client before its ticks drop")
@@ -150,6 +154,8 @@ void addMockCommand(CLI::App& app, int& exitCode) {
                   "MOCK.json: preset, ttft_ms, itl_ms, threads, natural_length_mean, engine {...}, faults "
                   "{class: rate}, fault_seed, stall_ms, trickle_itl_ms, retry_after_s");
   cmd->add_option("--threads", config->threads, "event loops (default: hardware cores)");
+  cmd->add_flag("--reuse-port", config->reusePort,
+                "SO_REUSEPORT: several mock processes on one port share its connections (beyond one process's fd limit)");
   cmd->add_option("--record-requests", config->recordRequests,
                   "FILE: write one JSON line per completion request received (arrival_ns, api, body)");
   cmd->callback([config, &exitCode] { exitCode = plumbline::mock::runMockServer(*config); });

@@ -3,11 +3,13 @@
 #include <event2/event.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <csignal>
 #include <cstdio>
 
 #include "core/engine/early_stop_signal.h"
+#include "core/engine/harness_limit.h"
 #include "core/engine/session_frames.h"
 #include "core/util/clock.h"
 #include "core/workload/prompt_materials.h"
@@ -51,7 +53,7 @@ int64_t Coordinator::nowRel() const { return util::monotonicNs() - m_t0; }
 
 void Coordinator::start() {
   for (auto& proc : spawnWorkers(m_opt.executable, m_opt.workers)) {
-    m_workers.push_back(WorkerSlot{proc, nullptr, {}, false, false});
+    m_workers.push_back(WorkerSlot{proc, nullptr, {}, false, false, {}});
   }
   for (auto& w : m_workers) {
     WorkerSlot* slot = &w;
@@ -67,6 +69,14 @@ void Coordinator::start() {
   m_t0 = util::monotonicNs() + kStartDelayNs + (prompts ? 2 * prompts->loadNs : 0);
   const int64_t perWorkerCap = std::max<int64_t>(
       1, (m_spec.load.maxInFlight + m_opt.workers - 1) / static_cast<int64_t>(m_opt.workers));
+  // Only a cap the workload asked for is worth a warning; the default is a ceiling, not a plan.
+  const bool capAskedFor = m_spec.document.contains("load") && m_spec.document["load"].contains("max_in_flight");
+  if (const std::string shortfall =
+          capAskedFor ? connectionShortfall(perWorkerCap, m_spec.load.maxInFlight, raiseFileDescriptorLimit()) : "";
+      !shortfall.empty()) {
+    m_notes.push_back(shortfall);
+    notice("warning", shortfall);
+  }
   for (auto& w : m_workers) {
     if (w.dead) continue;
     WorkerConfig c;
@@ -108,7 +118,6 @@ RunOutcome Coordinator::run() {
     for (; m_next; m_next = nextPlanned()) countSession({m_next->plannedNs, m_next->rootCount(), m_next->requestCount()});
   }
   for (auto& w : m_aggregator.takeAllWindows()) m_sink.onWindow(w);
-  if (m_opt.observer) m_opt.observer->onRunOver(nowRel(), m_aggregator);
 
   const bool stopped = m_stopAtNs >= 0;
   const int64_t durationNs = stopped ? std::min(m_stopAtNs, m_planner.durationNs()) : m_planner.durationNs();
@@ -131,6 +140,7 @@ RunOutcome Coordinator::run() {
                         std::to_string(notSent - parentFailed) + " because the run ended first)");
   }
   out.summary.notSent = out.summary.planned > out.summary.sent ? out.summary.planned - out.summary.sent : 0;
+  if (m_opt.observer) m_opt.observer->onRunOver(nowRel(), m_aggregator, out.summary);
   out.stoppedEarly = stopped;
   out.summary.complete = !stopped;
   for (size_t i = 0; i < out.totals.size(); ++i) out.totals[i] = m_aggregator.total(static_cast<metrics::Metric>(i));
@@ -187,6 +197,7 @@ void Coordinator::tick() {
   const int64_t now = nowRel();
   if (m_stopAtNs < 0) handOut(now + m_opt.lookaheadNs);
   countPlannedUpTo(m_stopAtNs >= 0 ? std::min(now, m_stopAtNs) : now);
+  for (auto& w : m_workers) w.ledger.forgetPlansDueBy(now);
   closeWindows(now);
   if (m_opt.observer) m_opt.observer->onProgress(now, m_aggregator);
   if (m_opt.statusLine && now - m_lastStatusNs >= 250'000'000) {
@@ -215,6 +226,7 @@ void Coordinator::handOut(int64_t horizonNs) {
     WorkerSlot* w = nextAliveWorker();
     if (w == nullptr) break;
     w->batch.push_back(*m_next);
+    w->ledger.handedOut(*m_next);
     m_handedOutPlanned.push_back({m_next->plannedNs, m_next->rootCount(), m_next->requestCount()});
     if (!m_next->requests.empty()) m_sessionGraphs = true;
     if (w->batch.size() >= kSessionsPerFrame) sendBatch(*w);
@@ -256,14 +268,20 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
     switch (f.type) {
       case FrameType::Records: {
         auto records = decodeRecords(f.payload);
-        for (const auto& r : records) m_aggregator.addRecord(r);
+        for (const auto& r : records) {
+          m_aggregator.addRecord(r);
+          w.ledger.recorded(r);
+        }
         m_sink.onRecords(records);
         return;
       }
       case FrameType::Stats: {
         StatsReport s = decodeStats(f.payload);
         s.sample.connectionsOpen = static_cast<int64_t>(s.connectionsOpen);
-        for (const auto& send : s.sends) m_aggregator.addSends(send);
+        for (const auto& send : s.sends) {
+          m_aggregator.addSends(send);
+          w.ledger.reportedSent(send.sent);
+        }
         m_aggregator.addItl(s.itl, s.sample.atNs);
         m_aggregator.addWorkerSample(s.sample);
         if (m_opt.observer) m_opt.observer->onWorkerStats(s);
@@ -279,8 +297,18 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
         for (const auto& [window, count] : p.dueByWindow) m_aggregator.addPlanned(window * m_opt.windowNs, count);
         m_notSentRunEnded += p.notSentRunEnded;
         m_notSentParentFailed += p.notSentParentFailed;
+        // Live not-sent counts those known for good; the ones a stop drops are in the final figure.
+        m_aggregator.addNotSent(p.notSentParentFailed);
         return;
       }
+      case FrameType::HarnessLimit:
+        // A limit of the machine the harness hit (its requests are class harness_limit): the
+        // verdict names it, once.
+        if (std::find(m_reasons.begin(), m_reasons.end(), f.payload) == m_reasons.end()) {
+          m_reasons.push_back(f.payload);
+          notice("error", "harness limit: " + f.payload);
+        }
+        return;
       case FrameType::Error:
         m_notes.push_back("worker " + std::to_string(w.proc.id) + " reported: " + f.payload);
         notice("warning", m_notes.back());
@@ -303,7 +331,57 @@ void Coordinator::onWorkerClosed(WorkerSlot& w, const std::string& why) {
                       why + ", " + status + "); its requests in flight were lost");
   notice("error", m_reasons.back());
   if (m_opt.observer) m_opt.observer->onWorkerGone(w.proc.id);
+  settleLostWorker(w, now);
   checkFinished();
+}
+
+void Coordinator::settleLostWorker(WorkerSlot& w, int64_t atNs) {
+  WorkerLedger::Settlement s = w.ledger.settle(w.proc.id, atNs);
+  if (s.sentUnreported > 0) {
+    // Finished requests whose sends the worker did not live to report: count them sent.
+    metrics::SendReport report;
+    report.windowIndex = m_aggregator.windowIndexAt(atNs);
+    report.sent = s.sentUnreported;
+    m_aggregator.addSends(report);
+  }
+  if (!s.lostInFlight.empty()) {
+    for (const auto& r : s.lostInFlight) m_aggregator.addRecord(r);
+    m_sink.onRecords(s.lostInFlight);
+    m_notes.push_back("worker " + std::to_string(w.proc.id) + ": " + std::to_string(s.lostInFlight.size()) +
+                      " requests in flight when it died are counted as failed (worker_lost)");
+  }
+  if (s.dueNotReportedSent > 0) {
+    m_aggregator.addNotSent(s.dueNotReportedSent);
+    m_notes.push_back("worker " + std::to_string(w.proc.id) + ": " + std::to_string(s.dueNotReportedSent) +
+                      " requests of its sessions were not reported sent before it died: counted as not sent");
+  }
+  if (m_opt.stopOnWorkerLoss && m_stopAtNs < 0) {
+    m_notes.push_back("worker " + std::to_string(w.proc.id) + " died: stopping (--on-worker-loss stop)");
+    notice("warning", m_notes.back());
+    requestStop();
+  }
+  uint64_t moved = 0;
+  for (auto& plan : s.notYetDue) {
+    WorkerSlot* to = nextLiveWorker();
+    if (to == nullptr || m_stopAtNs >= 0) break;
+    to->batch.push_back(plan);
+    to->ledger.handedOut(plan);
+    ++moved;
+  }
+  for (auto& o : m_workers)
+    if (!o.batch.empty() && !o.dead) sendBatch(o);
+  if (moved > 0)
+    m_notes.push_back("worker " + std::to_string(w.proc.id) + ": " + std::to_string(moved) +
+                      " sessions not yet due were handed to the surviving workers");
+  if (!m_notes.empty() && (moved > 0 || !s.lostInFlight.empty())) notice("warning", m_notes.back());
+}
+
+Coordinator::WorkerSlot* Coordinator::nextLiveWorker() {
+  for (size_t i = 0; i < m_workers.size(); ++i) {
+    WorkerSlot& w = m_workers[m_rr++ % m_workers.size()];
+    if (!w.dead && !w.done) return &w;
+  }
+  return nullptr;
 }
 
 void Coordinator::notice(const std::string& level, const std::string& text) {

@@ -11,6 +11,7 @@
 #include "core/engine/run_observer.h"
 #include "core/engine/run_sink.h"
 #include "core/engine/worker_config.h"
+#include "core/engine/worker_ledger.h"
 #include "core/engine/worker_pool.h"
 #include "core/metrics/run_aggregator.h"
 #include "core/workload/planner.h"
@@ -29,6 +30,9 @@ struct CoordinatorOptions {
   int64_t lookaheadNs = 1'000'000'000; ///< sessions reach workers this far ahead of time
   int64_t graceNs = 10'000'000'000;    ///< after a stop, in-flight requests may finish this long
   bool statusLine = false;             ///< live one-line status on stderr
+  /// A worker died: stop the run (as SIGINT does) instead of handing its sessions that are not
+  /// yet due to the surviving workers.
+  bool stopOnWorkerLoss = false;
   RunObserver* observer = nullptr;     ///< live telemetry (--live); not owned, may be null
 };
 
@@ -60,6 +64,7 @@ class Coordinator {
     std::vector<workload::SessionPlan> batch;
     bool done = false;
     bool dead = false;
+    WorkerLedger ledger;  ///< what it holds, to account for it if it dies
   };
 
   static void onTick(int, short, void* self);
@@ -75,7 +80,9 @@ class Coordinator {
   void closeWindows(int64_t nowNs);
   void printStatus(int64_t nowNs);
   void checkFinished();
+  void settleLostWorker(WorkerSlot& w, int64_t atNs);
   WorkerSlot* nextAliveWorker();
+  WorkerSlot* nextLiveWorker();  ///< alive and not finished: can still take sessions
   std::optional<workload::SessionPlan> nextPlanned();
   int64_t nowRel() const;
   void notice(const std::string& level, const std::string& text);

@@ -89,7 +89,7 @@ std::optional<Frame> FrameReader::next() {
 
 namespace {
 constexpr size_t kSessionWireSize = 8 + 8 + 4 + 4 + 4;
-constexpr size_t kRecordWireSize = 8 + 4 + 4 + 6 * 8 + 4 * 4 + 4 + 4 + 1;
+constexpr size_t kRecordWireSize = 8 + 4 + 4 + 7 * 8 + 4 * 4 + 4 + 4 + 1;
 }  // namespace
 
 void encodeSessionHead(PayloadWriter& w, const workload::SessionPlan& s) {
@@ -131,7 +131,7 @@ void encodeRecord(PayloadWriter& w, const metrics::RequestRecord& r) {
   w.u64(r.sessionId);
   w.u32(r.turn);
   w.u32(r.workerId);
-  for (int64_t t : {r.plannedNs, r.sendNs, r.firstByteNs, r.firstTokenNs, r.lastTokenNs, r.endNs})
+  for (int64_t t : {r.plannedNs, r.sendNs, r.firstByteNs, r.firstTokenNs, r.lastTokenNs, r.endNs, r.uploadEndNs})
     w.i64(t);
   w.i32(r.inputTokensServer);
   w.i32(r.outputTokensServer);
@@ -153,6 +153,7 @@ metrics::RequestRecord decodeRecord(PayloadReader& r) {
   rec.firstTokenNs = r.i64();
   rec.lastTokenNs = r.i64();
   rec.endNs = r.i64();
+  rec.uploadEndNs = r.i64();
   rec.inputTokensServer = r.i32();
   rec.outputTokensServer = r.i32();
   rec.inputTokensClient = r.i32();

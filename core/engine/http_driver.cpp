@@ -2,8 +2,11 @@
 
 #include <curl/curl.h>
 #include <event2/event.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <stdexcept>
 
 #include "core/util/clock.h"
@@ -21,6 +24,20 @@ struct SocketWatch {
   event* ev = nullptr;
 };
 }  // namespace
+
+struct SocketCallbacks {
+  static curl_socket_t open(void* transfer, curlsocktype, curl_sockaddr* a) {
+    auto* t = static_cast<Transfer*>(transfer);
+    const int fd = socket(a->family, a->socktype, a->protocol);
+    if (fd < 0) t->socketErrno = errno;
+    else ++t->driver->m_connections;
+    return fd;
+  }
+  static int close(void* driver, curl_socket_t fd) {
+    --static_cast<HttpDriver*>(driver)->m_connections;
+    return ::close(fd);
+  }
+};
 
 HttpDriver::HttpDriver(event_base* base, const WorkerConfig& config, OnDone onDone)
     : m_base(base), m_config(config), m_target(config.endpointUrl), m_onDone(std::move(onDone)) {
@@ -72,6 +89,18 @@ CURL* HttpDriver::newEasy(Transfer* t) {
   curl_easy_setopt(e, CURLOPT_PRIVATE, t);
   curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, &HttpDriver::onPrereq);
   curl_easy_setopt(e, CURLOPT_PREREQDATA, t);
+  // libcurl 7.88 has no CURLINFO_POSTTRANSFER_TIME: the progress callback, called after every
+  // socket write, tells when the upload counter reached the body size.
+  curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, &HttpDriver::onProgress);
+  curl_easy_setopt(e, CURLOPT_XFERINFODATA, t);
+  curl_easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
+  // Our own socket open and close: the errno when a connection cannot be opened (EMFILE is
+  // the harness's limit, not the server's fault), and a count of connections open, idle
+  // kept-alive ones included (libcurl stops watching those, so the socket callback cannot).
+  curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, &SocketCallbacks::open);
+  curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, t);
+  curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, &SocketCallbacks::close);
+  curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, this);
   return e;
 }
 
@@ -188,6 +217,12 @@ int HttpDriver::onPrereq(void* transfer, char*, char*, int, int) {
   return CURL_PREREQFUNC_ABORT;
 }
 
+int HttpDriver::onProgress(void* transfer, int64_t, int64_t, int64_t ulTotal, int64_t ulNow) {
+  auto* t = static_cast<Transfer*>(transfer);
+  if (t->record.uploadEndNs < 0 && ulTotal > 0 && ulNow >= ulTotal) t->record.uploadEndNs = t->driver->nowRel();
+  return 0;
+}
+
 size_t HttpDriver::onHeader(char*, size_t size, size_t n, void* transfer) {
   auto* t = static_cast<Transfer*>(transfer);
   if (t->record.firstByteNs < 0) t->record.firstByteNs = t->driver->nowRel();
@@ -290,6 +325,15 @@ void HttpDriver::finish(Transfer& t, int curlCode) {
     r.error = ErrorClass::Connect;  // the server dropped the connection without a reply
   } else if (curlCode != CURLE_OK) {
     r.error = classifyCurl(curlCode, t.bytesReceived > 0 || r.firstByteNs >= 0);
+    if (r.error == ErrorClass::Connect) {
+      // Out of descriptors or local ports is the harness's limit, never the server's error.
+      long osErrno = t.socketErrno;
+      if (osErrno == 0) curl_easy_getinfo(t.easy, CURLINFO_OS_ERRNO, &osErrno);
+      if (const HarnessLimit limit = harnessLimitOf(static_cast<int>(osErrno)); limit != HarnessLimit::None) {
+        r.error = ErrorClass::HarnessLimit;
+        m_limitHit = limit;
+      }
+    }
   } else if (t.status / 100 != 2) {
     r.error = classifyHttp(t.status);
   } else if (m_config.stream) {

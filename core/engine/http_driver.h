@@ -4,8 +4,11 @@
 #include <memory>
 #include <vector>
 
+#include <utility>
+
 #include "core/engine/chunk_decoder.h"
 #include "core/engine/curl_target.h"
+#include "core/engine/harness_limit.h"
 #include "core/engine/transfer.h"
 #include "core/engine/worker_config.h"
 #include "core/metrics/latency_histogram.h"
@@ -45,7 +48,10 @@ class HttpDriver {
   void abortAll(metrics::ErrorClass cls);
 
   size_t inFlight() const { return m_active.size(); }
-  size_t socketsOpen() const { return m_sockets; }
+  /// Client connections open, in use or idle in the keep-alive pool.
+  size_t socketsOpen() const { return m_connections; }
+  /// The machine limit a request ran into since the last take (None if none).
+  HarnessLimit takeHarnessLimit() { return std::exchange(m_limitHit, HarnessLimit::None); }
   /// Inter-token gaps since the last take (moved out, then cleared).
   metrics::LatencyHistogram& itl() { return m_itl; }
   int64_t nowRel() const;
@@ -58,6 +64,9 @@ class HttpDriver {
   static size_t onHeader(char* p, size_t size, size_t n, void* transfer);
   static size_t onWrite(char* p, size_t size, size_t n, void* transfer);
   static int onPrereq(void* transfer, char* connIp, char* localIp, int connPort, int localPort);
+  /// libcurl's progress callback: notes when the whole request body has been written.
+  friend struct SocketCallbacks;  ///< opens and closes connections' sockets (http_driver.cpp)
+  static int onProgress(void* transfer, int64_t dlTotal, int64_t dlNow, int64_t ulTotal, int64_t ulNow);
 
   CURL* newEasy(Transfer* t);
   void readStream(Transfer& t, const char* p, size_t n, int64_t now);
@@ -77,7 +86,9 @@ class HttpDriver {
   std::vector<std::unique_ptr<Transfer>> m_all;
   std::vector<Transfer*> m_free;
   std::vector<Transfer*> m_active;
-  size_t m_sockets = 0;
+  size_t m_sockets = 0;      ///< sockets libcurl asked us to watch
+  size_t m_connections = 0;  ///< sockets opened and not yet closed
+  HarnessLimit m_limitHit = HarnessLimit::None;
   bool m_keepAllReplies = false;
 };
 

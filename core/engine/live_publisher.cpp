@@ -39,9 +39,15 @@ void LivePublisher::onNotice(int64_t atNs, const std::string& level, const std::
 
 void LivePublisher::onWorkerGone(uint32_t workerId) { m_ticks.removeWorker(workerId); }
 
-void LivePublisher::onRunOver(int64_t nowNs, const metrics::RunAggregator& aggregator) {
+void LivePublisher::onRunOver(int64_t nowNs, const metrics::RunAggregator& aggregator,
+                              const metrics::RunSummary& summary) {
   live::LiveTick t = m_ticks.build(std::max(nowNs, m_lastNowNs), aggregator);
-  t.notSent = t.planned > t.sent ? t.planned - t.sent : 0;
+  // The last tick carries the summary's counts, so that completed + failed + not sent ==
+  // planned holds in the stream exactly as in the summary and the database.
+  t.planned = summary.planned;
+  t.sent = summary.sent;
+  t.completed = summary.completed;
+  t.notSent = summary.notSent;
   m_server.tick(t);
 }
 

@@ -26,7 +26,7 @@ class LivePublisher : public RunSink, public RunObserver {
   void onNotice(int64_t atNs, const std::string& level, const std::string& text) override;
   void onWorkerGone(uint32_t workerId) override;
   /// Sends the run's last Tick, with its final counts (not-sent is only known at the end).
-  void onRunOver(int64_t nowNs, const metrics::RunAggregator& aggregator) override;
+  void onRunOver(int64_t nowNs, const metrics::RunAggregator& aggregator, const metrics::RunSummary& summary) override;
 
  private:
   LiveServer& m_server;

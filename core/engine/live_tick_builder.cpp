@@ -70,6 +70,7 @@ live::LiveTick LiveTickBuilder::build(int64_t atNs, const metrics::RunAggregator
   t.planned = a.planned();
   t.sent = a.sent();
   t.completed = a.completed();
+  t.notSent = a.notSentKnown();  // known so far; the run's last tick has the final planned − sent
   for (size_t i = 1; i < metrics::kErrorClassCount; ++i)
     if (a.errors()[i] != 0) t.errors[std::string(metrics::kErrorClassNames[i])] = a.errors()[i];
   t.inputTokens = a.inputTokens();

@@ -26,6 +26,7 @@ enum class FrameType : uint8_t {
   Error = 8,          ///< either way: UTF-8 text; the sender is giving up
   SessionGraphs = 9,  ///< coordinator → worker: u32 n, then n × session with its request graph
   SessionProgress = 10,  ///< worker → coordinator: dependent requests due by window, not-sent by reason
+  HarnessLimit = 11,     ///< worker → coordinator: UTF-8 text naming a machine limit it hit (fds, ports)
 };
 
 inline std::string_view frameTypeName(FrameType t) {
@@ -40,10 +41,11 @@ inline std::string_view frameTypeName(FrameType t) {
     case FrameType::Error: return "error";
     case FrameType::SessionGraphs: return "session_graphs";
     case FrameType::SessionProgress: return "session_progress";
+    case FrameType::HarnessLimit: return "harness_limit";
   }
   return "unknown";
 }
 
-inline bool isKnownFrameType(uint8_t t) { return t >= 1 && t <= 10; }
+inline bool isKnownFrameType(uint8_t t) { return t >= 1 && t <= 11; }
 
 }  // namespace plumbline::engine::protocol

@@ -63,6 +63,8 @@ workload::WorkloadSpec loadSpec(const RunOptions& opt) {
   }
   if (opt.workers > 256) throw UsageError("--workers must be between 1 and 256");
   if (opt.graceS < 0) throw UsageError("--grace must be >= 0");
+  if (opt.onWorkerLoss != "redistribute" && opt.onWorkerLoss != "stop")
+    throw UsageError("--on-worker-loss must be redistribute or stop, not " + opt.onWorkerLoss);
   return spec;
 }
 
@@ -128,6 +130,7 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
   co.apiKey = apiKey;
   co.workers = workers;
   co.graceNs = static_cast<int64_t>(opt.graceS * 1e9);
+  co.stopOnWorkerLoss = opt.onWorkerLoss == "stop";
   co.statusLine = !opt.quiet && isatty(STDERR_FILENO) != 0;
   StoreSink storeSink(writer);
   if (live) {

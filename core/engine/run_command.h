@@ -19,6 +19,7 @@ struct RunOptions {
   std::string apiKeyFile;          ///< a file holding the API key (first line)
   double graceS = 10.0;
   bool quiet = false;
+  std::string onWorkerLoss = "redistribute";  ///< or "stop" (see CoordinatorOptions::stopOnWorkerLoss)
   std::string liveSocket;          ///< --live: serve live telemetry on this Unix socket path
   size_t liveClientBuffer = size_t{4} << 20;  ///< unread bytes per live client before ticks drop
 };

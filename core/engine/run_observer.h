@@ -18,8 +18,9 @@ class RunObserver {
   virtual void onWorkerStats(const StatsReport& stats) = 0;
   /// Something the user should know as it happens; level "info" | "warning" | "error".
   virtual void onNotice(int64_t atNs, const std::string& level, const std::string& text) = 0;
-  /// The run is over and every window closed: the aggregator holds the final counts.
-  virtual void onRunOver(int64_t nowNs, const metrics::RunAggregator& aggregator) = 0;
+  /// The run is over and every window closed: the aggregator holds the final histograms and
+  /// `summary` the final counts (for session graphs, planned counts requests never due).
+  virtual void onRunOver(int64_t nowNs, const metrics::RunAggregator& aggregator, const metrics::RunSummary& summary) = 0;
   /// A worker is gone: its last sample no longer describes anything running.
   virtual void onWorkerGone(uint32_t workerId) = 0;
 };

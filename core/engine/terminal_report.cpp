@@ -54,6 +54,7 @@ std::string formatRunReport(const metrics::RunSummary& s, const std::vector<std:
   latencyRow(out, "end-to-end", s.e2eMs);
   latencyRow(out, "ttft from planned", s.ttftFromPlannedMs);
   latencyRow(out, "e2e from planned", s.e2eFromPlannedMs);
+  latencyRow(out, "upload", s.uploadMs);
   line(out, "  tokens/s  in %.1f  out %.1f  (counts: %s)", s.inputTokensPerS, s.outputTokensPerS,
        s.tokenCountSource.c_str());
   out += tokenCountLines(s);

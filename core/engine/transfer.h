@@ -31,6 +31,7 @@ struct Transfer {
   uint64_t bytesReceived = 0;
   int attempts = 0;         ///< times libcurl was about to send this request
   bool retryRefused = false;  ///< libcurl tried to resend it on a fresh connection; we refused
+  int socketErrno = 0;        ///< socket() failed for its connection with this errno
 
   void resetForRequest() {
     record = metrics::RequestRecord{};
@@ -44,6 +45,7 @@ struct Transfer {
     bytesReceived = 0;
     attempts = 0;
     retryRefused = false;
+    socketErrno = 0;
   }
 };
 

@@ -246,6 +246,7 @@ void Worker::startSession(const workload::SessionPlan& s, Transfer* prepared) {
 }
 
 void Worker::onRequestDone(Transfer& t) {
+  if (const HarnessLimit limit = m_http->takeHarnessLimit(); limit != HarnessLimit::None) reportLimit(limit);
   if (m_replyTokens && ReplyTokenQueue::hasReply(t.record, m_config->stream)) {
     if (t.keepReply) {  // a session's parent: its children's context needs the count now
       t.record.outputTokensClient = m_replyTokens->countNow(t.reply);
@@ -370,7 +371,15 @@ void Worker::onGraceTimer(int, short, void* self) {
   w->maybeFinish();
 }
 
+void Worker::reportLimit(HarnessLimit limit) {
+  const auto bit = static_cast<uint8_t>(1u << static_cast<unsigned>(limit));
+  if ((m_limitsReported & bit) != 0) return;  // once per limit: the records count every request
+  m_limitsReported |= bit;
+  m_channel->send(FrameType::HarnessLimit, describeHarnessLimit(limit, m_config->workerId));
+}
+
 int runWorkerProcess(int controlFd) {
+  raiseFileDescriptorLimit();  // one descriptor per connection: take all the hard limit allows
   curl_global_init(CURL_GLOBAL_DEFAULT);  // TLS libraries load now, not on the first send
   Worker worker(controlFd);
   return worker.run();

@@ -61,6 +61,7 @@ class Worker {
   void stop(int64_t graceNs);
   void maybeFinish();
   void fatal(const std::string& why);
+  void reportLimit(HarnessLimit limit);
 
   event_base* m_base = nullptr;
   std::unique_ptr<ControlChannel> m_channel;
@@ -96,6 +97,7 @@ class Worker {
   bool m_stopping = false;
   bool m_doneSent = false;
   int m_exitCode = 0;
+  uint8_t m_limitsReported = 0;  ///< bit per HarnessLimit already named to the coordinator
 };
 
 /// Entry point of `plumbline worker --fd N` (internal).

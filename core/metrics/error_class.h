@@ -18,12 +18,14 @@ enum class ErrorClass : uint8_t {
   StreamCut = 6,
   MalformedStream = 7,
   Cancelled = 8,
+  WorkerLost = 9,  ///< in flight on a worker process that died; the outcome is unknowable
+  HarnessLimit = 10,  ///< the harness could not open a connection (fds or ports exhausted)
 };
-inline constexpr size_t kErrorClassCount = 9;
+inline constexpr size_t kErrorClassCount = 11;
 
 constexpr std::array<std::string_view, kErrorClassCount> kErrorClassNames = {
     "none", "connect", "timeout", "http_4xx", "http_5xx", "rate_limited", "stream_cut",
-    "malformed_stream", "cancelled"};
+    "malformed_stream", "cancelled", "worker_lost", "harness_limit"};
 
 inline std::string_view errorClassName(ErrorClass c) {
   auto i = static_cast<size_t>(c);

@@ -17,6 +17,9 @@ struct RequestRecord {
   int64_t firstTokenNs = -1;  ///< first chunk carrying generated text
   int64_t lastTokenNs = -1;
   int64_t endNs = -1;
+  /// Last byte of the request body written to the socket (issue 6, long prompts): the upload
+  /// takes uploadEndNs − sendNs, reported apart from TTFT, which still runs from sendNs.
+  int64_t uploadEndNs = -1;
   int32_t inputTokensServer = -1;
   int32_t outputTokensServer = -1;
   int32_t inputTokensClient = -1;  ///< what the client planned and sent
@@ -28,6 +31,7 @@ struct RequestRecord {
   bool ok() const { return error == ErrorClass::None; }
   int64_t ttftNs() const { return firstTokenNs >= 0 && sendNs >= 0 ? firstTokenNs - sendNs : -1; }
   int64_t e2eNs() const { return endNs >= 0 && sendNs >= 0 ? endNs - sendNs : -1; }
+  int64_t uploadNs() const { return uploadEndNs >= 0 && sendNs >= 0 ? uploadEndNs - sendNs : -1; }
   int64_t sendLagNs() const { return sendNs >= 0 ? sendNs - plannedNs : -1; }
   int64_t ttftFromPlannedNs() const { return firstTokenNs >= 0 ? firstTokenNs - plannedNs : -1; }
   int64_t e2eFromPlannedNs() const { return endNs >= 0 ? endNs - plannedNs : -1; }

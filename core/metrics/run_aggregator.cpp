@@ -69,6 +69,7 @@ void RunAggregator::addLatencies(const RequestRecord& r, WindowStats* w) {
   if (r.sendNs >= 0 && r.endNs >= 0) add(Metric::E2e, r.e2eNs());
   if (r.plannedNs >= 0 && r.firstTokenNs >= 0) add(Metric::TtftFromPlanned, r.ttftFromPlannedNs());
   if (r.plannedNs >= 0 && r.endNs >= 0) add(Metric::E2eFromPlanned, r.e2eFromPlannedNs());
+  if (r.uploadEndNs >= 0 && r.sendNs >= 0) add(Metric::Upload, r.uploadNs());
 }
 
 void RunAggregator::addRecord(const RequestRecord& r) {
@@ -205,6 +206,7 @@ RunSummary RunAggregator::summarize(double durationS, double requestedRps,
   s.e2eMs = Percentiles::fromHistogram(total(Metric::E2e));
   s.ttftFromPlannedMs = Percentiles::fromHistogram(total(Metric::TtftFromPlanned));
   s.e2eFromPlannedMs = Percentiles::fromHistogram(total(Metric::E2eFromPlanned));
+  s.uploadMs = Percentiles::fromHistogram(total(Metric::Upload));
   return s;
 }
 

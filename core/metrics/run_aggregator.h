@@ -54,6 +54,10 @@ class RunAggregator {
   /// workerCpuMean the mean of all samples, inFlight and connectionsOpen the sum of each
   /// worker's latest sample.
   void addWorkerSample(const WorkerSample& s);
+  /// Requests known, while the run goes, never to be sent (dropped at a stop, parent failed,
+  /// due on a worker that died). The final figure is planned − sent (RunSummary::notSent).
+  void addNotSent(uint64_t n) { m_notSentKnown += n; }
+  uint64_t notSentKnown() const { return m_notSentKnown; }
   /// A worker died at atNs: its window is marked and the verdict will say so.
   void markWorkerDied(uint32_t workerId, int64_t atNs);
 
@@ -112,6 +116,7 @@ class RunAggregator {
   std::vector<WindowEvidence> m_closedForVerdict;
   std::array<LatencyHistogram, static_cast<size_t>(Metric::Count)> m_total;
   uint64_t m_planned = 0, m_sent = 0, m_completed = 0;
+  uint64_t m_notSentKnown = 0;
   std::array<uint64_t, kErrorClassCount> m_errors{};
   uint64_t m_inputTokens = 0, m_outputTokens = 0;
   uint64_t m_recordsWithoutServerCounts = 0;

@@ -71,6 +71,7 @@ nlohmann::json RunSummary::toJson() const {
   j["e2e_ms"] = e2eMs.toJson();
   j["ttft_from_planned_ms"] = ttftFromPlannedMs.toJson();
   j["e2e_from_planned_ms"] = e2eFromPlannedMs.toJson();
+  j["upload_ms"] = uploadMs.toJson();
   j["input_tokens_per_s"] = inputTokensPerS;
   j["output_tokens_per_s"] = outputTokensPerS;
   j["token_count_source"] = tokenCountSource;
@@ -109,6 +110,7 @@ RunSummary RunSummary::fromJson(const nlohmann::json& j) {
   s.e2eMs = getPercentiles(j, "e2e_ms");
   s.ttftFromPlannedMs = getPercentiles(j, "ttft_from_planned_ms");
   s.e2eFromPlannedMs = getPercentiles(j, "e2e_from_planned_ms");
+  if (j.contains("upload_ms")) s.uploadMs = getPercentiles(j, "upload_ms");  // absent before upload timing
   s.inputTokensPerS = get<double>(j, "input_tokens_per_s");
   s.outputTokensPerS = get<double>(j, "output_tokens_per_s");
   s.tokenCountSource = get<std::string>(j, "token_count_source");

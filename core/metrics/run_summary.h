@@ -33,6 +33,7 @@ struct RunSummary {
   double requestedRps = 0;
   double achievedRps = 0;
   Percentiles sendLagMs, ttftMs, itlMs, e2eMs, ttftFromPlannedMs, e2eFromPlannedMs;
+  Percentiles uploadMs;  ///< request body, first byte to last byte written (apart from TTFT)
   double inputTokensPerS = 0;
   double outputTokensPerS = 0;
   /// Which counts the token rates use: "server" (usage of every completed request),
@@ -63,10 +64,10 @@ struct RunSummary {
 };
 
 /// The keys of RunSummary::toJson(), in order (the --summary-json contract).
-inline constexpr std::array<const char*, 23> kSummaryJsonKeys = {
+inline constexpr std::array<const char*, 24> kSummaryJsonKeys = {
     "run_id", "verdict", "verdict_reasons", "planned", "sent", "completed", "not_sent",
     "errors", "duration_s", "requested_rps", "achieved_rps", "send_lag_ms", "ttft_ms",
-    "itl_ms", "e2e_ms", "ttft_from_planned_ms", "e2e_from_planned_ms", "input_tokens_per_s",
+    "itl_ms", "e2e_ms", "ttft_from_planned_ms", "e2e_from_planned_ms", "upload_ms", "input_tokens_per_s",
     "output_tokens_per_s", "token_count_source", "token_counts", "prompt_tokens_basis", "complete"};
 
 }  // namespace plumbline::metrics

@@ -8,9 +8,9 @@
 namespace plumbline::metrics {
 
 /// The latency views kept for every window and for the whole run.
-enum class Metric : uint8_t { Ttft, Itl, E2e, SendLag, TtftFromPlanned, E2eFromPlanned, Count };
-inline constexpr std::array<const char*, 6> kMetricNames = {
-    "ttft", "itl", "e2e", "send_lag", "ttft_from_planned", "e2e_from_planned"};
+enum class Metric : uint8_t { Ttft, Itl, E2e, SendLag, TtftFromPlanned, E2eFromPlanned, Upload, Count };
+inline constexpr std::array<const char*, 7> kMetricNames = {
+    "ttft", "itl", "e2e", "send_lag", "ttft_from_planned", "e2e_from_planned", "upload"};
 
 /// What the harness itself did during a window: the evidence behind the verdict.
 struct HarnessState {

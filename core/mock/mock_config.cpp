@@ -188,6 +188,7 @@ MockSettings resolveMockSettings(const MockConfig& config) {
   if (config.itlMs) out.itlMs = nonNegative(*config.itlMs, "--itl-ms");
   if (config.threads) out.threads = threadCount(*config.threads, "--threads");
   if (config.recordRequests) out.recordRequestsPath = *config.recordRequests;
+  out.reusePort = config.reusePort;
   return out;
 }
 

@@ -28,6 +28,9 @@ struct MockConfig {
   std::optional<int> threads;           ///< 0 or unset = hardware cores
   std::optional<std::string> configPath;  ///< MOCK.json
   std::optional<std::string> recordRequests;  ///< FILE: one JSON line per request received
+  /// SO_REUSEPORT: several mock processes share one port, so together they hold more
+  /// connections than one process's descriptor limit allows.
+  bool reusePort = false;
 };
 
 /// Fully resolved settings of a running mock server.
@@ -40,6 +43,7 @@ struct MockSettings {
   double naturalLengthMean = 128.0;
   std::optional<EngineParams> engine;  ///< set: tokens come from the simulated engine
   FaultSettings faults;
+  bool reusePort = false;          ///< see MockConfig::reusePort
   std::string recordRequestsPath;  ///< empty = record nothing
   std::shared_ptr<RequestRecorder> recorder;  ///< opened by MockServer from recordRequestsPath
 };

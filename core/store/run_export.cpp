@@ -22,7 +22,7 @@ Json parsed(const std::optional<std::string>& text) {
 constexpr const char* kRequestColumns[] = {
     "run_id", "session_id", "turn", "worker_id", "planned_ns", "send_ns", "first_byte_ns",
     "first_token_ns", "last_token_ns", "end_ns", "input_tokens_server", "output_tokens_server",
-    "input_tokens_client", "output_tokens_client", "chunks", "http_status", "error_class"};
+    "input_tokens_client", "output_tokens_client", "chunks", "http_status", "error_class", "upload_end_ns"};
 
 Json requestToJson(int64_t runId, const metrics::RequestRecord& r) {
   return Json{{"run_id", runId},
@@ -41,7 +41,8 @@ Json requestToJson(int64_t runId, const metrics::RequestRecord& r) {
               {"output_tokens_client", r.outputTokensClient},
               {"chunks", r.chunks},
               {"http_status", r.httpStatus},
-              {"error_class", std::string(metrics::errorClassName(r.error))}};
+              {"error_class", std::string(metrics::errorClassName(r.error))},
+              {"upload_end_ns", r.uploadEndNs}};
 }
 
 }  // namespace
@@ -133,8 +134,8 @@ void exportCsv(const RunReader& reader, const RunRow& run, std::ostream& out) {
         << r.plannedNs << ',' << r.sendNs << ',' << r.firstByteNs << ',' << r.firstTokenNs << ','
         << r.lastTokenNs << ',' << r.endNs << ',' << r.inputTokensServer << ','
         << r.outputTokensServer << ',' << r.inputTokensClient << ',' << r.outputTokensClient
-        << ',' << r.chunks << ',' << r.httpStatus << ',' << metrics::errorClassName(r.error)
-        << '\n';
+        << ',' << r.chunks << ',' << r.httpStatus << ',' << metrics::errorClassName(r.error) << ','
+        << r.uploadEndNs << '\n';
   });
 }
 

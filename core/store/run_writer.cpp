@@ -41,7 +41,7 @@ class RunWriter::Connection {
   explicit Connection(const std::string& path)
       : m_db(Database::open(path, Database::Mode::ReadWrite)),
         m_request(m_db.prepare(
-            "INSERT INTO requests VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
+            "INSERT INTO requests VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
         m_window(m_db.prepare(
             "INSERT OR REPLACE INTO windows (run_id, idx, start_ns, length_ns, planned, sent, "
             "completed, errors, errors_json, input_tokens, output_tokens, in_flight, ttft_p50_ms, "
@@ -95,7 +95,7 @@ class RunWriter::Connection {
     s.bindInt(7, r.firstByteNs).bindInt(8, r.firstTokenNs).bindInt(9, r.lastTokenNs);
     s.bindInt(10, r.endNs).bindInt(11, r.inputTokensServer).bindInt(12, r.outputTokensServer);
     s.bindInt(13, r.inputTokensClient).bindInt(14, r.outputTokensClient).bindInt(15, r.chunks);
-    s.bindInt(16, r.httpStatus).bindInt(17, static_cast<int64_t>(r.error));
+    s.bindInt(16, r.httpStatus).bindInt(17, static_cast<int64_t>(r.error)).bindInt(18, r.uploadEndNs);
     s.run();
   }
 

@@ -107,7 +107,12 @@ constexpr const char* kSchemaV2 = R"sql(
 ALTER TABLE windows ADD COLUMN connections_open INTEGER NOT NULL DEFAULT 0;
 )sql";
 
-constexpr std::array<Migration, 2> kMigrations = {{{1, kSchemaV1}, {2, kSchemaV2}}};
+// v3: when the last byte of each request body was written (upload time, apart from TTFT).
+constexpr const char* kSchemaV3 = R"sql(
+ALTER TABLE requests ADD COLUMN upload_end_ns INTEGER;
+)sql";
+
+constexpr std::array<Migration, 3> kMigrations = {{{1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}}};
 
 }  // namespace
 

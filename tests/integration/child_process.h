@@ -76,6 +76,17 @@ class ChildProcess {
   std::string m_output;
 };
 
+/// The first line a child printed (a mock prints its address first), waited for up to
+/// timeoutMs; empty if none came.
+inline std::string firstLineOf(const ChildProcess& child, int timeoutMs = 5000) {
+  for (int waited = 0; waited < timeoutMs; waited += 10) {
+    const std::string out = child.output();
+    if (const auto eol = out.find('\n'); eol != std::string::npos) return out.substr(0, eol);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return "";
+}
+
 /// A fresh temporary directory, removed with its contents at the end of the test.
 class TempDir {
  public:

@@ -9,10 +9,12 @@
 #include <thread>
 
 #include "tests/integration/child_process.h"
+#include "tests/integration/process_tree.h"
 
 using nlohmann::json;
 using plumbline::test::ChildProcess;
 using plumbline::test::TempDir;
+using plumbline::test::childrenOf;
 
 namespace {
 
@@ -40,20 +42,6 @@ std::string query(const std::string& db, const std::string& sql) {
   }
   sqlite3_finalize(st);
   sqlite3_close(h);
-  return out;
-}
-
-/// PIDs of the processes whose parent is `parent` and whose command line contains `needle`.
-std::vector<pid_t> childrenOf(pid_t parent, const std::string& needle) {
-  std::vector<pid_t> out;
-  std::ifstream children("/proc/" + std::to_string(parent) + "/task/" + std::to_string(parent) + "/children");
-  pid_t pid = 0;
-  while (children >> pid) {
-    std::ifstream cmd("/proc/" + std::to_string(pid) + "/cmdline");
-    std::string line((std::istreambuf_iterator<char>(cmd)), std::istreambuf_iterator<char>());
-    std::replace(line.begin(), line.end(), '\0', ' ');
-    if (line.find(needle) != std::string::npos) out.push_back(pid);
-  }
   return out;
 }
 

@@ -63,6 +63,7 @@ inline std::vector<metrics::RequestRecord> sampleRequests(size_t n, size_t offse
     r.firstTokenNs = r.firstByteNs < 0 ? -1 : r.firstByteNs + 10;
     r.lastTokenNs = r.firstTokenNs < 0 ? -1 : r.firstTokenNs + 9000;
     r.endNs = r.sendNs + 10'000;
+    r.uploadEndNs = i % 7 == 0 ? -1 : r.sendNs + 40;
     r.inputTokensServer = i % 4 == 0 ? -1 : static_cast<int32_t>(i % 300);
     r.outputTokensServer = static_cast<int32_t>(i % 200);
     r.inputTokensClient = static_cast<int32_t>(i % 301);
@@ -78,6 +79,7 @@ inline void expectSameRequest(const metrics::RequestRecord& a, const metrics::Re
   EXPECT_EQ(a.sessionId, b.sessionId);
   EXPECT_EQ(a.turn, b.turn);
   EXPECT_EQ(a.workerId, b.workerId);
+  EXPECT_EQ(a.uploadEndNs, b.uploadEndNs);
   EXPECT_EQ(a.plannedNs, b.plannedNs);
   EXPECT_EQ(a.sendNs, b.sendNs);
   EXPECT_EQ(a.firstByteNs, b.firstByteNs);

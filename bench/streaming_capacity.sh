@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Issue 6, target 3: against the mock pacing 64 tokens 5 ms apart, Plumbline holds kept_up
+# up to the highest rate the mock itself can serve, and the mock (one event-loop thread) is
+# what runs out of CPU first. Climbs a ladder of session rates; at each, the run's verdict,
+# the mock's pacing (ITL p99 as measured, against its configured 5 ms) and the CPU share of
+# one core used by the mock and by every Plumbline process (coordinator + workers), read
+# from /proc/PID/stat over the run. Usage:
+#   bench/streaming_capacity.sh [PLUMBLINE_BIN] [--duration S] [--workers W] [--rates "R1 R2 ..."]
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+bin="$here/../build/release/app/plumbline"
+if [ $# -gt 0 ] && [[ "$1" != --* ]]; then bin="$1"; shift; fi
+duration=5 workers=1 rates="250 500 1000 1500 2000 2500 3000 4000 5000"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --duration) duration="$2"; shift 2 ;;
+    --workers) workers="$2"; shift 2 ;;
+    --rates) rates="$2"; shift 2 ;;
+    *) echo "streaming_capacity: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+[ "$duration" -le 30 ] || { echo "streaming_capacity: --duration is capped at 30 s" >&2; exit 2; }
+work="$(mktemp -d)"
+trap 'stop_mocks; rm -rf "$work"' EXIT
+# shellcheck source=bench/bench_common.sh
+source "$here/bench_common.sh"
+start_mock mock --listen 127.0.0.1:0 --threads 1 --ttft-ms 5 --itl-ms 5
+cat >"$work/w.json" <<JSON
+{"plumbline": 1, "name": "streaming capacity",
+ "target": {"url": "$mock_url", "api": "chat", "model": "mock", "stream": true},
+ "load": {"arrival": "constant", "seed": 1, "stages": [{"rate": 100, "duration_s": 1}], "max_in_flight": 20000},
+ "requests": {"input_tokens": {"dist": "fixed", "value": 64}, "output_tokens": {"dist": "fixed", "value": 64},
+              "sampling": {"ignore_eos": true, "temperature": 0}}}
+JSON
+hz=$(getconf CLK_TCK)
+echo "streaming_capacity: mock $mock_url (1 thread, 64 tokens 5 ms apart), $workers workers, $duration s per rate, $(nproc) cores"
+uptime
+printf 'rate\tverdict\tsent/planned\terrors\tchunks/s\titl_p99_ms\tttft_p99_ms\tmock_cpu\tplumbline_cpu\n'
+for rate in $rates; do
+  mock0=$(cpu_ticks "${mock_pids[@]}")
+  t0=$(date +%s.%N)
+  set +e
+  "$bin" run "$work/w.json" --db "$work/runs.db" --workers "$workers" --rate "$rate" --duration "$duration" \
+    --quiet --summary-json "$work/s.json" 2>"$work/run.err" &
+  run=$!
+  # Plumbline's CPU: the coordinator and its workers, sampled until they exit (children's
+  # ticks vanish with them, so the last sample of each is kept).
+  declare -A last=()
+  while kill -0 "$run" 2>/dev/null; do
+    for p in "$run" $(pgrep -P "$run" 2>/dev/null); do
+      t=$(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null) && last[$p]=$t
+    done
+    sleep 0.2
+  done
+  wait "$run"
+  set -e
+  t1=$(date +%s.%N)
+  mock1=$(cpu_ticks "${mock_pids[@]}")
+  ours=0; for p in "${!last[@]}"; do ours=$((ours + last[$p])); done
+  unset last
+  wall=$(echo "$t1 - $t0" | bc -l)
+  [ -n "${DEBUG_CPU:-}" ] && echo "mock ticks $((mock1 - mock0)) plumbline ticks $ours wall $wall" >&2
+  jq -r --arg r "$rate" --arg mc "$(echo "($mock1 - $mock0) / $hz / $wall" | bc -l)" \
+     --arg pc "$(echo "$ours / $hz / $wall" | bc -l)" \
+     '[$r, .verdict, "\(.sent)/\(.planned)", ([.errors[]] | add // 0), (.completed * 66 / .duration_s | floor),
+       .itl_ms.p99, .ttft_ms.p99, ($mc | tonumber * 100 | floor | tostring) + "%",
+       ($pc | tonumber * 100 | floor | tostring) + "%"] | @tsv' "$work/s.json"
+done
+uptime
