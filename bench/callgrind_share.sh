@@ -28,22 +28,16 @@ done
 for tool in valgrind callgrind_annotate; do command -v $tool >/dev/null || { echo "callgrind_share: $tool missing" >&2; exit 1; }; done
 
 work="$(mktemp -d)"
-mock=""
-cleanup() {
-  if [ -n "$mock" ]; then kill -TERM "$mock" 2>/dev/null || true; wait "$mock" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+trap 'stop_mocks; rm -rf "$work"' EXIT
+# shellcheck source=bench/bench_common.sh
+source "$here/bench_common.sh"
 if [ "$stream" = true ]; then
   mock_flags=(--ttft-ms 5 --itl-ms 5) tokens=64
 else
   mock_flags=(--preset instant) tokens=1
 fi
-"$bin" mock --listen 127.0.0.1:0 --threads 1 "${mock_flags[@]}" >"$work/mock.out" &
-mock=$!
-for _ in $(seq 50); do [ -s "$work/mock.out" ] && break; sleep 0.1; done
-url="$(head -1 "$work/mock.out")"
-[[ "$url" == http://127.0.0.1:* ]] || { echo "callgrind_share: mock did not start" >&2; exit 1; }
+start_mock mock --listen 127.0.0.1:0 --threads 1 "${mock_flags[@]}"
+url="$mock_url"
 cat >"$work/w.json" <<JSON
 {"plumbline": 1, "name": "callgrind probe",
  "target": {"url": "embedded", "api": "chat", "model": "mock", "stream": $stream},

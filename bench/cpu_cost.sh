@@ -36,21 +36,9 @@ for tool in sqlite3 awk; do command -v $tool >/dev/null || { echo "cpu_cost: $to
 [ -x "$probe" ] || { echo "cpu_cost: rusage_probe not built (cmake --build --preset release --target rusage_probe)" >&2; exit 1; }
 
 work="$(mktemp -d)"
-mocks=()
-cleanup() {
-  for p in "${mocks[@]}"; do kill -TERM "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-start_mock() {  # $1 = name, rest = mock flags; sets url_<name>
-  "$bin" mock --listen 127.0.0.1:0 --threads 1 "${@:2}" >"$work/$1.out" &
-  mocks+=($!)
-  for _ in $(seq 50); do [ -s "$work/$1.out" ] && break; sleep 0.1; done
-  local u; u="$(head -1 "$work/$1.out")"
-  [[ "$u" == http://127.0.0.1:* ]] || { echo "cpu_cost: mock $1 did not start" >&2; exit 1; }
-  printf -v "url_$1" '%s' "$u"
-}
+trap 'stop_mocks; rm -rf "$work"' EXIT
+# shellcheck source=bench/bench_common.sh
+source "$here/bench_common.sh"
 
 workload() {  # $1 = file, $2 = stream true|false, $3 = output tokens
   cat >"$1" <<JSON
@@ -85,8 +73,10 @@ report() {  # $1 = label, $2 = unit (req|chunk), $3 = short result, $4 = long re
     printf "%s\twhole run (long): %.2f us/%s\tmarginal (long-short): %.2f us/%s\n", label, b[1] * 1e6 / (b[col] > 0 ? b[col] : 1), unit, (b[1] - a[1]) * 1e6 / d, unit }'
 }
 
-start_mock instant --preset instant
-start_mock paced --ttft-ms 5 --itl-ms 5
+start_mock instant --listen 127.0.0.1:0 --threads 1 --preset instant
+url_instant="$mock_url"
+start_mock paced --listen 127.0.0.1:0 --threads 1 --ttft-ms 5 --itl-ms 5
+url_paced="$mock_url"
 workload "$work/nonstream.json" false 1
 workload "$work/stream.json" true 64
 echo "cpu_cost: $bin, --workers $workers, $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
