@@ -100,7 +100,7 @@ void Worker::onFrame(Frame&& f) {
 void Worker::configure(const std::string& json) {
   if (m_config) return fatal("config sent twice");
   m_config = WorkerConfig::fromJson(nlohmann::json::parse(json));
-  m_http = std::make_unique<HttpDriver>(m_base, *m_config, [this](Transfer& t) { onRequestDone(t); });
+  m_http = makeRequestDriver(m_base, *m_config, [this](Transfer& t) { onRequestDone(t); });
   m_bodies = std::make_unique<RequestBodyBuilder>(*m_config);
   if (tokenizer::Tokenizer* tok = m_bodies->promptMaterials().tokenizer.get()) {
     m_replyTokens = std::make_unique<ReplyTokenQueue>(*tok);
