@@ -112,7 +112,7 @@ void Worker::configure(const std::string& json) {
   prctl(PR_SET_NAME, ("pl-worker-" + std::to_string(m_config->workerId)).c_str());  // for top and perf
   if (auto fixedNs = SpinMargin::fixedMarginFromEnv(kFixedSpinEnv, std::getenv(kFixedSpinEnv)))
     m_spinMargin = SpinMargin::fixed(*fixedNs);
-  m_http = std::make_unique<HttpDriver>(m_base, *m_config, [this](Transfer& t) { onRequestDone(t); });
+  m_http = makeRequestDriver(m_base, *m_config, [this](Transfer& t) { onRequestDone(t); });
   m_bodies = std::make_unique<RequestBodyBuilder>(*m_config);
   if (tokenizer::Tokenizer* tok = m_bodies->promptMaterials().tokenizer.get()) {
     m_replyTokens = std::make_unique<ReplyTokenQueue>(*tok);

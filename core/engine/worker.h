@@ -9,7 +9,7 @@
 
 #include "core/engine/control_channel.h"
 #include "core/engine/frame_codec.h"
-#include "core/engine/http_driver.h"
+#include "core/engine/request_driver.h"
 #include "core/engine/reply_token_queue.h"
 #include "core/engine/request_body.h"
 #include "core/engine/session_runner.h"
@@ -68,7 +68,7 @@ class Worker {
   event_base* m_base = nullptr;
   std::unique_ptr<ControlChannel> m_channel;
   std::optional<WorkerConfig> m_config;
-  std::unique_ptr<HttpDriver> m_http;
+  std::unique_ptr<RequestDriver> m_http;
   std::unique_ptr<RequestBodyBuilder> m_bodies;
   std::unique_ptr<SessionRunner> m_sessionRunner;  ///< shaped sessions (multi_turn, tree, ...)
   event* m_sendTimer = nullptr;
