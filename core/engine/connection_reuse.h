@@ -27,6 +27,7 @@ struct ConnectionReuse {
 
   /// Applies the choice to a transfer about to be started (CURLOPT_FRESH_CONNECT: the
   /// connection is still kept alive afterwards and reused once the pool has idle ones).
+  /// Only libcurl transfers (t.easy set); the native client has no such walk.
   static void apply(Transfer& t, size_t open, size_t busy);
 };
 

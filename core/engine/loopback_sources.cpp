@@ -23,6 +23,12 @@ bool LoopbackSources::appliesTo(std::string_view host) {
   return parts == 4;
 }
 
+bool LoopbackSources::appliesTo(const sockaddr_storage& address) {
+  if (address.ss_family != AF_INET) return false;
+  const auto& in = reinterpret_cast<const sockaddr_in&>(address);
+  return (ntohl(in.sin_addr.s_addr) >> 24) == 127;
+}
+
 bool LoopbackSources::bindNext(int fd) {
   const int on = 1;
   if (setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &on, sizeof on) != 0) return false;

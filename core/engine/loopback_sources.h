@@ -2,6 +2,8 @@
 #include <cstdint>
 #include <string_view>
 
+struct sockaddr_storage;
+
 namespace plumbline::engine {
 
 /// Spreads a worker's connections to a loopback target over several local source addresses.
@@ -14,12 +16,15 @@ namespace plumbline::engine {
 /// local, so binding each socket to the next of kAddresses of them (port still chosen at
 /// connect, IP_BIND_ADDRESS_NO_PORT) gives each its own port space: 20,000 connections are
 /// 1,250 per source address. Only for IPv4 loopback targets; others are left as they are.
+/// Used by both clients: CurlTarget (libcurl's socket-option callback) and Http1Driver.
 class LoopbackSources {
  public:
   static constexpr uint32_t kAddresses = 16;  ///< 127.0.0.1 .. 127.0.0.16
 
   /// True when a URL's host is an IPv4 loopback literal (127.x.x.x).
   static bool appliesTo(std::string_view host);
+  /// True when a resolved address is IPv4 loopback (127.0.0.0/8).
+  static bool appliesTo(const sockaddr_storage& address);
 
   /// Binds an AF_INET stream socket, not yet connected, to the next source address (port
   /// chosen at connect). False when the kernel refused: the socket is then left as it was.

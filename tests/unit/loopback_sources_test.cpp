@@ -65,3 +65,18 @@ TEST(LoopbackSources, ConnectionsComeFromSuccessiveSourceAddresses) {
   EXPECT_EQ(seen.size(), LoopbackSources::kAddresses);
   close(listener);
 }
+
+TEST(LoopbackSources, AppliesToResolvedIpv4LoopbackAddressesOnly) {
+  sockaddr_storage s{};
+  auto& in = reinterpret_cast<sockaddr_in&>(s);
+  in.sin_family = AF_INET;
+  in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  EXPECT_TRUE(LoopbackSources::appliesTo(s));
+  in.sin_addr.s_addr = htonl(0x7f050403);  // 127.5.4.3
+  EXPECT_TRUE(LoopbackSources::appliesTo(s));
+  in.sin_addr.s_addr = htonl(0x0a000001);  // 10.0.0.1
+  EXPECT_FALSE(LoopbackSources::appliesTo(s));
+  sockaddr_storage v6{};
+  v6.ss_family = AF_INET6;
+  EXPECT_FALSE(LoopbackSources::appliesTo(v6));
+}
