@@ -25,7 +25,7 @@ nlohmann::json message(const char* role, std::string content) {
 }
 }  // namespace
 
-SessionRunner::SessionRunner(event_base* base, const WorkerConfig& config, HttpDriver& http,
+SessionRunner::SessionRunner(event_base* base, const WorkerConfig& config, RequestDriver& http,
                              RequestBodyBuilder& bodies, OnSend onSend)
     : m_base(base), m_config(config), m_http(http), m_bodies(bodies), m_onSend(std::move(onSend)) {
   m_timer = evtimer_new(m_base, &SessionRunner::onTimer, this);

@@ -2,6 +2,7 @@
 // when it can, measures what the mock was told to do, and says so when it cannot keep up.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -65,18 +66,43 @@ RunResult runPlumbline(const TempDir& dir, const json& w, const std::string& tar
   return r;
 }
 
+// Sanitized builds (ASan + UBSan, -O0: what CI runs) make every request several times dearer,
+// and the rest of the suite shares the machine; timing is not judged there (kTimingChecked).
+constexpr double kKeepUpRate = kTimingChecked ? 500 : 100;
+
+/// The run must have kept up. In a sanitized build one more outcome is accepted: harness_limited
+/// whose every reason is late sends *while the workers were idle*, i.e. the harness saw the
+/// machine hold it up (host pauses, other load) and said so. Reasons that blame the harness
+/// (CPU saturated, sends short of the plan, lag while busy, a worker died) still fail.
+void expectKeptUp(const RunResult& r) {
+  json s = r.summary;
+  if (!kTimingChecked && r.exitCode == 3 && s["verdict"] == "harness_limited") {
+    ASSERT_FALSE(s["verdict_reasons"].empty()) << s.dump(2);
+    for (const json& reason : s["verdict_reasons"]) {
+      const std::string text = reason.get<std::string>();
+      EXPECT_TRUE(text.find("send lag p99") != std::string::npos &&
+                  text.find("(the machine held them up)") != std::string::npos)
+          << "a reason that blames the harness, not the machine: " << text << "\n" << s.dump(2);
+    }
+    std::printf("[ sanitized ] harness_limited by the machine, accepted: %s\n", s["verdict_reasons"].dump().c_str());
+    return;
+  }
+  ASSERT_EQ(r.exitCode, 0) << r.output << s.dump(2);
+  EXPECT_EQ(s["verdict"], "kept_up") << s.dump(2);
+}
+
 }  // namespace
 
 TEST(RunHonesty, ConstantStreamingRunKeepsUpAndMatchesTheMockCount) {
   TempDir dir;
   auto mock = startMock(5.0, 1.0);
-  const auto r = runPlumbline(dir, workload(500, 10, true, 16), mock.baseUrl(), {"--workers", "2"}, 60'000);
-  ASSERT_EQ(r.exitCode, 0) << r.output << r.summary.dump(2);
+  const auto r = runPlumbline(dir, workload(kKeepUpRate, 10, true, 16), mock.baseUrl(), {"--workers", "2"}, 60'000);
+  ASSERT_NO_FATAL_FAILURE(expectKeptUp(r)) << r.output;
   json s = r.summary;  // non-const: a missing key reads as null instead of undefined behaviour
-  EXPECT_EQ(s["verdict"], "kept_up") << s.dump(2);
-  EXPECT_EQ(s["planned"], 5000);
-  EXPECT_EQ(s["sent"], 5000);
-  EXPECT_EQ(s["completed"], 5000);
+  const int planned = static_cast<int>(kKeepUpRate * 10);
+  EXPECT_EQ(s["planned"], planned);
+  EXPECT_EQ(s["sent"], planned);
+  EXPECT_EQ(s["completed"], planned);
   EXPECT_NEAR(s["achieved_rps"].get<double>(), s["requested_rps"].get<double>(),
               0.01 * s["requested_rps"].get<double>());
   EXPECT_EQ(s["token_count_source"], "server");
@@ -93,7 +119,7 @@ TEST(RunHonesty, MeasuresTheMocksConfiguredTtftAndInterTokenGap) {
   TempDir dir;
   auto mock = startMock(50.0, 10.0);
   const auto r = runPlumbline(dir, workload(20, 5, true, 64), mock.baseUrl(), {"--workers", "1"}, 60'000);
-  ASSERT_EQ(r.exitCode, 0) << r.output << r.summary.dump(2);
+  ASSERT_NO_FATAL_FAILURE(expectKeptUp(r)) << r.output;
   json s = r.summary;  // non-const: a missing key reads as null instead of undefined behaviour
   EXPECT_EQ(s["completed"], 100);
   if (!kTimingChecked) GTEST_SKIP() << "timing precision is checked in optimised builds";

@@ -1,5 +1,6 @@
 // LiveServer in-process: what clients receive, replay for late joiners, slow clients, paths.
 #include <gtest/gtest.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -55,6 +56,21 @@ std::vector<LiveMessage> readAll(int fd) {
 void waitForClients(const LiveServer& s, size_t n) {
   for (int i = 0; i < 500 && s.clientCount() < n; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   ASSERT_EQ(s.clientCount(), n);
+}
+
+/// Waits until the server thread has handed at least `bytes` to the kernel for this client and
+/// the kernel stopped taking more (unread bytes unchanged for 100 ms), at most 10 s. The server
+/// thread may run late on a loaded machine (sanitizers, shared CI): a fixed sleep would let it
+/// meet the next frames before it ever wrote the first.
+size_t waitForKernelToFill(int fd, size_t bytes) {
+  int unread = 0, before = -1, stable = 0;
+  for (int i = 0; i < 1000 && stable < 10; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (ioctl(fd, FIONREAD, &unread) != 0) return 0;
+    stable = static_cast<size_t>(unread) >= bytes && unread == before ? stable + 1 : 0;
+    before = unread;
+  }
+  return static_cast<size_t>(unread);
 }
 
 bool exists(const std::string& path) {
@@ -128,11 +144,13 @@ TEST(LiveServer, ASlowClientLosesTicksCountedThenIsDisconnectedWhenAWindowCannot
     t.ticksDropped = 0;
     server.tick(t);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the kernel takes what it can
+  // The kernel takes what it can (the greeting, the Hello and some ticks); the rest waits.
+  const size_t helloBytes = encodeLiveGreeting().size() + encodeLiveFrame(sampleHello()).size();
+  ASSERT_GE(waitForKernelToFill(fd, helloBytes), helloBytes);
   EXPECT_EQ(server.clientCount(), 1u) << "dropping ticks is not a reason to disconnect";
   // Windows still fit in the half kept for them; until they do not.
   for (int i = 0; i < 40; ++i) server.window(sampleWindow(i));
-  for (int i = 0; i < 200 && server.clientCount() > 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  for (int i = 0; i < 1000 && server.clientCount() > 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_EQ(server.clientCount(), 0u);
   const auto log = server.takeLog();
   ASSERT_EQ(log.size(), 1u);

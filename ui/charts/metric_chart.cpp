@@ -25,8 +25,10 @@ double niceCeiling(double v) {
 }  // namespace
 
 MetricChart::MetricChart(const QString& title, const QString& yUnit, QWidget* parent)
-    : QChartView(parent), m_title(title) {
-  auto* chart = new QChart;
+    // The chart goes to the constructor: QChartView(parent) would make a default chart that a
+    // later setChart() releases without deleting (LeakSanitizer: ~948 KB in run_charts_test).
+    : QChartView(new QChart, parent), m_title(title) {
+  QChart* chart = this->chart();
   chart->setTitle(title);
   QFont titleFont = chart->titleFont();
   titleFont.setPointSizeF(titleFont.pointSizeF() * 0.95);
@@ -54,7 +56,6 @@ MetricChart::MetricChart(const QString& title, const QString& yUnit, QWidget* pa
   rescale();
   chart->addAxis(m_x, Qt::AlignBottom);
   chart->addAxis(m_y, Qt::AlignLeft);
-  setChart(chart);
   setRenderHint(QPainter::Antialiasing, false);
   setMinimumSize(260, 180);
 }
