@@ -7,14 +7,17 @@
 # request (getrusage of `plumbline run` and every worker it reaped: bench/rusage_probe; whole
 # run, start-up and database included), send lag p50/p99 from the run's own summary
 # (measured from the planned instant), the verdict, and the load average when it ended.
+# --nice N runs the measured runs at that niceness (negative needs root): on a machine
+# shared with builds it gives the run's processes a CPU when they wake, which is what an
+# otherwise idle machine would; say so next to any figure taken with it.
 # Usage: bench/spin_margin.sh [PLUMBLINE_BIN] [--rates "1000 5000"] [--duration S]
-#                             [--reps N] [--fixed-us US] [--workers N]
+#                             [--reps N] [--fixed-us US] [--workers N] [--nice N]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bin="$here/../build/release/app/plumbline"
 probe="$here/../build/release/bench/rusage_probe"
 if [ $# -gt 0 ] && [[ "$1" != --* ]]; then bin="$1"; shift; fi
-rates="1000 5000" duration=5 reps=2 fixed_us=200 workers=1
+rates="1000 5000" duration=5 reps=2 fixed_us=200 workers=1 niceness=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --rates) rates="$2"; shift 2 ;;
@@ -22,6 +25,7 @@ while [ $# -gt 0 ]; do
     --reps) reps="$2"; shift 2 ;;
     --fixed-us) fixed_us="$2"; shift 2 ;;
     --workers) workers="$2"; shift 2 ;;
+    --nice) niceness="$2"; shift 2 ;;
     *) echo "spin_margin: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -44,7 +48,7 @@ one_run() {  # $1 = mode (fixed|adaptive), $2 = rate
   local cpu
   rm -f "$work/r.db" "$work/r.db-wal" "$work/r.db-shm" "$work/s.json"
   if [ "$1" = fixed ]; then export PLUMBLINE_SPIN_MARGIN_US="$fixed_us"; else unset PLUMBLINE_SPIN_MARGIN_US; fi
-  cpu="$("$probe" --quiet "$bin" run "$work/w.json" --target "$mock_url" --db "$work/r.db" --workers "$workers" \
+  cpu="$(nice -n "$niceness" "$probe" --quiet "$bin" run "$work/w.json" --target "$mock_url" --db "$work/r.db" --workers "$workers" \
           --rate "$2" --duration "$duration" --quiet --summary-json "$work/s.json" | awk '{printf "%.6f", $1 + $2}')"
   unset PLUMBLINE_SPIN_MARGIN_US
   [ -s "$work/s.json" ] || { echo "spin_margin: the run wrote no summary" >&2; exit 1; }
@@ -57,7 +61,7 @@ PY
   tail -1 "$work/rows"
 }
 
-echo "spin_margin: $bin, --workers $workers, fixed margin ${fixed_us} us vs adaptive, ${duration}s runs, $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "spin_margin: $bin, --workers $workers, fixed margin ${fixed_us} us vs adaptive, ${duration}s runs, niceness $niceness, $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "mode rate cpu_us/req lag_p50_us lag_p99_us verdict sent load1"
 for rate in $rates; do
   for ((i = 0; i < reps; i++)); do

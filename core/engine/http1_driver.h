@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/engine/http1_connection.h"
+#include "core/engine/loopback_sources.h"
 #include "core/engine/request_driver.h"
 #include "core/net/http1_endpoint.h"
 
@@ -73,6 +74,7 @@ class Http1Driver final : public RequestDriver {
   std::vector<std::unique_ptr<Http1Connection>> m_connections;
   std::vector<Http1Connection*> m_spare;  ///< closed, ready to open again
   std::vector<Http1Connection*> m_idle;   ///< open and idle (most recently used last)
+  LoopbackSources m_sources;  ///< source addresses for a 127.x target (own port space each)
   std::vector<Transfer*> m_done;          ///< finished, OnDone not yet run
   std::unique_ptr<char[]> m_readBuffer;
   size_t m_open = 0;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/engine/connection_reuse.h"
 #include "core/tokenizer/tokenizer.h"
 #include "core/util/clock.h"
 
@@ -255,6 +256,7 @@ void Worker::startSession(const workload::SessionPlan& s, Transfer* prepared) {
   r.sendNs = m_http->nowRel();
   // Count the send before starting it: once it completes, the run may finish.
   noteSend(s.plannedNs, r.sendNs);
+  ConnectionReuse::apply(*t, m_http->socketsOpen(), m_http->inFlight());
   m_http->start(t);
   // A reply curl already read is timestamped now, not at the end of this send turn. Safe:
   // completions never send inline, they only schedule the next send turn.

@@ -113,7 +113,16 @@ void LatencyHistogram::merge(const LatencyHistogram& other) {
   m_sum += other.m_sum;
 }
 
-void LatencyHistogram::clear() { *this = LatencyHistogram(); }
+void LatencyHistogram::clear() {
+  // Keeps the bucket array: a histogram cleared every stats period or window is not
+  // reallocated and zeroed whole each time, only its used range is.
+  const auto [first, end] = usedBuckets();
+  std::fill(m_counts.begin() + static_cast<std::ptrdiff_t>(first), m_counts.begin() + static_cast<std::ptrdiff_t>(end), 0);
+  m_count = 0;
+  m_min = kNoMin;
+  m_max = 0;
+  m_sum = 0;
+}
 
 int64_t LatencyHistogram::min() const { return m_count ? m_min : 0; }
 int64_t LatencyHistogram::max() const { return m_count ? m_max : 0; }
