@@ -73,6 +73,9 @@ std::vector<SeriesPoint> SeriesDecimator::points() const {
       out.push_back(b.min);
     }
   }
+  // The newest point too, so a chart always reaches the present (x never decreases, so it
+  // is the last in time whatever its bin kept).
+  if (!out.empty() && !(out.back() == m_last) && m_last.x >= out.back().x) out.push_back(m_last);
   return out;
 }
 

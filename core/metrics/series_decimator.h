@@ -12,7 +12,7 @@ struct SeriesPoint {
   bool operator==(const SeriesPoint&) const = default;
 };
 
-/// Keeps at most 2 × maxBins points. While the series is short every point is kept; when the
+/// Keeps at most 2 × maxBins points (and hands out one more: the newest). While the series is short every point is kept; when the
 /// bin count would exceed maxBins, adjacent bins merge pairwise (bin width doubles), keeping
 /// each merged bin's min and max. Memory is O(maxBins) over any run length.
 class SeriesDecimator {
@@ -23,7 +23,8 @@ class SeriesDecimator {
   void append(double x, double y);
   void clear();
 
-  /// The kept points in time order: per bin its min and max (one point when they coincide).
+  /// The kept points in time order: per bin its min and max (one point when they coincide),
+  /// then the newest point when its bin did not keep it.
   std::vector<SeriesPoint> points() const;
   size_t binCount() const { return m_bins.size(); }
   double binWidth() const { return m_width; }

@@ -13,9 +13,14 @@
 
 #include <functional>
 
+#include "core/workload/seconds_histogram.h"
+#include "core/workload/session_parser.h"
+
 #include "ui/designer/catalog_model.h"
 #include "ui/designer/designer_form.h"
 #include "ui/designer/designer_view.h"
+#include "ui/designer/dist_editor.h"
+#include "ui/designer/histogram_widget.h"
 #include "ui/designer/field_binder.h"
 #include "ui/designer/session_picture_widget.h"
 #include "ui/designer/stage_table_model.h"
@@ -246,6 +251,36 @@ class DesignerTest : public QObject {
         shown |= !view.messageAt(path).isEmpty();
     QVERIFY2(shown, qPrintable(view.validationText()));
     QVERIFY(!view.runButton()->isEnabled());
+  }
+
+  void secondsDistributionsShowAHistogramOfCoresDelaySampler() {
+    DesignerView view(contextWith(m_userDir.path()));
+    QVERIFY(view.openWorkload(kCatalog + QStringLiteral("/agentic_codegen.json")));
+    DistEditor* editor = nullptr;
+    for (DistEditor* d : view.form()->distEditors())
+      if (d->path() == "session.tool_latency_s") editor = d;
+    QVERIFY(editor);
+    // The same draws a run would wait for its tools: core's delay sampler, clamps applied.
+    const OrderedJson* value = JsonPath("session.tool_latency_s").find(view.document()->json());
+    QVERIFY(value);
+    const auto dist = plumbline::workload::parseSecondsDist(nlohmann::json::parse(value->dump()), "d");
+    const auto expected = plumbline::workload::secondsHistogram(dist, 1);
+    const HistogramWidget::Shown& shown = editor->histogram()->shown();
+    QCOMPARE(shown.draws, uint64_t{20000});
+    QCOMPARE(shown.p50, expected.p50);
+    QCOMPARE(shown.p90, expected.p90);
+    QCOMPARE(shown.p99, expected.p99);
+    QVERIFY(!shown.whole);
+    QVERIFY(shown.min >= 0.1 && shown.max <= 2.0);  // the workload's clamps
+    // Fractional seconds are kept, not rounded to whole units as token lengths are.
+    QVERIFY(shown.p50 > 0.3 && shown.p50 < 0.7);
+    QVERIFY2(editor->histogram()->summary().contains(QStringLiteral(" s (20000 draws)")),
+             qPrintable(editor->histogram()->summary()));
+
+    // Editing the distribution redraws it.
+    typeInto(view.form()->binder()->editorAt("session.tool_latency_s.median"), QStringLiteral("1.5"));
+    view.revalidateNow();
+    QVERIFY(editor->histogram()->shown().p50 > 1.0);
   }
 
   void editingAFieldUpdatesTheJsonAndBack() {

@@ -1,11 +1,15 @@
 #include <QDir>
 #include <QFileInfo>
+#include <QChartView>
+#include <QLineSeries>
 #include <QTest>
 
+#include "ui/charts/metric_chart.h"
 #include "ui/charts/run_charts.h"
 
 using plumbline::live::LiveTick;
 using plumbline::store::WindowRow;
+using plumbline::ui::charts::MetricChart;
 using plumbline::ui::charts::RunCharts;
 
 namespace {
@@ -53,6 +57,39 @@ class RunChartsTest : public QObject {
     QCOMPARE(charts.drawnPoints(QStringLiteral("cpu"), QStringLiteral("max")).first().y(), 50.0);
   }
 
+  void aStoredRunsChartsStopAtItsEndWithThePartialWindowOverItsRealLength() {
+    RunCharts charts;
+    // A 2.5 s run: window 2 holds its last half second of sending, window 3 only the drain.
+    WindowRow drain = window(3, 0, 0, 120);
+    charts.setWindows({window(0, 10, 10, 80), window(1, 20, 18, 90), window(2, 5, 4, 100), drain}, 2.5);
+    QCOMPARE(charts.drawnPoints(QStringLiteral("rate"), QStringLiteral("requested")),
+             (QList<QPointF>{{1, 10}, {2, 20}, {2.5, 10}}));  // 5 planned in 0.5 s
+    QCOMPARE(charts.drawnPoints(QStringLiteral("rate"), QStringLiteral("achieved")),
+             (QList<QPointF>{{1, 10}, {2, 18}, {2.5, 8}}));
+    // No chart runs past the end, so none shows the drain as a drop.
+    for (const QString& key : {QStringLiteral("ttft"), QStringLiteral("in_flight"), QStringLiteral("tokens")}) {
+      for (const QString& series : charts.seriesNames(key)) {
+        QVERIFY2(charts.drawnPoints(key, series).last().x() <= 2.5, qPrintable(key + QLatin1Char(' ') + series));
+      }
+    }
+    // Without a known end (a run still going), every window is drawn at its full length.
+    charts.setWindows({window(0, 10, 10, 80), window(1, 20, 18, 90), window(2, 5, 4, 100), drain});
+    QCOMPARE(charts.drawnPoints(QStringLiteral("rate"), QStringLiteral("requested")).size(), 4);
+  }
+
+  void requestedIsDrawnDashedOnTopOfAchieved() {
+    RunCharts charts;
+    charts.setWindows({window(0, 10, 10, 80)});
+    const auto* rate = charts.findChildren<QChartView*>().value(0);
+    QVERIFY(rate);
+    const QList<QAbstractSeries*> series = rate->chart()->series();
+    QCOMPARE(series.size(), 2);
+    QCOMPARE(series.at(0)->name(), QStringLiteral("achieved"));  // drawn first, underneath
+    QCOMPARE(series.at(1)->name(), QStringLiteral("requested"));
+    QCOMPARE(static_cast<QLineSeries*>(series.at(1))->pen().style(), Qt::DashLine);
+    QCOMPARE(static_cast<QLineSeries*>(series.at(0))->pen().style(), Qt::SolidLine);
+  }
+
   void ticksDrawLiveAndWindowsOnlyFillWhatTicksDidNotCover() {
     RunCharts charts;
     charts.appendWindow(window(0, 10, 10, 80));  // attached mid-run: the replayed window draws
@@ -75,7 +112,7 @@ class RunChartsTest : public QObject {
     for (int i = 1; i <= 4 * 3600; ++i) charts.appendTick(tick(i * 250, i % 50, 0));
     charts.flush();
     const auto pts = charts.drawnPoints(QStringLiteral("rate"), QStringLiteral("achieved"));
-    QVERIFY2(pts.size() <= 2000, qPrintable(QString::number(pts.size())));
+    QVERIFY2(pts.size() <= static_cast<qsizetype>(2 * MetricChart::kMaxBins + 1), qPrintable(QString::number(pts.size())));
     QCOMPARE(pts.last().x(), 3600.0);
     double maxY = 0;
     for (const QPointF& p : pts) maxY = std::max(maxY, p.y());

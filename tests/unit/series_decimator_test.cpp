@@ -19,8 +19,18 @@ TEST(SeriesDecimator, StaysBoundedOverAnHourOfTicks) {
   SeriesDecimator d(500);
   for (int i = 0; i < 4 * 3600; ++i) d.append(i * 0.25, (i % 7) * 1.0);
   EXPECT_LE(d.binCount(), 500u);
-  EXPECT_LE(d.points().size(), 1000u);
+  EXPECT_LE(d.points().size(), 1001u);
   EXPECT_GT(d.points().size(), 200u);
+}
+
+TEST(SeriesDecimator, EndsAtTheNewestPoint) {
+  // A chart reaches the present even when the newest point is neither its bin's min nor max.
+  SeriesDecimator d(10);
+  for (int i = 0; i <= 1000; ++i) d.append(i, i % 3 == 1 ? 5.0 : 1.0);
+  d.append(1000.5, 3.0);
+  const auto pts = d.points();
+  EXPECT_EQ(pts.back(), (SeriesPoint{1000.5, 3.0}));
+  EXPECT_TRUE(std::is_sorted(pts.begin(), pts.end(), [](auto& a, auto& b) { return a.x < b.x; }));
 }
 
 TEST(SeriesDecimator, KeepsPeaksAndTroughs) {

@@ -1,6 +1,7 @@
 #include "ui/charts/latency_cdf_chart.h"
 
 #include <QChart>
+#include <QLegend>
 #include <QLineSeries>
 
 #include <algorithm>
@@ -16,8 +17,11 @@ namespace plumbline::ui::charts {
 namespace {
 
 QChart* emptyCdfChart() {
-  return makeLineChart(QStringLiteral("Latency CDF (whole run)"), QStringLiteral("ms"),
-                       QStringLiteral("fraction"), /*logX=*/true);
+  QChart* chart = makeLineChart(QStringLiteral("Latency CDF (whole run)"), QStringLiteral("ms"),
+                                QStringLiteral("fraction"), /*logX=*/true);
+  // Beside the curves: in the grid the chart shares the headline's cell, one row high.
+  chart->legend()->setAlignment(Qt::AlignRight);
+  return chart;
 }
 
 }  // namespace

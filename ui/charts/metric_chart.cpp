@@ -70,7 +70,22 @@ MetricChart::Line& MetricChart::line(const QString& name) {
   chart()->addSeries(l->series);
   l->series->attachAxis(m_x);
   l->series->attachAxis(m_y);
+  applyStyle(name, l->series);
   return *m_lines.emplace(name, std::move(l)).first->second;
+}
+
+void MetricChart::setLineStyle(const QString& series, Qt::PenStyle style) {
+  m_styles[series] = style;
+  if (auto it = m_lines.find(series); it != m_lines.end()) applyStyle(series, it->second->series);
+}
+
+void MetricChart::applyStyle(const QString& name, QLineSeries* series) const {
+  const auto style = m_styles.find(name);
+  if (style == m_styles.end()) return;
+  QPen pen = series->pen();  // the theme's colour, given when the series was added
+  pen.setStyle(style->second);
+  pen.setWidthF(2);
+  series->setPen(pen);
 }
 
 void MetricChart::append(const QString& series, double xSeconds, double y) {
@@ -115,11 +130,16 @@ void MetricChart::setNiceRange(QValueAxis* axis, double max) {
   const double top = niceCeiling(max);
   const double step = niceCeiling(top / 5);
   const double end = step * std::ceil(max / step - 1e-9);
+  const double rangeEnd = end > 0 ? end : step;
+  // Unchanged axes are left alone: setting them re-lays out their labels on every redraw.
+  if (axis->tickType() == QValueAxis::TicksDynamic && axis->tickInterval() == step && axis->min() == 0 &&
+      axis->max() == rangeEnd)
+    return;
   // Interval before type and range: dynamic ticks with a stale interval lay out thousands.
   axis->setTickInterval(step);
   axis->setTickAnchor(0);
   axis->setTickType(QValueAxis::TicksDynamic);
-  axis->setRange(0, end > 0 ? end : step);
+  axis->setRange(0, rangeEnd);
 }
 
 void MetricChart::rescale() {

@@ -20,10 +20,20 @@ namespace plumbline::ui::charts {
 class MetricChart : public QChartView {
   Q_OBJECT
  public:
+  /// Bins per series: at most twice as many points, about two per pixel of a chart in the
+  /// grid. Qt Charts keeps each drawn point several times over (the series, its geometry,
+  /// the line path and its stroked outline, rebuilt on every redraw), so the memory and the
+  /// redraw work of a live run grow with this number until it is reached.
+  static constexpr size_t kMaxBins = 250;
+
   MetricChart(const QString& title, const QString& yUnit, QWidget* parent = nullptr);
 
-  /// Adds a point to the named series (created on first use, in a stable colour order).
+  /// Adds a point to the named series (created on first use, in a stable colour order;
+  /// series created later are drawn on top).
   void append(const QString& series, double xSeconds, double y);
+  /// Draws the named series (now and after clear()) with this pen style, 2 px wide, so a
+  /// line drawn on top of an equal one leaves it visible.
+  void setLineStyle(const QString& series, Qt::PenStyle style);
   void clear();
   /// Pushes changed series to the chart and rescales the axes; false when nothing changed.
   bool flush();
@@ -36,7 +46,7 @@ class MetricChart : public QChartView {
  private:
   struct Line {
     QLineSeries* series = nullptr;
-    metrics::SeriesDecimator data{1000};
+    metrics::SeriesDecimator data{kMaxBins};
     bool dirty = false;
   };
   Line& line(const QString& name);
@@ -46,7 +56,10 @@ class MetricChart : public QChartView {
   QString m_title;
   QValueAxis* m_x = nullptr;
   QValueAxis* m_y = nullptr;
+  void applyStyle(const QString& name, QLineSeries* series) const;
+
   std::map<QString, std::unique_ptr<Line>> m_lines;
+  std::map<QString, Qt::PenStyle> m_styles;
   double m_xMax = 0, m_yMax = 0;
 };
 

@@ -55,12 +55,14 @@ RunCharts::RunCharts(QWidget* parent) : QWidget(parent) {
     }
     ++i;
   }
-  // A stored run's whole-run CDFs: a fourth row across the grid, shown by loadRun.
+  // A stored run's whole-run CDFs: shown by loadRun under the headline chart, which then
+  // takes one row instead of two, so the grid keeps its three rows and needs no scrolling.
   m_cdf = new LatencyCdfChart(this);
   m_cdf->hide();
-  grid->addWidget(m_cdf, 3, 0, 1, 4);
   for (int r = 0; r < 3; ++r) grid->setRowStretch(r, 1);
   for (int col = 0; col < 4; ++col) grid->setColumnStretch(col, 1);
+  // Requested is drawn dashed on top of achieved: when they agree both stay visible.
+  chart(kRate)->setLineStyle(QStringLiteral("requested"), Qt::DashLine);
   m_redrawTimer = new QTimer(this);
   m_redrawTimer->setSingleShot(true);
   m_redrawTimer->setInterval(kRedrawIntervalMs);
@@ -72,6 +74,7 @@ MetricChart* RunCharts::chart(const char* key) const { return m_charts.at(key); 
 void RunCharts::clear() {
   for (auto& [key, c] : m_charts) c->clear();
   m_coveredUntilS = -1;
+  m_runEndS.reset();
   m_prevTickNs = -1;
   m_prevErrors.clear();
   m_cdf->clear();
@@ -79,31 +82,48 @@ void RunCharts::clear() {
 }
 
 void RunCharts::showCdf(bool shown) {
+  auto* grid = static_cast<QGridLayout*>(layout());
+  if (shown == !m_cdf->isHidden()) return;
+  grid->removeWidget(chart(kRate));
+  grid->removeWidget(m_cdf);
+  if (shown) {
+    grid->addWidget(chart(kRate), 0, 0, 1, 2);
+    grid->addWidget(m_cdf, 1, 0, 1, 2);
+  } else {
+    grid->addWidget(chart(kRate), 0, 0, 2, 2);
+  }
   m_cdf->setVisible(shown);
-  // A hidden row with stretch would still take its share of the height.
-  static_cast<QGridLayout*>(layout())->setRowStretch(3, shown ? 1 : 0);
 }
 
 void RunCharts::loadRun(const store::RunReader& reader, int64_t runId) {
-  setWindows(reader.windows(runId));
+  const auto run = reader.getRun(runId);
+  setWindows(reader.windows(runId), run ? run->durationS : std::nullopt);
   showCdf(m_cdf->loadRun(reader, runId) > 0);
 }
 
-void RunCharts::setWindows(const std::vector<store::WindowRow>& windows) {
+void RunCharts::setWindows(const std::vector<store::WindowRow>& windows, std::optional<double> runEndS) {
   clear();
+  m_runEndS = runEndS;
   for (const store::WindowRow& w : windows) appendWindow(w);
   flush();
 }
 
 void RunCharts::appendWindow(const store::WindowRow& w) {
-  const double end = seconds(w.startNs + w.lengthNs);
+  const double start = seconds(w.startNs);
   // Drawn only where nothing is drawn yet: ticks already inside this window (a live run's
   // last, partial window) keep their finer points, and the tick after it still lands.
-  if (seconds(w.startNs) < m_coveredUntilS || w.lengthNs <= 0) return;
-  m_coveredUntilS = end;
+  if (start < m_coveredUntilS || w.lengthNs <= 0) return;
+  // After a stored run's end only the drain is left: drawing it would show the rate falling
+  // to zero where the run had simply ended.
+  if (m_runEndS && start >= *m_runEndS - 1e-9) return;
   const double len = seconds(w.lengthNs);
-  chart(kRate)->append(QStringLiteral("requested"), end, static_cast<double>(w.planned) / len);
-  chart(kRate)->append(QStringLiteral("achieved"), end, static_cast<double>(w.sent) / len);
+  // The window the run ended in: nothing was planned or sent after the end, so its rates
+  // are over the part of it the run lasted, drawn at the end.
+  const double sendingLen = m_runEndS ? std::min(len, *m_runEndS - start) : len;
+  const double end = start + sendingLen;
+  m_coveredUntilS = end;
+  appendRequestedAchieved(end, static_cast<double>(w.planned) / sendingLen,
+                          static_cast<double>(w.sent) / sendingLen);
   if (w.completed > 0) {
     chart(kTtft)->append(QStringLiteral("p50"), end, w.ttftP50Ms);
     chart(kTtft)->append(QStringLiteral("p99"), end, w.ttftP99Ms);
@@ -112,6 +132,7 @@ void RunCharts::appendWindow(const store::WindowRow& w) {
     chart(kE2e)->append(QStringLiteral("p50"), end, w.e2eP50Ms);
     chart(kE2e)->append(QStringLiteral("p99"), end, w.e2eP99Ms);
   }
+  // Completions go on past the end, through the whole window: these rates use its full length.
   chart(kTokens)->append(QStringLiteral("output tokens/s"), end, static_cast<double>(w.outputTokens) / len);
   chart(kInFlight)->append(QStringLiteral("in flight"), end, static_cast<double>(w.inFlight));
   if (w.sent > 0) {
@@ -135,8 +156,7 @@ void RunCharts::appendTick(const ::plumbline::live::LiveTick& t) {
   const double dtS = m_prevTickNs >= 0 ? seconds(t.atNs - m_prevTickNs) : 0;
   m_prevTickNs = t.atNs;
   m_coveredUntilS = x;
-  chart(kRate)->append(QStringLiteral("requested"), x, t.requestedRps);
-  chart(kRate)->append(QStringLiteral("achieved"), x, t.achievedRps);
+  appendRequestedAchieved(x, t.requestedRps, t.achievedRps);
   auto pct = [x](MetricChart* c, const ::plumbline::live::LivePercentiles& p, const QString& suffix) {
     if (p.count == 0) return;
     c->append(QStringLiteral("p50") + suffix, x, p.p50);
@@ -155,6 +175,12 @@ void RunCharts::appendTick(const ::plumbline::live::LiveTick& t) {
   chart(kCpu)->append(QStringLiteral("mean"), x, t.workerCpuMean * 100);
   appendErrorRates(x, t.errors, dtS);
   scheduleRedraw();
+}
+
+void RunCharts::appendRequestedAchieved(double x, double requested, double achieved) {
+  // Achieved first: the series made later is drawn on top, and requested is the dashed one.
+  chart(kRate)->append(QStringLiteral("achieved"), x, achieved);
+  chart(kRate)->append(QStringLiteral("requested"), x, requested);
 }
 
 void RunCharts::appendErrorRates(double x, const std::map<std::string, uint64_t>& cumulative, double dtS) {

@@ -3,6 +3,7 @@
 #include <QPointF>
 #include <QWidget>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,8 +50,12 @@ class RunCharts : public QWidget {
   /// wrote them, its whole-run latency CDFs. Throws store::StoreError when the database
   /// cannot be read.
   void loadRun(const store::RunReader& reader, int64_t runId);
-  /// A whole stored run: replaces everything shown.
-  void setWindows(const std::vector<store::WindowRow>& windows);
+  /// A whole stored run: replaces everything shown. With the run's end (its sending period,
+  /// runs.duration_s), the charts stop there: windows after it (the drain, nothing planned
+  /// or sent) are not drawn, and the window the end falls in is drawn at the end with its
+  /// requested and achieved rates over the part of it the run lasted.
+  void setWindows(const std::vector<store::WindowRow>& windows,
+                  std::optional<double> runEndS = std::nullopt);
   /// Live: a final window, and the provisional 250 ms ticks between windows.
   void appendWindow(const store::WindowRow& window);
   void appendTick(const ::plumbline::live::LiveTick& tick);
@@ -75,7 +80,10 @@ class RunCharts : public QWidget {
   std::map<std::string, MetricChart*> m_charts;
   LatencyCdfChart* m_cdf = nullptr;
   QTimer* m_redrawTimer = nullptr;
+  void appendRequestedAchieved(double x, double requested, double achieved);
+
   double m_coveredUntilS = -1;  ///< time up to which something has been drawn
+  std::optional<double> m_runEndS;  ///< stored runs: where the charts stop
   int64_t m_prevTickNs = -1;
   std::map<std::string, uint64_t> m_prevErrors;
   int m_redraws = 0;

@@ -3,13 +3,14 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
-#include <QLabel>
 #include <QLineEdit>
 
 #include <cmath>
 
 #include "core/workload/length_dist_parser.h"
 #include "core/workload/length_histogram.h"
+#include "core/workload/seconds_histogram.h"
+#include "core/workload/session_parser.h"
 #include "core/workload/workload_error.h"
 #include "ui/designer/field_binder.h"
 #include "ui/designer/histogram_widget.h"
@@ -46,22 +47,6 @@ double centreOf(const OrderedJson& object) {
   return 100;
 }
 
-/// Seconds may be fractional, which core's token sampler rounds away: the mean is computed
-/// from the parameters instead (before clamps).
-QString describeSeconds(const OrderedJson& object) {
-  auto number = [&](const char* key) {
-    return object.contains(key) && object[key].is_number() ? object[key].get<double>() : NAN;
-  };
-  const std::string kind = object.is_object() ? object.value("dist", std::string()) : std::string();
-  double mean = NAN;
-  if (kind == "fixed") mean = number("value");
-  if (kind == "uniform") mean = (number("min") + number("max")) / 2;
-  if (kind == "normal" || kind == "exponential") mean = number("mean");
-  if (kind == "lognormal") mean = number("median") * std::exp(number("sigma") * number("sigma") / 2);
-  if (std::isnan(mean)) return QStringLiteral("needs its parameters");
-  return QStringLiteral("mean %1 s (before clamps)").arg(mean, 0, 'g', 4);
-}
-
 OrderedJson rounded(double v, bool whole) {
   if (whole) return static_cast<int64_t>(std::max(1.0, std::round(v)));
   return std::round(v * 100) / 100;
@@ -88,14 +73,8 @@ DistEditor::DistEditor(WorkloadDocument* document, FieldBinder* binder, std::str
   for (const char* param : kParams) {
     binder->addNumber(m_form, QString::fromLatin1(param), m_path + "." + param);
   }
-  if (unit != Unit::Seconds) {
-    m_histogram = new HistogramWidget(this);
-    layout->addWidget(m_histogram, 1);
-  } else {
-    m_seconds = new QLabel(this);
-    m_seconds->setWordWrap(true);
-    layout->addWidget(m_seconds, 1, Qt::AlignTop);
-  }
+  m_histogram = new HistogramWidget(this);
+  layout->addWidget(m_histogram, 1);
   refreshPreview();
 }
 
@@ -148,15 +127,16 @@ void DistEditor::refreshPreview() {
                            : QString();
   showRowsOfKind(kind);
   if (!value) {
-    if (m_histogram) m_histogram->clear(QStringLiteral("not set"));
-    if (m_seconds) m_seconds->clear();
-    return;
-  }
-  if (m_seconds) {
-    m_seconds->setText(describeSeconds(*value));
+    m_histogram->clear(QStringLiteral("not set"));
     return;
   }
   try {
+    if (m_unit == Unit::Seconds) {
+      // Seconds may be fractional: core's delay sampler draws them, not the token sampler.
+      const auto dist = workload::parseSecondsDist(nlohmann::json::parse(value->dump()), m_path);
+      m_histogram->setHistogram(workload::secondsHistogram(dist, 1));
+      return;
+    }
     const auto dist = workload::parseLengthDist(nlohmann::json::parse(value->dump()), m_path);
     m_histogram->setHistogram(workload::lengthHistogram(dist, 1),
                               m_unit == Unit::Tokens ? QStringLiteral("tokens") : QString());

@@ -5,7 +5,6 @@
 
 class QComboBox;
 class QFormLayout;
-class QLabel;
 
 namespace plumbline::ui::designer {
 
@@ -14,7 +13,8 @@ class HistogramWidget;
 class WorkloadDocument;
 
 /// Edits one distribution object of the workload ({"dist": "lognormal", "median": 512, ...})
-/// and, for token lengths, previews it as a histogram of 20k draws from core's sampler.
+/// and previews it as a histogram of 20k draws from core's sampler (token lengths and counts
+/// from the length sampler, seconds from the delay sampler a session waits with).
 /// Switching the kind rewrites the object with the new kind's parameters, keeping its scale.
 class DistEditor : public QWidget {
   Q_OBJECT
@@ -39,7 +39,6 @@ class DistEditor : public QWidget {
   QFormLayout* m_form = nullptr;
   QComboBox* m_kind = nullptr;
   HistogramWidget* m_histogram = nullptr;
-  QLabel* m_seconds = nullptr;  ///< mean of a seconds distribution (no token histogram)
 };
 
 }  // namespace plumbline::ui::designer

@@ -60,10 +60,13 @@ void SessionPictureWidget::paintEvent(QPaintEvent*) {
   p.fillRect(rect(), palette().base());
   const QFontMetrics fm(font());
   p.setPen(palette().color(QPalette::Text));
-  p.drawText(QRect(6, height() - fm.height() - 4, width() - 12, fm.height()), Qt::AlignLeft,
-             m_caption);
+  // The caption wraps at "·" boundaries when the widget is narrower than its one line.
+  const QRect captionBox(6, 0, width() - 12, height());
+  const int captionHeight = fm.boundingRect(captionBox, Qt::TextWordWrap, m_caption).height();
+  p.drawText(QRect(6, height() - captionHeight - 4, width() - 12, captionHeight),
+             Qt::AlignLeft | Qt::TextWordWrap, m_caption);
   if (!m_valid) return;
-  const QRectF area(8, 8, width() - 16, height() - fm.height() - 20);
+  const QRectF area(8, 8, width() - 16, height() - captionHeight - 20);
   const std::string& shape = m_preview.shape;
   if (shape == "single") drawChain(p, area, 1, false);
   if (shape == "multi_turn") drawChain(p, area, m_preview.typicalCount, false);
