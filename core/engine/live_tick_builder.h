@@ -39,7 +39,7 @@ class LiveTickBuilder {
   };
   struct Counters {
     int64_t atNs = 0;
-    uint64_t planned = 0, sent = 0, outputTokens = 0;
+    uint64_t planned = 0, reached = 0, outputTokens = 0;  // reached: sent minus harness_limit failures
   };
   static constexpr int kSlicesPerSecond = 4;
 

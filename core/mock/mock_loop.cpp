@@ -1,4 +1,6 @@
 #include "core/mock/mock_loop.h"
+
+#include "core/mock/accept_backoff.h"
 #include "core/mock/request_recorder.h"
 
 #include <event2/buffer.h>
@@ -85,10 +87,12 @@ void MockLoop::setUp(int listenFd) {
     }
   }
   const int own = dup(listenFd);
-  if (own < 0 || evhttp_accept_socket(m_http, own) != 0) {
+  evhttp_bound_socket* bound = own >= 0 ? evhttp_accept_socket_with_handle(m_http, own) : nullptr;
+  if (bound == nullptr) {
     if (own >= 0) close(own);
     throw std::runtime_error("mock: cannot accept on the listening socket");
   }
+  m_acceptBackoff = std::make_unique<AcceptBackoff>(m_base, evhttp_bound_socket_get_listener(bound), m_index);
 }
 
 MockLoop::~MockLoop() { release(); }
@@ -104,6 +108,7 @@ void MockLoop::release() {
   if (m_engineEvent != nullptr) event_free(m_engineEvent);
   m_engineEvent = nullptr;
   if (m_stopEvent != nullptr) event_free(m_stopEvent);
+  m_acceptBackoff.reset();  // before evhttp_free frees the listener it watches
   if (m_http != nullptr) evhttp_free(m_http);
   if (m_base != nullptr) event_base_free(m_base);
   if (m_wakeFd >= 0) close(m_wakeFd);

@@ -26,6 +26,7 @@ class EngineCompletion;
 class EngineScheduler;
 class FaultyBodyReply;
 class MockStatsBoard;
+class AcceptBackoff;
 struct MockStats;
 class TimedCompletion;
 
@@ -86,6 +87,7 @@ class MockLoop {
   uint64_t m_requestCount = 0;
   event_base* m_base = nullptr;
   evhttp* m_http = nullptr;
+  std::unique_ptr<AcceptBackoff> m_acceptBackoff;  ///< pauses accepting while descriptors run out
   event* m_stopEvent = nullptr;
   event* m_engineEvent = nullptr;
   int m_wakeFd = -1;

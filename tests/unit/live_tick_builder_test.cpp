@@ -86,6 +86,32 @@ TEST(LiveTickBuilder, CountersAreCumulativeAndRatesCoverTheLastSecond) {
   EXPECT_EQ(t.errors.size(), 1u);
 }
 
+TEST(LiveTickBuilder, AchievedRateLeavesOutRequestsThatNeverLeftTheMachine) {
+  LiveTickBuilder b;
+  metrics::RunAggregator a;
+  // 40 due per second, of which 10 a second find no descriptor for their connection.
+  for (int k = 1; k <= 8; ++k) {
+    a.addPlanned(k * 250 * kMs - 1, 10);
+    metrics::SendReport s;
+    s.windowIndex = a.windowIndexAt(k * 250 * kMs - 1);
+    s.sent = 10;
+    a.addSends(s);
+    if (k % 2 == 0)
+      for (int i = 0; i < 5; ++i) {
+        metrics::RequestRecord noSocket = done(k * 250 - 100, 0, 0);
+        noSocket.error = metrics::ErrorClass::HarnessLimit;
+        a.addRecord(noSocket);
+      }
+    auto t = b.due(k * 250 * kMs, a);
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->sent, static_cast<uint64_t>(10 * k));
+    if (k >= 6 && k % 2 == 0) {  // a whole second back to a tick with the same phase
+      EXPECT_DOUBLE_EQ(t->requestedRps, 40);
+      EXPECT_DOUBLE_EQ(t->achievedRps, 30);
+    }
+  }
+}
+
 TEST(LiveTickBuilder, LatenciesAreThoseOfRequestsThatEndedInTheLastSecond) {
   LiveTickBuilder b;
   metrics::RunAggregator a;

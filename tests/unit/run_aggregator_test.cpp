@@ -159,6 +159,27 @@ TEST(RunAggregator, SummaryAndVerdict) {
   EXPECT_EQ(s.verdict.reasons[2], "worker 3 died at 3.5 s");
 }
 
+TEST(RunAggregator, AchievedLeavesOutRequestsThatNeverLeftTheMachine) {
+  RunAggregator a;
+  a.addPlanned(1, 100);
+  a.addSends(sends(0, 100, 1000));
+  for (int i = 0; i < 30; ++i) {
+    RequestRecord noSocket;  // due and attempted, but no descriptor for its connection
+    noSocket.plannedNs = noSocket.sendNs = 1000;
+    noSocket.error = ErrorClass::HarnessLimit;
+    a.addRecord(noSocket);
+  }
+  RequestRecord refused;  // reached the target's address: it was offered, and refused
+  refused.plannedNs = refused.sendNs = 1000;
+  refused.error = ErrorClass::Connect;
+  a.addRecord(refused);
+  a.takeAllWindows();
+  const RunSummary s = a.summarize(1.0, 100.0, VerdictPolicy{});
+  EXPECT_EQ(s.sent, 100u);  // every planned request ends somewhere: sent (then failed) counts them
+  EXPECT_EQ(s.errors.at("harness_limit"), 30u);
+  EXPECT_DOUBLE_EQ(s.achievedRps, 70.0);
+}
+
 TEST(RunAggregator, LateSendsStillReachTheVerdict) {
   RunAggregator a(kS, 0);
   a.addPlanned(1, 100);
