@@ -30,3 +30,15 @@ cpu_ticks() {
   done
   echo "$total"
 }
+
+# write_probe_workload FILE NAME STREAM OUTPUT_TOKENS: the cost probes' workload (constant
+# arrivals, 16-token prompts, fixed output length, temperature 0); rates come from --rate.
+write_probe_workload() {
+  cat >"$1" <<JSON
+{"plumbline": 1, "name": "$2",
+ "target": {"url": "embedded", "api": "chat", "model": "mock", "stream": $3},
+ "load": {"arrival": "constant", "seed": 1, "stages": [{"rate": 100, "duration_s": 1}], "max_in_flight": 20000},
+ "requests": {"input_tokens": {"dist": "fixed", "value": 16}, "output_tokens": {"dist": "fixed", "value": $4},
+              "sampling": {"ignore_eos": true, "temperature": 0}}}
+JSON
+}

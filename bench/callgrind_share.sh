@@ -38,13 +38,7 @@ else
 fi
 start_mock mock --listen 127.0.0.1:0 --threads 1 "${mock_flags[@]}"
 url="$mock_url"
-cat >"$work/w.json" <<JSON
-{"plumbline": 1, "name": "callgrind probe",
- "target": {"url": "embedded", "api": "chat", "model": "mock", "stream": $stream},
- "load": {"arrival": "constant", "seed": 1, "stages": [{"rate": 100, "duration_s": 1}], "max_in_flight": 20000},
- "requests": {"input_tokens": {"dist": "fixed", "value": 16}, "output_tokens": {"dist": "fixed", "value": $tokens},
-              "sampling": {"ignore_eos": true, "temperature": 0}}}
-JSON
+write_probe_workload "$work/w.json" "callgrind probe" "$stream" "$tokens"
 
 # Profiles one run; leaves "$work/$1.obj" (object TAB instructions, all processes summed),
 # "$work/$1.fn" (object TAB function TAB instructions) and "$work/$1.n" (completed requests).

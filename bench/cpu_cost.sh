@@ -40,15 +40,6 @@ trap 'stop_mocks; rm -rf "$work"' EXIT
 # shellcheck source=bench/bench_common.sh
 source "$here/bench_common.sh"
 
-workload() {  # $1 = file, $2 = stream true|false, $3 = output tokens
-  cat >"$1" <<JSON
-{"plumbline": 1, "name": "cpu cost probe",
- "target": {"url": "embedded", "api": "chat", "model": "mock", "stream": $2},
- "load": {"arrival": "constant", "seed": 1, "stages": [{"rate": 100, "duration_s": 1}], "max_in_flight": 20000},
- "requests": {"input_tokens": {"dist": "fixed", "value": 16}, "output_tokens": {"dist": "fixed", "value": $3},
-              "sampling": {"ignore_eos": true, "temperature": 0}}}
-JSON
-}
 
 json_field() { sed -n "s/.*\"$1\": *\"\{0,1\}\([^\",}]*\).*/\1/p" "$2" | head -1; }
 
@@ -77,8 +68,8 @@ start_mock instant --listen 127.0.0.1:0 --threads 1 --preset instant
 url_instant="$mock_url"
 start_mock paced --listen 127.0.0.1:0 --threads 1 --ttft-ms 5 --itl-ms 5
 url_paced="$mock_url"
-workload "$work/nonstream.json" false 1
-workload "$work/stream.json" true 64
+write_probe_workload "$work/nonstream.json" "cpu cost probe" false 1
+write_probe_workload "$work/stream.json" "cpu cost probe" true 64
 echo "cpu_cost: $bin, --workers $workers, $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "counted: user+sys of plumbline run and every child it reaped (RUSAGE_CHILDREN of rusage_probe); the mocks are not counted"
 ns_short="$(measured_run "$work/nonstream.json" "$url_instant" "$rate" "$short")"

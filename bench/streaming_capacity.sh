@@ -2,9 +2,12 @@
 # Issue 6, target 3: against the mock pacing 64 tokens 5 ms apart, Plumbline holds kept_up
 # up to the highest rate the mock itself can serve, and the mock (one event-loop thread) is
 # what runs out of CPU first. Climbs a ladder of session rates; at each, the run's verdict,
-# the mock's pacing (ITL p99 as measured, against its configured 5 ms) and the CPU share of
-# one core used by the mock and by every Plumbline process (coordinator + workers), read
-# from /proc/PID/stat over the run. Usage:
+# the mock's pacing (ITL p99 as measured, against its configured 5 ms), the CPU share of one
+# core used by the mock and by every Plumbline process (coordinator + workers), read from
+# /proc/PID/stat over the run, and the share of the run each spent runnable but waiting for
+# a CPU (/proc/PID/task/*/schedstat). "The mock ran out of CPU" reads as: the mock's share
+# near 100 % (one loop thread) while Plumbline's is below it and neither waited much; a
+# large wait means the machine, not either process, set the pace. Usage:
 #   bench/streaming_capacity.sh [PLUMBLINE_BIN] [--duration S] [--workers W] [--rates "R1 R2 ..."]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -24,6 +27,8 @@ work="$(mktemp -d)"
 trap 'stop_mocks; rm -rf "$work"' EXIT
 # shellcheck source=bench/bench_common.sh
 source "$here/bench_common.sh"
+# shellcheck source=bench/proc_sampler.sh
+source "$here/proc_sampler.sh"
 start_mock mock --listen 127.0.0.1:0 --threads 1 --ttft-ms 5 --itl-ms 5
 cat >"$work/w.json" <<JSON
 {"plumbline": 1, "name": "streaming capacity",
@@ -35,35 +40,27 @@ JSON
 hz=$(getconf CLK_TCK)
 echo "streaming_capacity: mock $mock_url (1 thread, 64 tokens 5 ms apart), $workers workers, $duration s per rate, $(nproc) cores"
 uptime
-printf 'rate\tverdict\tsent/planned\terrors\tchunks/s\titl_p99_ms\tttft_p99_ms\tmock_cpu\tplumbline_cpu\n'
+printf 'rate\tverdict\tsent/planned\terrors\tchunks/s\titl_p99_ms\tttft_p99_ms\tmock_cpu\tmock_waited\tplumbline_cpu\tplumbline_waited\n'
 for rate in $rates; do
-  mock0=$(cpu_ticks "${mock_pids[@]}")
   t0=$(date +%s.%N)
   set +e
   "$bin" run "$work/w.json" --db "$work/runs.db" --workers "$workers" --rate "$rate" --duration "$duration" \
     --quiet --summary-json "$work/s.json" 2>"$work/run.err" &
   run=$!
-  # Plumbline's CPU: the coordinator and its workers, sampled until they exit (children's
-  # ticks vanish with them, so the last sample of each is kept).
-  declare -A last=()
-  while kill -0 "$run" 2>/dev/null; do
-    for p in "$run" $(pgrep -P "$run" 2>/dev/null); do
-      t=$(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null) && last[$p]=$t
-    done
-    sleep 0.2
-  done
+  # Every process's CPU and run-queue wait, sampled until the run exits (a worker's ticks
+  # vanish with it, so the last sample of each counts); the mock's only since this rate began.
+  sample_procs "$work/procs" "$run" "mock=${mock_pids[0]}"
   wait "$run"
   set -e
-  t1=$(date +%s.%N)
-  mock1=$(cpu_ticks "${mock_pids[@]}")
-  ours=0; for p in "${!last[@]}"; do ours=$((ours + last[$p])); done
-  unset last
-  wall=$(echo "$t1 - $t0" | bc -l)
-  [ -n "${DEBUG_CPU:-}" ] && echo "mock ticks $((mock1 - mock0)) plumbline ticks $ours wall $wall" >&2
-  jq -r --arg r "$rate" --arg mc "$(echo "($mock1 - $mock0) / $hz / $wall" | bc -l)" \
-     --arg pc "$(echo "$ours / $hz / $wall" | bc -l)" \
+  wall=$(echo "$(date +%s.%N) - $t0" | bc -l)
+  # Shares of one core over the run's wall time: CPU used, and time spent waiting for a CPU.
+  read -r mc mw pc pw < <(awk -v hz="$hz" -v wall="$wall" '
+    { if ($1 == "mock") { mc += $3; mw += $5 } else { pc += $3; pw += $5 } }
+    END { printf "%d%% %d%% %d%% %d%%\n", 100 * mc / hz / wall, 100 * mw / 1000 / wall,
+                                           100 * pc / hz / wall, 100 * pw / 1000 / wall }' "$work/procs")
+  [ -n "${DEBUG_CPU:-}" ] && cat "$work/procs" >&2
+  jq -r --arg r "$rate" --arg mc "$mc" --arg mw "$mw" --arg pc "$pc" --arg pw "$pw" \
      '[$r, .verdict, "\(.sent)/\(.planned)", ([.errors[]] | add // 0), (.completed * 66 / .duration_s | floor),
-       .itl_ms.p99, .ttft_ms.p99, ($mc | tonumber * 100 | floor | tostring) + "%",
-       ($pc | tonumber * 100 | floor | tostring) + "%"] | @tsv' "$work/s.json"
+       .itl_ms.p99, .ttft_ms.p99, $mc, $mw, $pc, $pw] | @tsv' "$work/s.json"
 done
 uptime

@@ -14,6 +14,8 @@ packages=(
   sqlite3 curl procps wrk
   # bench only: bench/nginx_vs_h2load.sh (static nginx target, h2load reference load generator)
   nginx-light nghttp2-client
+  # bench only: profiling the workers during bench/concurrent_streams.sh (perf record / perf probe)
+  linux-perf
 )
 
 sudo_cmd=()

@@ -6,12 +6,24 @@
 
 namespace plumbline::engine {
 
+namespace {
+int bindSource(void* sources, curl_socket_t fd, curlsocktype purpose) {
+  if (purpose == CURLSOCKTYPE_IPCXN) static_cast<LoopbackSources*>(sources)->bindNext(fd);
+  return CURL_SOCKOPT_OK;  // a refused bind leaves the socket as libcurl made it
+}
+}  // namespace
+
 CurlTarget::CurlTarget(const std::string& url) : m_url(url), m_envProxy(environmentNamesProxy()) {
   CURLU* h = curl_url();
   if (h != nullptr && curl_url_set(h, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK) {
     m_handle = h;
   } else if (h != nullptr) {
     curl_url_cleanup(h);
+  }
+  char* host = nullptr;
+  if (m_handle != nullptr && !m_envProxy && curl_url_get(m_handle, CURLUPART_HOST, &host, 0) == CURLUE_OK) {
+    if (LoopbackSources::appliesTo(host)) m_sources = std::make_unique<LoopbackSources>();
+    curl_free(host);
   }
 }
 
@@ -26,6 +38,10 @@ void CurlTarget::applyTo(CURL* easy) const {
   if (!m_envProxy) {
     curl_easy_setopt(easy, CURLOPT_PROXY, "");
     curl_easy_setopt(easy, CURLOPT_NOPROXY, "");
+  }
+  if (m_sources != nullptr) {
+    curl_easy_setopt(easy, CURLOPT_SOCKOPTFUNCTION, &bindSource);
+    curl_easy_setopt(easy, CURLOPT_SOCKOPTDATA, m_sources.get());
   }
 }
 

@@ -1,5 +1,8 @@
 #pragma once
+#include <memory>
 #include <string>
+
+#include "core/engine/loopback_sources.h"
 
 using CURL = void;
 struct Curl_URL;
@@ -18,9 +21,12 @@ class CurlTarget {
   CurlTarget(const CurlTarget&) = delete;
   CurlTarget& operator=(const CurlTarget&) = delete;
 
-  /// Sets the URL (and, when the environment names no proxy, "no proxy") on an easy handle.
+  /// Sets the URL (and, when the environment names no proxy, "no proxy") on an easy handle;
+  /// for an IPv4 loopback target, also spreads its connections over source addresses
+  /// (LoopbackSources).
   void applyTo(CURL* easy) const;
   bool usesEnvironmentProxy() const { return m_envProxy; }
+  bool spreadsSourceAddresses() const { return m_sources != nullptr; }
 
   /// True when any variable libcurl reads to choose a proxy for HTTP(S) is set and non-empty.
   static bool environmentNamesProxy();
@@ -29,6 +35,9 @@ class CurlTarget {
   std::string m_url;
   Curl_URL* m_handle = nullptr;  ///< null when libcurl cannot parse it: CURLOPT_URL reports why
   bool m_envProxy = false;
+  /// Set for an IPv4 loopback target (and no proxy); its round-robin position changes with
+  /// every connection, which is not part of the target's value.
+  std::unique_ptr<LoopbackSources> m_sources;
 };
 
 }  // namespace plumbline::engine

@@ -16,9 +16,6 @@ namespace plumbline::engine {
 using metrics::ErrorClass;
 
 namespace {
-constexpr size_t kMaxKeptBody = 8u << 20;   ///< a non-streaming body larger than this is cut
-constexpr size_t kMaxErrorBody = 4096;
-
 // Per-socket state handed to curl via curl_multi_assign.
 struct SocketWatch {
   event* ev = nullptr;
@@ -40,7 +37,7 @@ struct SocketCallbacks {
 };
 
 HttpDriver::HttpDriver(event_base* base, const WorkerConfig& config, OnDone onDone)
-    : m_base(base), m_config(config), m_target(config.endpointUrl), m_onDone(std::move(onDone)) {
+    : RequestDriver(config, std::move(onDone)), m_base(base), m_target(config.endpointUrl) {
   m_multi = curl_multi_init();
   if (m_multi == nullptr) throw std::runtime_error("curl_multi_init failed");
   curl_multi_setopt(m_multi, CURLMOPT_SOCKETFUNCTION, &HttpDriver::onSocket);
@@ -68,8 +65,6 @@ HttpDriver::~HttpDriver() {
   curl_slist_free_all(m_headers);
   event_free(m_timer);
 }
-
-int64_t HttpDriver::nowRel() const { return util::monotonicNs() - m_config.t0Ns; }
 
 CURL* HttpDriver::newEasy(Transfer* t) {
   CURL* e = curl_easy_init();
@@ -104,26 +99,15 @@ CURL* HttpDriver::newEasy(Transfer* t) {
   return e;
 }
 
-Transfer* HttpDriver::acquire() {
-  if (m_free.empty()) {
-    auto t = std::make_unique<Transfer>();
-    t->driver = this;
-    t->easy = newEasy(t.get());
-    t->activeIndex = SIZE_MAX;
-    m_free.push_back(t.get());
-    m_all.push_back(std::move(t));
-  }
-  Transfer* t = m_free.back();
-  m_free.pop_back();
-  t->resetForRequest();
-  return t;
+void HttpDriver::prepareTransfer(Transfer& t) {
+  t.driver = this;
+  t.easy = newEasy(&t);
 }
 
 void HttpDriver::start(Transfer* t) {
   curl_easy_setopt(t->easy, CURLOPT_POSTFIELDS, t->body.data());
   curl_easy_setopt(t->easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(t->body.size()));
-  t->activeIndex = m_active.size();
-  m_active.push_back(t);
+  addActive(*t);
   if (t->record.sendNs < 0) t->record.sendNs = nowRel();
   curl_multi_add_handle(m_multi, t->easy);
   // Drive it now rather than on the next loop turn, so the send happens at this instant.
@@ -134,12 +118,8 @@ void HttpDriver::start(Transfer* t) {
 
 void HttpDriver::release(Transfer& t) {
   curl_multi_remove_handle(m_multi, t.easy);
-  Transfer* last = m_active.back();
-  m_active[t.activeIndex] = last;
-  last->activeIndex = t.activeIndex;
-  m_active.pop_back();
-  t.activeIndex = SIZE_MAX;
-  m_free.push_back(&t);
+  removeActive(t);
+  recycle(t);
 }
 
 void HttpDriver::abortAll(ErrorClass cls) {
@@ -240,45 +220,8 @@ size_t HttpDriver::onWrite(char* p, size_t size, size_t n, void* transfer) {
     t->statusKnown = true;
   }
   t->bytesReceived += len;
-  if (t->status / 100 != 2) {  // keep the start of an error body for the log, nothing else
-    if (t->response.size() < kMaxErrorBody)
-      t->response.append(p, std::min(len, kMaxErrorBody - t->response.size()));
-    return len;
-  }
-  if (d->m_config.stream) {
-    d->readStream(*t, p, len, now);
-  } else if (t->response.size() < kMaxKeptBody) {
-    t->response.append(p, std::min(len, kMaxKeptBody - t->response.size()));
-  }
+  d->m_reader.onBody(*t, p, len, now);
   return len;
-}
-
-void HttpDriver::readStream(Transfer& t, const char* p, size_t n, int64_t now) {
-  t.sse.feed(p, n, [&](const std::string& data) { onChunk(t, data, now); });
-}
-
-void HttpDriver::onChunk(Transfer& t, const std::string& data, int64_t now) {
-  auto& r = t.record;
-  ++r.chunks;
-  const ChunkInfo info = m_decoder.decodeChunk(data);
-  if (info.done) {
-    t.sawDone = true;
-    return;
-  }
-  if (info.malformed) t.malformed = true;
-  if (info.serverError) t.serverError = true;
-  if (info.hasContent) {
-    if (t.keepReply || m_keepAllReplies) t.reply.append(info.content);
-    r.outputTokensClient = r.outputTokensClient < 0 ? 1 : r.outputTokensClient + 1;
-    if (r.firstTokenNs < 0) {
-      r.firstTokenNs = now;
-    } else {
-      m_itl.record(now - r.lastTokenNs);
-    }
-    r.lastTokenNs = now;
-  }
-  if (info.promptTokens >= 0) r.inputTokensServer = info.promptTokens;
-  if (info.completionTokens >= 0) r.outputTokensServer = info.completionTokens;
 }
 
 void HttpDriver::drainFinished() {
@@ -292,12 +235,6 @@ void HttpDriver::drainFinished() {
 }
 
 namespace {
-ErrorClass classifyHttp(long status) {
-  if (status == 429) return ErrorClass::RateLimited;
-  if (status >= 500) return ErrorClass::Http5xx;
-  return ErrorClass::Http4xx;  // 4xx, and any other non-2xx answer to a completion request
-}
-
 ErrorClass classifyCurl(int code, bool gotBytes) {
   switch (static_cast<CURLcode>(code)) {
     case CURLE_COULDNT_CONNECT:
@@ -334,21 +271,8 @@ void HttpDriver::finish(Transfer& t, int curlCode) {
         m_limitHit = limit;
       }
     }
-  } else if (t.status / 100 != 2) {
-    r.error = classifyHttp(t.status);
-  } else if (m_config.stream) {
-    if (t.sse.eventsDispatched() == 0 && t.bytesReceived > 0) r.error = ErrorClass::MalformedStream;
-    else if (t.serverError) r.error = ErrorClass::Http5xx;
-    else if (t.malformed) r.error = ErrorClass::MalformedStream;
-    else if (!t.sawDone) r.error = ErrorClass::StreamCut;
   } else {
-    const ChunkInfo info = m_decoder.decodeBody(t.response);
-    if (info.serverError) r.error = ErrorClass::Http5xx;
-    else if (info.malformed || (!info.hasContent && !info.hasUsage)) r.error = ErrorClass::MalformedStream;
-    r.inputTokensServer = info.promptTokens;
-    r.outputTokensServer = info.completionTokens;
-    r.chunks = 1;
-    if (t.keepReply || m_keepAllReplies) t.reply.assign(info.content);
+    m_reader.finishCompleted(t);
   }
   release(t);
   m_onDone(t);

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/engine/connection_reuse.h"
+
 
 namespace plumbline::engine {
 
@@ -25,7 +27,7 @@ nlohmann::json message(const char* role, std::string content) {
 }
 }  // namespace
 
-SessionRunner::SessionRunner(event_base* base, const WorkerConfig& config, HttpDriver& http,
+SessionRunner::SessionRunner(event_base* base, const WorkerConfig& config, RequestDriver& http,
                              RequestBodyBuilder& bodies, OnSend onSend)
     : m_base(base), m_config(config), m_http(http), m_bodies(bodies), m_onSend(std::move(onSend)) {
   m_timer = evtimer_new(m_base, &SessionRunner::onTimer, this);
@@ -125,6 +127,7 @@ void SessionRunner::send(Active& a, uint32_t index, int64_t plannedNs) {
   r.inputTokensClient = static_cast<int32_t>(std::min<int64_t>(node.contextTokens + a.plan.prefixTokens, INT32_MAX));
   r.sendNs = m_http.nowRel();
   m_onSend(plannedNs, r.sendNs);  // before the start: once it completes, the run may finish
+  ConnectionReuse::apply(*t, m_http.socketsOpen(), m_http.inFlight());
   m_http.start(t);
 }
 

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/engine/http_driver.h"
+#include "core/engine/request_driver.h"
 #include "core/engine/request_body.h"
 #include "core/engine/session_frames.h"
 #include "core/engine/worker_config.h"
@@ -30,7 +30,7 @@ class SessionRunner {
   /// Called for every send: planned instant and send instant (the worker's send accounting).
   using OnSend = std::function<void(int64_t plannedNs, int64_t sendNs)>;
 
-  SessionRunner(event_base* base, const WorkerConfig& config, HttpDriver& http, RequestBodyBuilder& bodies,
+  SessionRunner(event_base* base, const WorkerConfig& config, RequestDriver& http, RequestBodyBuilder& bodies,
                 OnSend onSend);
   ~SessionRunner();
   SessionRunner(const SessionRunner&) = delete;
@@ -89,7 +89,7 @@ class SessionRunner {
 
   event_base* m_base;
   const WorkerConfig& m_config;
-  HttpDriver& m_http;
+  RequestDriver& m_http;
   RequestBodyBuilder& m_bodies;
   OnSend m_onSend;
   event* m_timer = nullptr;

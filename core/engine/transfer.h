@@ -10,12 +10,14 @@ using CURL = void;
 namespace plumbline::engine {
 
 class HttpDriver;
+struct Http1Connection;
 
 /// One request on the wire and everything measured about it so far. Reused across
 /// requests (with its curl handle and buffers) so the hot path allocates nothing.
 struct Transfer {
-  CURL* easy = nullptr;
-  HttpDriver* driver = nullptr;
+  CURL* easy = nullptr;            ///< null unless the libcurl client sends it
+  HttpDriver* driver = nullptr;    ///< the libcurl client that owns it (curl callbacks)
+  Http1Connection* connection = nullptr;  ///< the native client's connection while in flight
   size_t activeIndex = 0;          ///< position in the driver's active list
   metrics::RequestRecord record;
   std::string body;                ///< request body (reused capacity)

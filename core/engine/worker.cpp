@@ -5,7 +5,9 @@
 #include <sys/prctl.h>
 
 #include <cstdio>
+#include <cstdlib>
 
+#include "core/engine/connection_reuse.h"
 #include "core/tokenizer/tokenizer.h"
 #include "core/util/clock.h"
 
@@ -20,9 +22,9 @@ constexpr int64_t kProbeIntervalNs = 10'000'000;
 constexpr size_t kRecordsPerFrame = 2048;
 constexpr int64_t kScheduleEndSlackNs = 100'000'000;
 constexpr int kMaxSendsPerTurn = 64;
-/// Timers wake this much before a planned send and spin the rest: waking a sleeping CPU on a
-/// VM takes ~50-100 µs, far more than the send-lag budget.
-constexpr int64_t kSpinNs = 200'000;
+/// Hidden benchmark knob: a fixed spin margin in µs instead of the adaptive one
+/// (bench/spin_margin.sh compares the two in one run).
+constexpr const char* kFixedSpinEnv = "PLUMBLINE_SPIN_MARGIN_US";
 /// Request bodies are built this long before their planned instant, so building is never
 /// part of the send lag.
 constexpr int64_t kPrepareNs = 2'000'000;
@@ -54,6 +56,14 @@ Worker::Worker(int controlFd) {
   m_probeTimer = evtimer_new(m_base, &Worker::onProbeTimer, this);
   m_graceTimer = evtimer_new(m_base, &Worker::onGraceTimer, this);
   m_countTimer = evtimer_new(m_base, &Worker::onCountTimer, this);
+}
+
+void Worker::armTimer(event* timer, int64_t delayNs) {
+  // libevent adds the delay to the time it cached at the start of this loop turn: refresh it,
+  // or the timer fires early by however long this turn has run.
+  event_base_update_cache_time(m_base);
+  const timeval tv = toTimeval(delayNs);
+  evtimer_add(timer, &tv);
 }
 
 Worker::~Worker() {
@@ -100,7 +110,10 @@ void Worker::onFrame(Frame&& f) {
 void Worker::configure(const std::string& json) {
   if (m_config) return fatal("config sent twice");
   m_config = WorkerConfig::fromJson(nlohmann::json::parse(json));
-  m_http = std::make_unique<HttpDriver>(m_base, *m_config, [this](Transfer& t) { onRequestDone(t); });
+  prctl(PR_SET_NAME, ("pl-worker-" + std::to_string(m_config->workerId)).c_str());  // for top and perf
+  if (auto fixedNs = SpinMargin::fixedMarginFromEnv(kFixedSpinEnv, std::getenv(kFixedSpinEnv)))
+    m_spinMargin = SpinMargin::fixed(*fixedNs);
+  m_http = makeRequestDriver(m_base, *m_config, [this](Transfer& t) { onRequestDone(t); });
   m_bodies = std::make_unique<RequestBodyBuilder>(*m_config);
   if (tokenizer::Tokenizer* tok = m_bodies->promptMaterials().tokenizer.get()) {
     m_replyTokens = std::make_unique<ReplyTokenQueue>(*tok);
@@ -114,8 +127,7 @@ void Worker::configure(const std::string& json) {
   m_lastStatsWallNs = util::monotonicNs();
   m_lastStatsCpuNs = util::processCpuNs();
   m_probeDueNs = m_lastStatsWallNs + kProbeIntervalNs;
-  const timeval probe = toTimeval(kProbeIntervalNs);
-  evtimer_add(m_probeTimer, &probe);
+  armTimer(m_probeTimer, kProbeIntervalNs);
 }
 
 void Worker::onClosed(const std::string& why) {
@@ -138,7 +150,7 @@ void Worker::fatal(const std::string& why) {
 
 void Worker::sendDue() {
   const int64_t cap = m_config->maxInFlight;
-  prepareSoon();
+  const int64_t margin = m_spinMargin.marginNs();
   // Bounded per turn, so that a backlog of overdue sends never starves the reading of streams.
   for (int sent = 0; !m_pending.empty() && sent < kMaxSendsPerTurn; ++sent) {
     const int64_t now = m_http->nowRel();
@@ -147,7 +159,7 @@ void Worker::sendDue() {
       return maybeFinish();
     }
     const auto& s = m_pending.front();
-    if (s.plannedNs > now + kSpinNs) break;
+    if (s.plannedNs > now + margin) break;
     if (s.plannedNs > now) {
       if (sent != 0) break;  // let the loop read what arrived before spinning again
       spinUntil(s.plannedNs);
@@ -157,6 +169,7 @@ void Worker::sendDue() {
         ++m_capHits;
         m_lastCapBlockedId = s.id;
       }
+      prepareSoon();
       return;  // resumed when a request finishes
     }
     const workload::SessionPlan session = s;
@@ -164,6 +177,7 @@ void Worker::sendDue() {
     m_pending.pop_front();
     startSession(session, prepared);
   }
+  prepareSoon();  // after the sends: building the next bodies never delays a due one
   armSendTimer();
 }
 
@@ -175,12 +189,15 @@ void Worker::spinUntil(int64_t plannedNs) {
 }
 
 void Worker::armSendTimer() {
+  m_sendTimerAtNs = -1;
   if (m_pending.empty()) return;
-  int64_t at = m_pending.front().plannedNs - kSpinNs;
+  int64_t at = m_pending.front().plannedNs - m_spinMargin.marginNs();
   if (m_prepared.size() < std::min(m_pending.size(), kMaxPrepared))
     at = std::min(at, m_pending[m_prepared.size()].plannedNs - kPrepareNs);
-  const timeval tv = toTimeval(at - m_http->nowRel());
-  evtimer_add(m_sendTimer, &tv);
+  const int64_t delay = at - m_http->nowRel();
+  armTimer(m_sendTimer, delay);
+  // Only a timer that sleeps measures how late wake-ups are; one already due does not.
+  if (delay > 0) m_sendTimerAtNs = at;
 }
 
 void Worker::prepareSoon() {
@@ -239,6 +256,7 @@ void Worker::startSession(const workload::SessionPlan& s, Transfer* prepared) {
   r.sendNs = m_http->nowRel();
   // Count the send before starting it: once it completes, the run may finish.
   noteSend(s.plannedNs, r.sendNs);
+  ConnectionReuse::apply(*t, m_http->socketsOpen(), m_http->inFlight());
   m_http->start(t);
   // A reply curl already read is timestamped now, not at the end of this send turn. Safe:
   // completions never send inline, they only schedule the next send turn.
@@ -261,8 +279,11 @@ void Worker::onRequestDone(Transfer& t) {
   if (m_records.size() >= kRecordsPerFrame) flushRecords();
   m_sessionRunner->onDone(t);  // may make dependent requests due (sent from the loop, not here)
   // A send slot opened: take the next send turn from the loop, never from inside a completion.
-  if (!m_pending.empty() && !m_stopping && m_pending.front().plannedNs <= m_http->nowRel() + kSpinNs)
+  if (!m_pending.empty() && !m_stopping &&
+      m_pending.front().plannedNs <= m_http->nowRel() + m_spinMargin.marginNs()) {
+    m_sendTimerAtNs = -1;  // this turn is not a timer wake-up
     event_active(m_sendTimer, EV_TIMEOUT, 0);
+  }
   maybeFinish();
 }
 
@@ -309,6 +330,7 @@ void Worker::stop(int64_t graceNs) {
   dropPending();
   m_sessionRunner->stop();
   evtimer_del(m_sendTimer);
+  m_sendTimerAtNs = -1;
   const timeval tv = toTimeval(graceNs);
   evtimer_add(m_graceTimer, &tv);
   maybeFinish();
@@ -327,7 +349,12 @@ void Worker::maybeFinish() {
   event_base_loopbreak(m_base);
 }
 
-void Worker::onSendTimer(int, short, void* self) { static_cast<Worker*>(self)->sendDue(); }
+void Worker::onSendTimer(int, short, void* self) {
+  auto* w = static_cast<Worker*>(self);
+  if (w->m_sendTimerAtNs >= 0) w->m_spinMargin.noteLateness(w->m_http->nowRel() - w->m_sendTimerAtNs);
+  w->m_sendTimerAtNs = -1;
+  w->sendDue();
+}
 void Worker::onCountTimer(int, short, void* self) { static_cast<Worker*>(self)->countReplies(); }
 
 void Worker::scheduleCounting(int64_t delayNs) {
@@ -342,7 +369,8 @@ void Worker::countReplies() {
   if (!m_pending.empty()) nextSend = std::min(nextSend, m_pending.front().plannedNs);
   // Count only where it cannot delay a send: before the next send's spin, a slice at a time.
   int64_t deadline = now + kCountSliceNs;
-  if (nextSend != INT64_MAX) deadline = std::min(deadline, nextSend - kSpinNs - kCountMarginNs);
+  if (nextSend != INT64_MAX)
+    deadline = std::min(deadline, nextSend - m_spinMargin.marginNs() - kCountMarginNs);
   m_replyTokens->countUntil(deadline, kMaxCountWaitNs, [this] { return m_http->nowRel(); }, m_records);
   if (m_records.size() >= kRecordsPerFrame) flushRecords();
   if (!m_replyTokens->empty()) {
@@ -360,9 +388,9 @@ void Worker::onProbeTimer(int, short, void* self) {
   auto* w = static_cast<Worker*>(self);
   const int64_t now = util::monotonicNs();
   w->m_loopDelayMaxNs = std::max(w->m_loopDelayMaxNs, now - w->m_probeDueNs);
+  w->m_spinMargin.noteLateness(now - w->m_probeDueNs);  // wake-ups between sends count too
   w->m_probeDueNs = now + kProbeIntervalNs;
-  const timeval tv = toTimeval(kProbeIntervalNs);
-  evtimer_add(w->m_probeTimer, &tv);
+  w->armTimer(w->m_probeTimer, kProbeIntervalNs);
 }
 
 void Worker::onGraceTimer(int, short, void* self) {

@@ -9,10 +9,11 @@
 
 #include "core/engine/control_channel.h"
 #include "core/engine/frame_codec.h"
-#include "core/engine/http_driver.h"
+#include "core/engine/request_driver.h"
 #include "core/engine/reply_token_queue.h"
 #include "core/engine/request_body.h"
 #include "core/engine/session_runner.h"
+#include "core/engine/spin_margin.h"
 #include "core/engine/worker_config.h"
 
 struct event_base;
@@ -46,6 +47,7 @@ class Worker {
   void configure(const std::string& json);
   void sendDue();
   void armSendTimer();
+  void armTimer(event* timer, int64_t delayNs);
   void spinUntil(int64_t plannedNs);
   void startSession(const workload::SessionPlan& s, Transfer* prepared);
   void prepareSoon();
@@ -66,7 +68,7 @@ class Worker {
   event_base* m_base = nullptr;
   std::unique_ptr<ControlChannel> m_channel;
   std::optional<WorkerConfig> m_config;
-  std::unique_ptr<HttpDriver> m_http;
+  std::unique_ptr<RequestDriver> m_http;
   std::unique_ptr<RequestBodyBuilder> m_bodies;
   std::unique_ptr<SessionRunner> m_sessionRunner;  ///< shaped sessions (multi_turn, tree, ...)
   event* m_sendTimer = nullptr;
@@ -93,6 +95,8 @@ class Worker {
   int64_t m_lastStatsWallNs = 0;
   int64_t m_lastStatsCpuNs = 0;
   int64_t m_spinNs = 0;  ///< spent spinning to planned instants since the last stats
+  SpinMargin m_spinMargin;  ///< how early the send timer fires; the rest is spun
+  int64_t m_sendTimerAtNs = -1;  ///< when the sleeping send timer was asked to fire (run time), else -1
   bool m_endOfSessions = false;
   bool m_stopping = false;
   bool m_doneSent = false;

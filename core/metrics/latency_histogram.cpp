@@ -80,6 +80,11 @@ int64_t LatencyHistogram::representative(size_t index) const {
   return std::clamp(bucketMidpoint(index), m_min, m_max);
 }
 
+std::pair<size_t, size_t> LatencyHistogram::usedBuckets() const {
+  if (m_count == 0) return {0, 0};
+  return {bucketIndex(m_min), bucketIndex(m_max) + 1};
+}
+
 void LatencyHistogram::ensureCounts() {
   if (m_counts.empty()) m_counts.assign(kBucketCount, 0);
 }
@@ -100,14 +105,24 @@ void LatencyHistogram::recordN(int64_t valueNs, uint64_t count) {
 void LatencyHistogram::merge(const LatencyHistogram& other) {
   if (other.m_count == 0) return;
   ensureCounts();
-  for (size_t i = 0; i < kBucketCount; ++i) m_counts[i] += other.m_counts[i];
+  const auto [first, end] = other.usedBuckets();
+  for (size_t i = first; i < end; ++i) m_counts[i] += other.m_counts[i];
   m_count += other.m_count;
   m_min = std::min(m_min, other.m_min);
   m_max = std::max(m_max, other.m_max);
   m_sum += other.m_sum;
 }
 
-void LatencyHistogram::clear() { *this = LatencyHistogram(); }
+void LatencyHistogram::clear() {
+  // Keeps the bucket array: a histogram cleared every stats period or window is not
+  // reallocated and zeroed whole each time, only its used range is.
+  const auto [first, end] = usedBuckets();
+  std::fill(m_counts.begin() + static_cast<std::ptrdiff_t>(first), m_counts.begin() + static_cast<std::ptrdiff_t>(end), 0);
+  m_count = 0;
+  m_min = kNoMin;
+  m_max = 0;
+  m_sum = 0;
+}
 
 int64_t LatencyHistogram::min() const { return m_count ? m_min : 0; }
 int64_t LatencyHistogram::max() const { return m_count ? m_max : 0; }
@@ -124,7 +139,8 @@ int64_t LatencyHistogram::percentile(double q) const {
   auto rank = static_cast<uint64_t>(std::ceil(q * static_cast<double>(m_count)));
   rank = std::clamp<uint64_t>(rank, 1, m_count);
   uint64_t seen = 0;
-  for (size_t i = 0; i < kBucketCount; ++i) {
+  const auto [first, end] = usedBuckets();
+  for (size_t i = first; i < end; ++i) {
     seen += m_counts[i];
     if (seen >= rank) return representative(i);
   }
@@ -133,7 +149,8 @@ int64_t LatencyHistogram::percentile(double q) const {
 
 std::vector<std::pair<int64_t, uint64_t>> LatencyHistogram::buckets() const {
   std::vector<std::pair<int64_t, uint64_t>> out;
-  for (size_t i = 0; i < m_counts.size(); ++i)
+  const auto [first, end] = usedBuckets();
+  for (size_t i = first; i < end; ++i)
     if (m_counts[i]) out.emplace_back(representative(i), m_counts[i]);
   return out;
 }
@@ -149,13 +166,16 @@ bool LatencyHistogram::operator==(const LatencyHistogram& other) const {
 // non-empty bucket, the first from 0; varint count); varint min; varint max; varint sum low
 // 64 bits; varint sum high 64 bits. Nothing may follow.
 std::string LatencyHistogram::serialize() const {
+  const auto [first, end] = usedBuckets();
+  const auto begin = m_counts.begin() + static_cast<std::ptrdiff_t>(first);
+  const auto nonEmpty = static_cast<uint64_t>(
+      std::count_if(begin, m_counts.begin() + static_cast<std::ptrdiff_t>(end), [](uint64_t c) { return c != 0; }));
   std::string out;
+  out.reserve(2 + 6 * nonEmpty + 4 * 10);
   out.push_back(static_cast<char>(kFormatVersion));
-  auto nonEmpty = static_cast<uint64_t>(
-      std::count_if(m_counts.begin(), m_counts.end(), [](uint64_t c) { return c != 0; }));
   putVarint(out, nonEmpty);
   size_t previous = 0;
-  for (size_t i = 0; i < m_counts.size(); ++i) {
+  for (size_t i = first; i < end; ++i) {
     if (!m_counts[i]) continue;
     putVarint(out, i - previous);
     putVarint(out, m_counts[i]);
@@ -176,12 +196,13 @@ LatencyHistogram LatencyHistogram::deserialize(const std::string& bytes) {
   uint64_t n = in.varint("bucket count");
   if (n > kBucketCount) BlobReader::fail("more buckets than exist", "bucket count");
   LatencyHistogram h;
-  size_t index = 0;
+  size_t index = 0, first = 0;
   for (uint64_t k = 0; k < n; ++k) {
     uint64_t delta = in.varint("bucket index");
     if (k > 0 && delta == 0) BlobReader::fail("bucket indices not ascending", "bucket index");
     if (delta >= kBucketCount - index) BlobReader::fail("bucket index out of range", "bucket index");
     index += static_cast<size_t>(delta);
+    if (k == 0) first = index;
     uint64_t c = in.varint("bucket count value");
     if (c == 0) BlobReader::fail("empty bucket listed", "bucket count value");
     if (c > std::numeric_limits<uint64_t>::max() - h.m_count)
@@ -200,21 +221,15 @@ LatencyHistogram LatencyHistogram::deserialize(const std::string& bytes) {
     h.m_min = static_cast<int64_t>(lo);
     h.m_max = static_cast<int64_t>(hi);
   }
-  h.validateDecoded();
+  h.validateDecoded(first, index);
   return h;
 }
 
-void LatencyHistogram::validateDecoded() const {
+void LatencyHistogram::validateDecoded(size_t first, size_t last) const {
   if (m_count == 0) {
     if (m_sum != 0) BlobReader::fail("sum without values", "sum");
     return;
   }
-  auto first = static_cast<size_t>(
-      std::find_if(m_counts.begin(), m_counts.end(), [](uint64_t c) { return c; }) -
-      m_counts.begin());
-  auto last = static_cast<size_t>(
-      m_counts.rend() -
-      std::find_if(m_counts.rbegin(), m_counts.rend(), [](uint64_t c) { return c; }) - 1);
   if (m_min > m_max || bucketIndex(m_min) != first || bucketIndex(m_max) != last)
     BlobReader::fail("min/max disagree with the buckets", "min/max");
   if (m_sum < static_cast<Sum>(m_min) * m_count || m_sum > static_cast<Sum>(m_max) * m_count)

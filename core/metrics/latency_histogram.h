@@ -58,8 +58,11 @@ class LatencyHistogram {
   static int64_t bucketLowest(size_t index);
   static int64_t bucketMidpoint(size_t index);
   int64_t representative(size_t index) const;
+  /// [first, end) of the buckets that can be non-empty: those of min to max ({0, 0} if empty).
+  std::pair<size_t, size_t> usedBuckets() const;
   void ensureCounts();
-  void validateDecoded() const;
+  /// first and last: the lowest and highest non-empty bucket read.
+  void validateDecoded(size_t first, size_t last) const;
 
   std::vector<uint64_t> m_counts;  ///< empty until the first record, then kBucketCount
   uint64_t m_count = 0;

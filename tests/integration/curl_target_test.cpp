@@ -63,6 +63,16 @@ TEST(CurlTarget, ProxyVariablesAreDetectedAndEmptyOnesIgnored) {
   EXPECT_TRUE(CurlTarget("http://127.0.0.1:9/v1/chat/completions").usesEnvironmentProxy());
 }
 
+TEST(CurlTarget, OnlyIpv4LoopbackTargetsWithoutProxySpreadTheirSourceAddresses) {
+  ProxyEnvironment env;
+  EXPECT_TRUE(CurlTarget("http://127.0.0.1:9/v1/chat/completions").spreadsSourceAddresses());
+  EXPECT_FALSE(CurlTarget("http://localhost:9/v1/chat/completions").spreadsSourceAddresses());
+  EXPECT_FALSE(CurlTarget("http://192.0.2.1:9/v1/chat/completions").spreadsSourceAddresses());
+  EXPECT_FALSE(CurlTarget("http://[::1]:9/v1/chat/completions").spreadsSourceAddresses());
+  setenv("http_proxy", "http://127.0.0.1:3128", 1);  // the proxy is the peer, not the target
+  EXPECT_FALSE(CurlTarget("http://127.0.0.1:9/v1/chat/completions").spreadsSourceAddresses());
+}
+
 TEST(CurlTarget, RequestReachesTheUrlsPathWithoutProxy) {
   ProxyEnvironment env;
   RecordingHttpServer server;

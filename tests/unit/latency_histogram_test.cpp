@@ -159,3 +159,32 @@ TEST(LatencyHistogram, ClearEmpties) {
   EXPECT_EQ(h, LatencyHistogram());
   EXPECT_EQ(h.count(), 0u);
 }
+
+TEST(LatencyHistogram, ClearedThenReusedEqualsFresh) {
+  // clear() keeps the bucket array and zeroes only the used range: nothing may survive it.
+  const std::vector<int64_t> first = logUniformValues(500, 3), second = logUniformValues(300, 4);
+  LatencyHistogram reused = histogramOf(first);
+  reused.clear();
+  EXPECT_EQ(reused.serialize(), LatencyHistogram().serialize());
+  EXPECT_EQ(reused.percentile(0.99), 0);
+  for (auto v : second) reused.record(v);
+  const LatencyHistogram fresh = histogramOf(second);
+  EXPECT_EQ(reused, fresh);
+  EXPECT_EQ(reused.serialize(), fresh.serialize());
+  EXPECT_EQ(reused.buckets(), fresh.buckets());
+  EXPECT_EQ(reused.percentile(0.5), fresh.percentile(0.5));
+}
+
+TEST(LatencyHistogram, MergeAndSerializeAgreeWithAFullScan) {
+  // merge() and serialize() walk only [bucket of min, bucket of max]; values at both ends of
+  // the range and a merge into a histogram with a wider range must lose nothing.
+  LatencyHistogram narrow = histogramOf({0, 1, 255, 256, LatencyHistogram::kMaxValue});
+  LatencyHistogram wide = histogramOf(logUniformValues(1000, 5));
+  LatencyHistogram merged = wide;
+  merged.merge(narrow);
+  std::vector<int64_t> all = logUniformValues(1000, 5);
+  for (int64_t v : {int64_t{0}, int64_t{1}, int64_t{255}, int64_t{256}, LatencyHistogram::kMaxValue}) all.push_back(v);
+  EXPECT_EQ(merged, histogramOf(all));
+  EXPECT_EQ(LatencyHistogram::deserialize(merged.serialize()), merged);
+  EXPECT_EQ(merged.count(), 1005u);
+}

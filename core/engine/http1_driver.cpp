@@ -1,0 +1,399 @@
+#include "core/engine/http1_driver.h"
+
+#include <event2/event.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <stdexcept>
+
+namespace plumbline::engine {
+
+using metrics::ErrorClass;
+
+namespace {
+constexpr size_t kReadBufferBytes = 64 * 1024;
+constexpr int64_t kMaxConnectTimeoutNs = 10'000'000'000;
+/// An idle connection older than this is checked for a close before it carries a request.
+constexpr int64_t kIdleCheckNs = 500'000'000;
+
+timeval toTimeval(int64_t ns) {
+  if (ns < 0) ns = 0;
+  return timeval{static_cast<time_t>(ns / 1'000'000'000), static_cast<suseconds_t>((ns % 1'000'000'000) / 1000)};
+}
+
+/// Errors after which another address of the same host may still answer.
+bool tryNextAddress(int err) {
+  return err == ECONNREFUSED || err == ENETUNREACH || err == EHOSTUNREACH || err == EAFNOSUPPORT;
+}
+}  // namespace
+
+Http1Driver::Http1Driver(event_base* base, const WorkerConfig& config, OnDone onDone)
+    : RequestDriver(config, std::move(onDone)),
+      m_base(base),
+      m_connectTimeoutNs(std::min<int64_t>(config.timeoutMs * 1'000'000, kMaxConnectTimeoutNs)),
+      m_readBuffer(new char[kReadBufferBytes]) {
+  auto endpoint = net::Http1Endpoint::parse(config.endpointUrl);
+  if (!endpoint) throw std::invalid_argument("the native HTTP/1.1 client cannot serve " + config.endpointUrl);
+  m_endpoint = std::move(*endpoint);
+  m_addresses = net::resolveEndpoint(m_endpoint, m_resolveError);
+  m_headPrefix = net::requestHeadPrefix(m_endpoint, config.stream, config.apiKey);
+  const timeval tv = toTimeval(config.timeoutMs * 1'000'000);
+  m_commonTimeout = event_base_init_common_timeout(base, &tv);
+}
+
+Http1Driver::~Http1Driver() {
+  for (auto& c : m_connections) {
+    closeSocket(*c);
+    event_free(c->timer);
+  }
+}
+
+void Http1Driver::start(Transfer* t) {
+  addActive(*t);
+  if (t->record.sendNs < 0) t->record.sendNs = nowRel();
+  Http1Connection* c = takeConnection(*t);
+  if (c == nullptr) {  // no socket or no address: t's error is set, OnDone runs in drainFinished
+    t->record.endNs = nowRel();
+    finishTransfer(*t);
+    return;
+  }
+  c->transfer = t;
+  t->connection = c;
+  c->written = 0;
+  c->parser.reset();
+  c->head.assign(m_headPrefix);
+  char digits[24];
+  const char* end = std::to_chars(digits, digits + sizeof digits, t->body.size()).ptr;
+  c->head.append(digits, static_cast<size_t>(end - digits)).append("\r\n\r\n");
+  c->deadlineNs = t->record.sendNs + m_config.timeoutMs * 1'000'000;
+  if (c->connecting) {
+    armTimer(*c, std::min(m_connectTimeoutNs, m_config.timeoutMs * 1'000'000));
+  } else {
+    evtimer_add(c->timer, m_commonTimeout);
+    writeRequest(*c);
+  }
+}
+
+Http1Connection* Http1Driver::takeConnection(Transfer& t) {
+  while (!m_idle.empty()) {
+    Http1Connection* c = m_idle.back();
+    m_idle.pop_back();
+    c->idleIndex = SIZE_MAX;
+    if (stillOpen(*c)) return c;
+    retire(*c);
+  }
+  if (m_addresses.empty()) {
+    t.record.error = ErrorClass::Connect;  // the host did not resolve (m_resolveError says why)
+    return nullptr;
+  }
+  Http1Connection* c = nullptr;
+  if (!m_spare.empty()) {
+    c = m_spare.back();
+    m_spare.pop_back();
+  } else {
+    m_connections.push_back(std::make_unique<Http1Connection>());
+    c = m_connections.back().get();
+    c->driver = this;
+    c->timer = evtimer_new(m_base, &Http1Driver::onTimer, c);
+  }
+  if (connectTo(*c, t, m_preferredAddress)) return c;
+  m_spare.push_back(c);
+  return nullptr;
+}
+
+bool Http1Driver::stillOpen(Http1Connection& c) {
+  if (nowRel() - c.idleSinceNs < kIdleCheckNs) return true;
+  char byte = 0;
+  const ssize_t n = recv(c.fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);  // nothing pending: no FIN, no stray bytes
+}
+
+void Http1Driver::noteSocketError(Transfer& t, int osErrno) {
+  // Out of descriptors or local ports is the harness's limit, never the server's error.
+  if (const HarnessLimit limit = harnessLimitOf(osErrno); limit != HarnessLimit::None) {
+    t.record.error = ErrorClass::HarnessLimit;
+    m_limitHit = limit;
+  } else {
+    t.record.error = ErrorClass::Connect;
+  }
+  t.socketErrno = osErrno;
+}
+
+bool Http1Driver::connectTo(Http1Connection& c, Transfer& t, size_t index) {
+  const net::SocketAddress& a = m_addresses[index];
+  const int fd = socket(a.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    noteSocketError(t, errno);
+    return false;
+  }
+  const int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  if (LoopbackSources::appliesTo(a.storage)) m_sources.bindNext(fd);  // else connect() slows from ~14k
+  c.fd = fd;
+  ++m_open;
+  c.address = index;
+  c.served = false;
+  c.readEvent = event_new(m_base, fd, EV_READ | EV_PERSIST, &Http1Driver::onReadable, &c);
+  c.writeEvent = event_new(m_base, fd, EV_WRITE, &Http1Driver::onWritable, &c);
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&a.storage), a.length) == 0) {
+    c.connecting = false;
+    event_add(c.readEvent, nullptr);
+    return true;
+  }
+  const int err = errno;
+  if (err == EINPROGRESS) {
+    c.connecting = true;
+    event_add(c.writeEvent, nullptr);
+    return true;
+  }
+  closeSocket(c);
+  if (tryNextAddress(err) && index + 1 < m_addresses.size()) return connectTo(c, t, index + 1);
+  noteSocketError(t, err);
+  return false;
+}
+
+void Http1Driver::armTimer(Http1Connection& c, int64_t afterNs) {
+  const timeval tv = toTimeval(afterNs);
+  evtimer_add(c.timer, &tv);
+}
+
+void Http1Driver::connected(Http1Connection& c) {
+  c.connecting = false;
+  m_preferredAddress = c.address;
+  event_add(c.readEvent, nullptr);
+  armTimer(c, c.deadlineNs - nowRel());
+  writeRequest(c);
+}
+
+void Http1Driver::writeRequest(Http1Connection& c) {
+  Transfer& t = *c.transfer;
+  const size_t headBytes = c.head.size();
+  const size_t total = headBytes + t.body.size();
+  while (c.written < total) {
+    iovec iov[2];
+    int parts = 0;
+    if (c.written < headBytes) {
+      iov[parts++] = {c.head.data() + c.written, headBytes - c.written};
+      iov[parts++] = {t.body.data(), t.body.size()};
+    } else {
+      iov[parts++] = {t.body.data() + (c.written - headBytes), total - c.written};
+    }
+    msghdr msg{};
+    msg.msg_iov = iov;
+    msg.msg_iovlen = static_cast<size_t>(parts);
+    const ssize_t n = sendmsg(c.fd, &msg, MSG_NOSIGNAL);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        event_add(c.writeEvent, nullptr);  // the rest when the socket is writable again
+        return;
+      }
+      transportFailure(c, errno);
+      return;
+    }
+    c.written += static_cast<size_t>(n);
+  }
+  t.record.uploadEndNs = nowRel();
+}
+
+void Http1Driver::onWritable(int, short, void* connection) {
+  auto& c = *static_cast<Http1Connection*>(connection);
+  Http1Driver& d = *c.driver;
+  if (c.transfer == nullptr) return;
+  if (c.connecting) {
+    int err = 0;
+    socklen_t len = sizeof err;
+    if (getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) err = errno;
+    if (err == 0) {
+      d.connected(c);
+    } else {
+      Transfer& t = *c.transfer;
+      d.closeSocket(c);
+      if (tryNextAddress(err) && c.address + 1 < d.m_addresses.size() && d.connectTo(c, t, c.address + 1)) {
+        if (!c.connecting) d.connected(c);
+      } else {
+        if (t.record.error == ErrorClass::None) d.noteSocketError(t, err);
+        d.fail(c, t.record.error);
+      }
+    }
+  } else {
+    d.writeRequest(c);
+  }
+  d.drainFinished();
+}
+
+void Http1Driver::onReadable(int, short, void* connection) {
+  auto& c = *static_cast<Http1Connection*>(connection);
+  Http1Driver& d = *c.driver;
+  d.readResponse(c);
+  d.drainFinished();
+}
+
+void Http1Driver::onTimer(int, short, void* connection) {
+  auto& c = *static_cast<Http1Connection*>(connection);
+  Http1Driver& d = *c.driver;
+  if (c.transfer == nullptr) return;
+  d.fail(c, ErrorClass::Timeout);
+  d.drainFinished();
+}
+
+void Http1Driver::onBody(void* connection, const char* p, size_t n) {
+  auto& c = *static_cast<Http1Connection*>(connection);
+  Transfer& t = *c.transfer;
+  if (!t.statusKnown) {
+    t.status = c.parser.status();
+    t.statusKnown = true;
+  }
+  t.bytesReceived += n;
+  c.driver->m_reader.onBody(t, p, n, c.driver->m_readNs);
+}
+
+void Http1Driver::readResponse(Http1Connection& c) {
+  char* buf = m_readBuffer.get();
+  for (;;) {
+    const ssize_t n = recv(c.fd, buf, kReadBufferBytes, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+    if (c.transfer == nullptr) {  // an idle connection closed, reset, or sent bytes nobody asked for
+      retire(c);
+      return;
+    }
+    if (n < 0) return transportFailure(c, errno);
+    if (n == 0) {
+      if (c.parser.finishAtEof()) complete(c, false);  // a body delimited by the close
+      else transportFailure(c, 0);
+      return;
+    }
+    Transfer& t = *c.transfer;
+    m_readNs = nowRel();
+    if (t.record.firstByteNs < 0) t.record.firstByteNs = m_readNs;
+    const size_t used = c.parser.feed(buf, static_cast<size_t>(n), &Http1Driver::onBody, &c);
+    if (c.parser.failed()) return fail(c, ErrorClass::MalformedStream);
+    if (c.parser.done()) {
+      // Reusable only after a whole exchange: request fully written, nothing after the response.
+      const bool clean = used == static_cast<size_t>(n) && c.written == c.head.size() + t.body.size();
+      return complete(c, clean && c.parser.keepAlive());
+    }
+    if (static_cast<size_t>(n) < kReadBufferBytes) return;
+  }
+}
+
+void Http1Driver::complete(Http1Connection& c, bool reusable) {
+  Transfer& t = *c.transfer;
+  t.status = c.parser.status();
+  t.statusKnown = true;
+  t.record.endNs = nowRel();
+  t.record.httpStatus = static_cast<int32_t>(t.status);
+  m_reader.finishCompleted(t);
+  c.transfer = nullptr;
+  t.connection = nullptr;
+  evtimer_del(c.timer);
+  c.served = true;
+  if (reusable) makeIdle(c);
+  else retire(c);
+  finishTransfer(t);
+}
+
+void Http1Driver::fail(Http1Connection& c, ErrorClass cls, int osErrno) {
+  Transfer& t = *c.transfer;
+  if (c.parser.headersDone()) {
+    t.status = c.parser.status();
+    t.statusKnown = true;
+  }
+  t.record.endNs = nowRel();
+  t.record.httpStatus = static_cast<int32_t>(t.status);
+  t.record.error = cls;
+  if (osErrno != 0) t.socketErrno = osErrno;
+  c.transfer = nullptr;
+  t.connection = nullptr;
+  retire(c);
+  finishTransfer(t);
+}
+
+void Http1Driver::transportFailure(Http1Connection& c, int osErrno) {
+  // As libcurl reports it: nothing back is a connect failure (on a reused connection too:
+  // the request is never sent again), a response cut short is stream_cut.
+  Transfer& t = *c.transfer;
+  const bool gotBytes = t.bytesReceived > 0 || t.record.firstByteNs >= 0;
+  if (gotBytes) return fail(c, ErrorClass::StreamCut, osErrno);
+  noteSocketError(t, osErrno);
+  fail(c, t.record.error, osErrno);
+}
+
+void Http1Driver::finishTransfer(Transfer& t) {
+  removeActive(t);
+  m_done.push_back(&t);
+}
+
+void Http1Driver::drainFinished() {
+  if (m_draining) return;  // OnDone may start requests and drain again: the outer loop has them
+  m_draining = true;
+  struct Reset {
+    bool& flag;
+    ~Reset() { flag = false; }
+  } reset{m_draining};
+  // A transfer is reused only after its OnDone ran, so no OnDone can acquire one still queued.
+  for (size_t i = 0; i < m_done.size(); ++i) {
+    Transfer& t = *m_done[i];
+    m_onDone(t);
+    recycle(t);
+  }
+  m_done.clear();
+}
+
+void Http1Driver::abortAll(ErrorClass cls) {
+  drainFinished();  // what already ended is reported as it ended
+  const int64_t now = nowRel();
+  while (!m_active.empty()) {
+    Transfer& t = *m_active.back();
+    if (Http1Connection* c = t.connection) {
+      c->transfer = nullptr;
+      t.connection = nullptr;
+      retire(*c);
+    }
+    t.record.endNs = now;
+    t.record.error = cls;
+    t.record.httpStatus = static_cast<int32_t>(t.status);
+    removeActive(t);
+    m_onDone(t);
+    recycle(t);
+  }
+}
+
+void Http1Driver::makeIdle(Http1Connection& c) {
+  c.idleSinceNs = nowRel();
+  c.idleIndex = m_idle.size();
+  m_idle.push_back(&c);
+}
+
+void Http1Driver::closeSocket(Http1Connection& c) {
+  if (c.fd < 0) return;
+  event_free(c.readEvent);
+  event_free(c.writeEvent);
+  c.readEvent = c.writeEvent = nullptr;
+  evtimer_del(c.timer);
+  ::close(c.fd);
+  c.fd = -1;
+  c.connecting = false;
+  --m_open;
+}
+
+void Http1Driver::retire(Http1Connection& c) {
+  if (c.idleIndex != SIZE_MAX) {
+    Http1Connection* last = m_idle.back();
+    m_idle[c.idleIndex] = last;
+    last->idleIndex = c.idleIndex;
+    m_idle.pop_back();
+    c.idleIndex = SIZE_MAX;
+  }
+  closeSocket(c);
+  m_spare.push_back(&c);
+}
+
+}  // namespace plumbline::engine

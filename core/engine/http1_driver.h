@@ -1,0 +1,85 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/engine/http1_connection.h"
+#include "core/engine/loopback_sources.h"
+#include "core/engine/request_driver.h"
+#include "core/net/http1_endpoint.h"
+
+struct event_base;
+struct timeval;
+
+namespace plumbline::engine {
+
+/// The native HTTP/1.1 keep-alive client for plain http:// targets, on the worker's libevent
+/// loop: one request in flight per connection, each written with one sendmsg (head + body,
+/// a large body continued when the socket is writable), sockets registered with epoll once
+/// per connection, responses parsed straight from recv(). Measures and classifies exactly as
+/// the libcurl client does (ResponseReader), and never sends a request twice: a request whose
+/// reused connection turns out dead fails as `connect`.
+class Http1Driver final : public RequestDriver {
+ public:
+  Http1Driver(event_base* base, const WorkerConfig& config, OnDone onDone);
+  ~Http1Driver() override;
+
+  void start(Transfer* t) override;
+  void drainFinished() override;
+  void abortAll(metrics::ErrorClass cls) override;
+  size_t socketsOpen() const override { return m_open; }
+  std::string_view clientName() const override { return "native"; }
+  /// Connections open and idle, ready for reuse.
+  size_t idleConnections() const { return m_idle.size(); }
+
+ private:
+  static void onReadable(int fd, short events, void* connection);
+  static void onWritable(int fd, short events, void* connection);
+  static void onTimer(int fd, short events, void* connection);
+  static void onBody(void* connection, const char* p, size_t n);
+
+  Http1Connection* takeConnection(Transfer& t);
+  /// Opens a socket to address `index` and starts connecting; false (t's error set) if not.
+  bool connectTo(Http1Connection& c, Transfer& t, size_t index);
+  void writeRequest(Http1Connection& c);
+  void readResponse(Http1Connection& c);
+  void connected(Http1Connection& c);
+  void armTimer(Http1Connection& c, int64_t afterNs);
+  /// The request ended: completed (its response read) or failed with `cls`.
+  void complete(Http1Connection& c, bool reusable);
+  void fail(Http1Connection& c, metrics::ErrorClass cls, int osErrno = 0);
+  /// A transport failure (reset, close, refused) classified as libcurl would.
+  void transportFailure(Http1Connection& c, int osErrno);
+  void finishTransfer(Transfer& t);
+  /// Closes the socket (the object stays with the request, e.g. to try another address).
+  void closeSocket(Http1Connection& c);
+  /// Closes the socket and keeps the object for a later connection.
+  void retire(Http1Connection& c);
+  void makeIdle(Http1Connection& c);
+  /// An idle connection the server may have closed meanwhile (a FIN not yet seen by the loop).
+  bool stillOpen(Http1Connection& c);
+  void noteSocketError(Transfer& t, int osErrno);
+
+  event_base* m_base;
+  net::Http1Endpoint m_endpoint;
+  std::vector<net::SocketAddress> m_addresses;
+  std::string m_resolveError;
+  std::string m_headPrefix;
+  size_t m_preferredAddress = 0;
+  int64_t m_connectTimeoutNs;
+  const timeval* m_commonTimeout = nullptr;  ///< libevent's O(1) queue for the usual timeout
+  std::vector<std::unique_ptr<Http1Connection>> m_connections;
+  std::vector<Http1Connection*> m_spare;  ///< closed, ready to open again
+  std::vector<Http1Connection*> m_idle;   ///< open and idle (most recently used last)
+  LoopbackSources m_sources;  ///< source addresses for a 127.x target (own port space each)
+  std::vector<Transfer*> m_done;          ///< finished, OnDone not yet run
+  std::unique_ptr<char[]> m_readBuffer;
+  size_t m_open = 0;
+  int64_t m_readNs = 0;  ///< when the bytes being parsed were read
+  bool m_draining = false;
+};
+
+}  // namespace plumbline::engine

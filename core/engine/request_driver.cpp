@@ -1,0 +1,64 @@
+#include "core/engine/request_driver.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "core/engine/curl_target.h"
+#include "core/engine/http1_driver.h"
+#include "core/engine/http_driver.h"
+#include "core/net/http1_endpoint.h"
+#include "core/util/clock.h"
+
+namespace plumbline::engine {
+
+RequestDriver::RequestDriver(const WorkerConfig& config, OnDone onDone)
+    : m_config(config), m_onDone(std::move(onDone)), m_reader(config) {}
+
+RequestDriver::~RequestDriver() = default;
+
+int64_t RequestDriver::nowRel() const { return util::monotonicNs() - m_config.t0Ns; }
+
+Transfer* RequestDriver::acquire() {
+  if (m_free.empty()) {
+    auto t = std::make_unique<Transfer>();
+    t->activeIndex = SIZE_MAX;
+    prepareTransfer(*t);
+    m_free.push_back(t.get());
+    m_all.push_back(std::move(t));
+  }
+  Transfer* t = m_free.back();
+  m_free.pop_back();
+  t->resetForRequest();
+  return t;
+}
+
+void RequestDriver::addActive(Transfer& t) {
+  t.activeIndex = m_active.size();
+  m_active.push_back(&t);
+}
+
+void RequestDriver::removeActive(Transfer& t) {
+  Transfer* last = m_active.back();
+  m_active[t.activeIndex] = last;
+  last->activeIndex = t.activeIndex;
+  m_active.pop_back();
+  t.activeIndex = SIZE_MAX;
+}
+
+HttpClientKind chooseHttpClient(const std::string& url) {
+  const char* forced = std::getenv("PLUMBLINE_HTTP_CLIENT");
+  if (forced != nullptr && std::strcmp(forced, "curl") == 0) return HttpClientKind::Curl;
+  if (!net::Http1Endpoint::parse(url) || CurlTarget::environmentNamesProxy()) return HttpClientKind::Curl;
+  return HttpClientKind::Native;
+}
+
+std::string_view httpClientName(HttpClientKind kind) { return kind == HttpClientKind::Native ? "native" : "curl"; }
+
+std::unique_ptr<RequestDriver> makeRequestDriver(event_base* base, const WorkerConfig& config,
+                                                 RequestDriver::OnDone onDone) {
+  if (chooseHttpClient(config.endpointUrl) == HttpClientKind::Native)
+    return std::make_unique<Http1Driver>(base, config, std::move(onDone));
+  return std::make_unique<HttpDriver>(base, config, std::move(onDone));
+}
+
+}  // namespace plumbline::engine

@@ -1,0 +1,88 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/engine/harness_limit.h"
+#include "core/engine/response_reader.h"
+#include "core/engine/transfer.h"
+#include "core/engine/worker_config.h"
+#include "core/metrics/latency_histogram.h"
+
+struct event_base;
+
+namespace plumbline::engine {
+
+/// The worker's HTTP client, whichever does the work (libcurl, or the native HTTP/1.1 client):
+/// starts requests, timestamps every stage, classifies every outcome the same way, and keeps
+/// the transfers (record, body buffers) for reuse so the hot path allocates nothing.
+class RequestDriver {
+ public:
+  using OnDone = std::function<void(Transfer&)>;
+
+  RequestDriver(const WorkerConfig& config, OnDone onDone);
+  virtual ~RequestDriver();
+  RequestDriver(const RequestDriver&) = delete;
+  RequestDriver& operator=(const RequestDriver&) = delete;
+
+  /// A transfer ready to fill (body, record); start() sends it now.
+  Transfer* acquire();
+  /// Gives back a transfer that was acquired (its body built ahead) but will never be sent.
+  void discard(Transfer* t) { m_free.push_back(t); }
+  /// Sends now; record.sendNs is taken now unless the caller already set it. OnDone never
+  /// runs inside start(): call drainFinished() after a batch of starts.
+  virtual void start(Transfer* t) = 0;
+  /// Reports every finished request through OnDone.
+  virtual void drainFinished() = 0;
+  /// Ends every request in flight as `cls` (stop after the grace period, or shutdown).
+  virtual void abortAll(metrics::ErrorClass cls) = 0;
+  /// Client connections open, in use or idle in the keep-alive pool.
+  virtual size_t socketsOpen() const = 0;
+  /// "native" or "curl": which client this is (diagnostics, benchmarks).
+  virtual std::string_view clientName() const = 0;
+
+  /// Collect every reply's text, not only those marked keepReply (the client counts their
+  /// tokens once they complete).
+  void keepAllReplies(bool keep) { m_reader.keepAllReplies(keep); }
+  size_t inFlight() const { return m_active.size(); }
+  /// The machine limit a request ran into since the last take (None if none).
+  HarnessLimit takeHarnessLimit() { return std::exchange(m_limitHit, HarnessLimit::None); }
+  /// Inter-token gaps since the last take (moved out, then cleared).
+  metrics::LatencyHistogram& itl() { return m_reader.itl(); }
+  int64_t nowRel() const;
+
+ protected:
+  /// Called once for each new transfer before its first use (e.g. to give it a curl handle).
+  virtual void prepareTransfer(Transfer& t) { (void)t; }
+  void addActive(Transfer& t);
+  void removeActive(Transfer& t);
+  /// The transfer is free for reuse (after its OnDone ran).
+  void recycle(Transfer& t) { m_free.push_back(&t); }
+
+  const WorkerConfig& m_config;
+  OnDone m_onDone;
+  ResponseReader m_reader;
+  std::vector<std::unique_ptr<Transfer>> m_all;
+  std::vector<Transfer*> m_active;
+  HarnessLimit m_limitHit = HarnessLimit::None;
+
+ private:
+  std::vector<Transfer*> m_free;
+};
+
+/// Which HTTP client serves `url`: the native HTTP/1.1 client for a plain http:// URL with no
+/// proxy in the environment, libcurl otherwise (https, proxies, user:password@ URLs), or
+/// whenever PLUMBLINE_HTTP_CLIENT=curl forces it (diagnostics: compare both in one run).
+enum class HttpClientKind : uint8_t { Curl, Native };
+HttpClientKind chooseHttpClient(const std::string& url);
+std::string_view httpClientName(HttpClientKind kind);
+
+/// The driver chooseHttpClient(config.endpointUrl) picks, on the worker's event loop.
+std::unique_ptr<RequestDriver> makeRequestDriver(event_base* base, const WorkerConfig& config,
+                                                 RequestDriver::OnDone onDone);
+
+}  // namespace plumbline::engine

@@ -1,0 +1,76 @@
+#include "core/engine/response_reader.h"
+
+#include <algorithm>
+
+namespace plumbline::engine {
+
+using metrics::ErrorClass;
+
+namespace {
+constexpr size_t kMaxKeptBody = 8u << 20;  ///< a non-streaming body larger than this is cut
+constexpr size_t kMaxErrorBody = 4096;
+}  // namespace
+
+ErrorClass classifyHttpStatus(long status) {
+  if (status == 429) return ErrorClass::RateLimited;
+  if (status >= 500) return ErrorClass::Http5xx;
+  return ErrorClass::Http4xx;  // 4xx, and any other non-2xx answer to a completion request
+}
+
+void ResponseReader::onBody(Transfer& t, const char* p, size_t n, int64_t now) {
+  if (t.status / 100 != 2) {  // keep the start of an error body for the log, nothing else
+    if (t.response.size() < kMaxErrorBody) t.response.append(p, std::min(n, kMaxErrorBody - t.response.size()));
+    return;
+  }
+  if (m_config.stream) {
+    t.sse.feed(p, n, [&](const std::string& data) { onChunk(t, data, now); });
+  } else if (t.response.size() < kMaxKeptBody) {
+    t.response.append(p, std::min(n, kMaxKeptBody - t.response.size()));
+  }
+}
+
+void ResponseReader::onChunk(Transfer& t, const std::string& data, int64_t now) {
+  auto& r = t.record;
+  ++r.chunks;
+  const ChunkInfo info = m_decoder.decodeChunk(data);
+  if (info.done) {
+    t.sawDone = true;
+    return;
+  }
+  if (info.malformed) t.malformed = true;
+  if (info.serverError) t.serverError = true;
+  if (info.hasContent) {
+    if (t.keepReply || m_keepAllReplies) t.reply.append(info.content);
+    r.outputTokensClient = r.outputTokensClient < 0 ? 1 : r.outputTokensClient + 1;
+    if (r.firstTokenNs < 0) {
+      r.firstTokenNs = now;
+    } else {
+      m_itl.record(now - r.lastTokenNs);
+    }
+    r.lastTokenNs = now;
+  }
+  if (info.promptTokens >= 0) r.inputTokensServer = info.promptTokens;
+  if (info.completionTokens >= 0) r.outputTokensServer = info.completionTokens;
+}
+
+void ResponseReader::finishCompleted(Transfer& t) {
+  auto& r = t.record;
+  if (t.status / 100 != 2) {
+    r.error = classifyHttpStatus(t.status);
+  } else if (m_config.stream) {
+    if (t.sse.eventsDispatched() == 0 && t.bytesReceived > 0) r.error = ErrorClass::MalformedStream;
+    else if (t.serverError) r.error = ErrorClass::Http5xx;
+    else if (t.malformed) r.error = ErrorClass::MalformedStream;
+    else if (!t.sawDone) r.error = ErrorClass::StreamCut;
+  } else {
+    const ChunkInfo info = m_decoder.decodeBody(t.response);
+    if (info.serverError) r.error = ErrorClass::Http5xx;
+    else if (info.malformed || (!info.hasContent && !info.hasUsage)) r.error = ErrorClass::MalformedStream;
+    r.inputTokensServer = info.promptTokens;
+    r.outputTokensServer = info.completionTokens;
+    r.chunks = 1;
+    if (t.keepReply || m_keepAllReplies) t.reply.assign(info.content);
+  }
+}
+
+}  // namespace plumbline::engine

@@ -1,0 +1,366 @@
+// The native HTTP/1.1 client (Http1Driver) on its own event loop: against the real mock for
+// streaming and non-streaming requests, and against scripted servers for every fault it must
+// classify as the libcurl client does (refused, reset, timeout, garbage, HTML, a dead
+// keep-alive connection that must not be sent to twice).
+#include <event2/event.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/engine/http1_driver.h"
+#include "core/engine/request_driver.h"
+#include "core/util/clock.h"
+#include "tests/integration/child_process.h"
+#include "tests/integration/scripted_http_server.h"
+
+using nlohmann::json;
+using plumbline::engine::Http1Driver;
+using plumbline::engine::Transfer;
+using plumbline::engine::WorkerConfig;
+using plumbline::metrics::ErrorClass;
+using plumbline::metrics::RequestRecord;
+using plumbline::test::ChildProcess;
+using plumbline::test::ScriptedHttpServer;
+using plumbline::test::TempDir;
+using Reply = ScriptedHttpServer::Reply;
+
+namespace {
+
+std::string chatBody(bool stream, int tokens = 8) {
+  json j{{"model", "mock"}, {"stream", stream}, {"max_tokens", tokens}, {"ignore_eos", true},
+         {"messages", json::array({{{"role", "user"}, {"content", "hello there"}}})}};
+  if (stream) j["stream_options"] = {{"include_usage", true}};
+  return j.dump();
+}
+
+struct Finished {
+  RequestRecord record;
+  std::string reply;
+  std::string response;
+};
+
+/// A driver on its own event loop, and everything it reported.
+class Client {
+ public:
+  Client(const std::string& url, bool stream, int64_t timeoutMs = 10'000, const std::string& apiKey = "") {
+    m_base = event_base_new();
+    m_config.endpointUrl = url;
+    m_config.stream = stream;
+    m_config.timeoutMs = timeoutMs;
+    m_config.maxInFlight = 64;
+    m_config.apiKey = apiKey;
+    m_config.t0Ns = plumbline::util::monotonicNs();
+    driver = std::make_unique<Http1Driver>(m_base, m_config, [this](Transfer& t) {
+      done.push_back({t.record, t.reply, t.response});
+    });
+    driver->keepAllReplies(true);
+  }
+  ~Client() {
+    driver.reset();
+    event_base_free(m_base);
+  }
+
+  void send(const std::string& body, int count = 1) {
+    for (int i = 0; i < count; ++i) {
+      Transfer* t = driver->acquire();
+      t->body = body;
+      t->record.sessionId = static_cast<uint64_t>(m_sent++);
+      driver->start(t);
+      EXPECT_TRUE(done.size() <= static_cast<size_t>(m_sent)) << "OnDone ran inside start()";
+    }
+    driver->drainFinished();
+  }
+  /// Runs the loop until `n` requests have finished in all (bounded: 20 s).
+  bool runUntil(size_t n) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (done.size() < n && std::chrono::steady_clock::now() < deadline) event_base_loop(m_base, EVLOOP_ONCE);
+    return done.size() >= n;
+  }
+  void runFor(int ms) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    while (std::chrono::steady_clock::now() < deadline) event_base_loop(m_base, EVLOOP_NONBLOCK);
+  }
+
+  std::unique_ptr<Http1Driver> driver;
+  std::vector<Finished> done;
+
+ private:
+  event_base* m_base = nullptr;
+  WorkerConfig m_config;
+  int m_sent = 0;
+};
+
+struct Mock {
+  TempDir dir;
+  std::unique_ptr<ChildProcess> process;
+  std::string url;
+  explicit Mock(const json& config) {
+    const std::string path = dir.file("mock.json");
+    std::ofstream(path) << config.dump();
+    process = std::make_unique<ChildProcess>(
+        std::vector<std::string>{PLUMBLINE_BIN, "mock", "--listen", "127.0.0.1:0", "--config", path},
+        dir.file("mock.txt"));
+    url = plumbline::test::firstLineOf(*process) + "/v1/chat/completions";
+  }
+};
+
+std::string okJson() {
+  return R"({"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}})";
+}
+
+Reply okReply() {
+  const std::string body = okJson();
+  return {"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+              "\r\n\r\n" + body,
+          false};
+}
+
+}  // namespace
+
+TEST(Http1Driver, StreamsFromTheMockWithEveryTimestampAndReusesConnections) {
+  Mock mock(json{{"ttft_ms", 5}, {"itl_ms", 2}, {"threads", 1}});
+  ASSERT_NE(mock.url, "/v1/chat/completions");
+  Client c(mock.url, true);
+  c.send(chatBody(true, 8), 4);
+  ASSERT_TRUE(c.runUntil(4));
+  for (const Finished& f : c.done) {
+    const RequestRecord& r = f.record;
+    EXPECT_EQ(r.error, ErrorClass::None) << f.response;
+    EXPECT_EQ(r.httpStatus, 200);
+    EXPECT_GE(r.uploadEndNs, r.sendNs);
+    EXPECT_GE(r.firstByteNs, r.uploadEndNs);
+    EXPECT_GE(r.firstTokenNs, r.firstByteNs);
+    EXPECT_GE(r.lastTokenNs, r.firstTokenNs);
+    EXPECT_GE(r.endNs, r.lastTokenNs);
+    EXPECT_EQ(r.outputTokensClient, 8);
+    EXPECT_EQ(r.outputTokensServer, 8);
+    EXPECT_GT(r.inputTokensServer, 0);
+    EXPECT_EQ(r.chunks, 8 + 2);  // content chunks, the usage chunk, [DONE]
+    EXPECT_FALSE(f.reply.empty());
+  }
+  EXPECT_EQ(c.driver->inFlight(), 0u);
+  EXPECT_EQ(c.driver->socketsOpen(), 4u);  // kept alive, idle
+  EXPECT_GT(c.driver->itl().count(), 0u);
+  // Sequential requests after that reuse the idle connections: no new socket.
+  for (int i = 0; i < 3; ++i) {
+    c.send(chatBody(true, 2));
+    ASSERT_TRUE(c.runUntil(5 + static_cast<size_t>(i)));
+  }
+  EXPECT_EQ(c.driver->socketsOpen(), 4u);
+  EXPECT_EQ(c.done.back().record.error, ErrorClass::None);
+}
+
+TEST(Http1Driver, NonStreamingBodyIsDecoded) {
+  Mock mock(json{{"ttft_ms", 0}, {"itl_ms", 0}, {"threads", 1}});
+  Client c(mock.url, false);
+  c.send(chatBody(false, 5), 3);
+  ASSERT_TRUE(c.runUntil(3));
+  for (const Finished& f : c.done) {
+    EXPECT_EQ(f.record.error, ErrorClass::None) << f.response;
+    EXPECT_EQ(f.record.outputTokensServer, 5);
+    EXPECT_EQ(f.record.chunks, 1);
+    EXPECT_GE(f.record.uploadEndNs, f.record.sendNs);
+    EXPECT_GE(f.record.endNs, f.record.firstByteNs);
+    EXPECT_FALSE(f.reply.empty());
+  }
+}
+
+TEST(Http1Driver, LargeBodyIsWrittenWhenTheSocketDrainsAndUploadEndIsRecorded) {
+  Mock mock(json{{"ttft_ms", 0}, {"itl_ms", 0}, {"threads", 1}});
+  Client c(mock.url, true);
+  json j = json::parse(chatBody(true, 2));
+  j["messages"][0]["content"] = std::string(4 << 20, 'a');  // larger than any socket buffer
+  c.send(j.dump());
+  ASSERT_TRUE(c.runUntil(1));
+  const RequestRecord& r = c.done[0].record;
+  EXPECT_EQ(r.error, ErrorClass::None) << c.done[0].response;
+  EXPECT_GT(r.uploadEndNs, r.sendNs);
+  EXPECT_GE(r.firstByteNs, r.uploadEndNs);
+}
+
+TEST(Http1Driver, RefusedConnectionIsConnectAndReportedAfterStart) {
+  // A port that was just free: nothing listens there.
+  int port = 0;
+  {
+    ScriptedHttpServer gone([](int, int, const std::string&) { return std::optional<Reply>(); });
+    port = std::stoi(gone.url().substr(17, 5));
+  }
+  Client c("http://127.0.0.1:" + std::to_string(port) + "/v1/chat/completions", true);
+  c.send(chatBody(true), 2);
+  ASSERT_TRUE(c.runUntil(2));
+  for (const Finished& f : c.done) EXPECT_EQ(f.record.error, ErrorClass::Connect);
+  EXPECT_EQ(c.driver->socketsOpen(), 0u);
+  EXPECT_EQ(c.driver->inFlight(), 0u);
+}
+
+TEST(Http1Driver, UnresolvableHostIsConnect) {
+  Client c("http://plumbline-no-such-host.invalid:9/v1/chat/completions", true);
+  c.send(chatBody(true));
+  ASSERT_TRUE(c.runUntil(1));
+  EXPECT_EQ(c.done[0].record.error, ErrorClass::Connect);
+}
+
+TEST(Http1Driver, StallBeyondTheTimeoutIsTimeout) {
+  Mock mock(json{{"ttft_ms", 0}, {"itl_ms", 0}, {"threads", 1}, {"faults", {{"stall_first_byte", 1.0}}},
+                 {"stall_ms", 3000}});
+  Client c(mock.url, true, 300);
+  c.send(chatBody(true));
+  ASSERT_TRUE(c.runUntil(1));
+  const RequestRecord& r = c.done[0].record;
+  EXPECT_EQ(r.error, ErrorClass::Timeout);
+  EXPECT_GE(r.endNs - r.sendNs, 250'000'000);
+  EXPECT_EQ(c.driver->socketsOpen(), 0u);  // a timed-out connection is never reused
+}
+
+TEST(Http1Driver, ResetBeforeAnyByteIsConnectAndMidStreamIsStreamCut) {
+  Mock refuse(json{{"ttft_ms", 0}, {"itl_ms", 0}, {"threads", 1}, {"faults", {{"refuse", 1.0}}}});
+  Client a(refuse.url, true);
+  a.send(chatBody(true));
+  ASSERT_TRUE(a.runUntil(1));
+  EXPECT_EQ(a.done[0].record.error, ErrorClass::Connect);
+
+  Mock cut(json{{"ttft_ms", 0}, {"itl_ms", 1}, {"threads", 1}, {"faults", {{"stream_cut", 1.0}}}});
+  Client b(cut.url, true);
+  b.send(chatBody(true, 16));
+  ASSERT_TRUE(b.runUntil(1));
+  EXPECT_EQ(b.done[0].record.error, ErrorClass::StreamCut);
+  EXPECT_EQ(b.done[0].record.httpStatus, 200);
+}
+
+TEST(Http1Driver, GarbageAndHtmlAreMalformed) {
+  ScriptedHttpServer garbage([](int, int, const std::string&) {
+    return std::optional<Reply>(Reply{"SSH-2.0-OpenSSH_9.2\r\n\r\n", true});
+  });
+  Client a(garbage.url(), true);
+  a.send(chatBody(true));
+  ASSERT_TRUE(a.runUntil(1));
+  EXPECT_EQ(a.done[0].record.error, ErrorClass::MalformedStream);
+
+  ScriptedHttpServer html([](int, int, const std::string&) {
+    return std::optional<Reply>(Reply{"HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<html>hello</html>", true});
+  });
+  for (bool stream : {true, false}) {
+    Client b(html.url(), stream);
+    b.send(chatBody(stream));
+    ASSERT_TRUE(b.runUntil(1));
+    EXPECT_EQ(b.done[0].record.error, ErrorClass::MalformedStream) << "stream " << stream;
+    EXPECT_EQ(b.driver->socketsOpen(), 0u);
+  }
+
+  ScriptedHttpServer badChunks([](int, int, const std::string&) {
+    return std::optional<Reply>(Reply{"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", false});
+  });
+  Client d(badChunks.url(), true);
+  d.send(chatBody(true));
+  ASSERT_TRUE(d.runUntil(1));
+  EXPECT_EQ(d.done[0].record.error, ErrorClass::MalformedStream);
+}
+
+TEST(Http1Driver, HttpStatusClassesAndErrorBodiesAreKept) {
+  ScriptedHttpServer server([](int, int overall, const std::string&) {
+    static const char* statuses[] = {"429 Too Many Requests", "503 Unavailable", "404 Not Found"};
+    const std::string body = "{\"error\":{\"message\":\"no\"}}";
+    return std::optional<Reply>(Reply{std::string("HTTP/1.1 ") + statuses[overall % 3] +
+                                          "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body,
+                                      false});
+  });
+  Client c(server.url(), true);
+  for (int i = 0; i < 3; ++i) {
+    c.send(chatBody(true));
+    ASSERT_TRUE(c.runUntil(static_cast<size_t>(i) + 1));
+  }
+  EXPECT_EQ(c.done[0].record.error, ErrorClass::RateLimited);
+  EXPECT_EQ(c.done[1].record.error, ErrorClass::Http5xx);
+  EXPECT_EQ(c.done[2].record.error, ErrorClass::Http4xx);
+  EXPECT_EQ(c.done[2].record.httpStatus, 404);
+  EXPECT_NE(c.done[2].response.find("no"), std::string::npos);
+  EXPECT_EQ(server.connections(), 1);  // error answers keep the connection alive too
+}
+
+TEST(Http1Driver, DeadKeepAliveConnectionFailsTheRequestAndNeverResendsIt) {
+  // The first request is answered on a kept-alive connection; the second request on that
+  // connection is read and then dropped without an answer. libcurl would resend it on a
+  // fresh connection (the server would see it twice); the harness must not.
+  ScriptedHttpServer server([](int onConnection, int, const std::string&) {
+    if (onConnection == 0) return std::optional<Reply>(okReply());
+    return std::optional<Reply>();
+  });
+  Client c(server.url(), false);
+  c.send(chatBody(false));
+  ASSERT_TRUE(c.runUntil(1));
+  EXPECT_EQ(c.done[0].record.error, ErrorClass::None);
+  c.send(chatBody(false));
+  ASSERT_TRUE(c.runUntil(2));
+  EXPECT_EQ(c.done[1].record.error, ErrorClass::Connect);
+  c.runFor(200);
+  EXPECT_EQ(server.requests(), 2);  // exactly what was sent
+  EXPECT_EQ(server.connections(), 1);
+}
+
+TEST(Http1Driver, IdleConnectionClosedByTheServerIsNotUsedAgain) {
+  ScriptedHttpServer server([](int, int, const std::string&) {
+    Reply r = okReply();
+    r.close = true;  // closes after answering, without saying "Connection: close"
+    return std::optional<Reply>(r);
+  });
+  Client c(server.url(), false);
+  c.send(chatBody(false));
+  ASSERT_TRUE(c.runUntil(1));
+  c.runFor(300);  // the close arrives while the connection is idle
+  EXPECT_EQ(c.driver->socketsOpen(), 0u);
+  c.send(chatBody(false));
+  ASSERT_TRUE(c.runUntil(2));
+  EXPECT_EQ(c.done[1].record.error, ErrorClass::None);
+  EXPECT_EQ(server.requests(), 2);
+  EXPECT_EQ(server.connections(), 2);
+}
+
+TEST(Http1Driver, ApiKeyTravelsOnlyInTheAuthorizationHeader) {
+  const std::string key = "sk-plumbline-secret-1234";
+  ScriptedHttpServer server([](int, int, const std::string&) { return std::optional<Reply>(okReply()); });
+  Client c(server.url(), false, 10'000, key);
+  c.send(chatBody(false));
+  ASSERT_TRUE(c.runUntil(1));
+  const std::vector<std::string> heads = server.heads();
+  ASSERT_EQ(heads.size(), 1u);
+  EXPECT_NE(heads[0].find("\r\nAuthorization: Bearer " + key + "\r\n"), std::string::npos) << heads[0];
+  EXPECT_EQ(heads[0].find(key), heads[0].find("Bearer ") + 7);  // nowhere else in the head
+  EXPECT_EQ(heads[0].rfind("POST /v1/chat/completions HTTP/1.1\r\n", 0), 0u) << heads[0];
+  EXPECT_NE(heads[0].find("\r\nHost: 127.0.0.1:"), std::string::npos);
+}
+
+TEST(Http1Driver, AbortAllEndsEveryRequestInFlightAndClosesTheirConnections) {
+  Mock mock(json{{"ttft_ms", 0}, {"itl_ms", 0}, {"threads", 1}, {"faults", {{"stall_first_byte", 1.0}}},
+                 {"stall_ms", 5000}});
+  Client c(mock.url, true);
+  c.send(chatBody(true), 5);
+  c.runFor(200);
+  EXPECT_EQ(c.driver->inFlight(), 5u);
+  EXPECT_EQ(c.driver->socketsOpen(), 5u);
+  c.driver->abortAll(ErrorClass::Cancelled);
+  ASSERT_EQ(c.done.size(), 5u);
+  for (const Finished& f : c.done) EXPECT_EQ(f.record.error, ErrorClass::Cancelled);
+  EXPECT_EQ(c.driver->inFlight(), 0u);
+  EXPECT_EQ(c.driver->socketsOpen(), 0u);
+}
+
+TEST(Http1Driver, ClientChoiceFollowsSchemeProxyAndOverride) {
+  using plumbline::engine::chooseHttpClient;
+  using plumbline::engine::HttpClientKind;
+  unsetenv("PLUMBLINE_HTTP_CLIENT");
+  for (const char* v : {"http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"}) unsetenv(v);
+  EXPECT_EQ(chooseHttpClient("http://127.0.0.1:8000/v1/chat/completions"), HttpClientKind::Native);
+  EXPECT_EQ(chooseHttpClient("https://api.example.com/v1/chat/completions"), HttpClientKind::Curl);
+  EXPECT_EQ(chooseHttpClient("http://user:pw@127.0.0.1:8000/v1/chat/completions"), HttpClientKind::Curl);
+  setenv("http_proxy", "http://127.0.0.1:3128", 1);
+  EXPECT_EQ(chooseHttpClient("http://127.0.0.1:8000/v1/chat/completions"), HttpClientKind::Curl);
+  unsetenv("http_proxy");
+  setenv("PLUMBLINE_HTTP_CLIENT", "curl", 1);
+  EXPECT_EQ(chooseHttpClient("http://127.0.0.1:8000/v1/chat/completions"), HttpClientKind::Curl);
+  unsetenv("PLUMBLINE_HTTP_CLIENT");
+}
