@@ -6,6 +6,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -36,8 +37,9 @@ int connectTo(const std::string& path) {
   return fd;
 }
 
-/// Everything until the server closes the connection (bounded by a receive timeout).
-std::vector<LiveMessage> readAll(int fd) {
+/// Everything until the server closes the connection (bounded by a receive timeout); counts
+/// the bytes read so far in *progress when given.
+std::vector<LiveMessage> readAll(int fd, std::atomic<size_t>* progress = nullptr) {
   timeval tv{10, 0};
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   LiveStreamReader reader;
@@ -45,6 +47,7 @@ std::vector<LiveMessage> readAll(int fd) {
   char buf[4096];
   ssize_t n = 0;
   while ((n = ::read(fd, buf, sizeof buf)) > 0) {
+    if (progress) *progress += static_cast<size_t>(n);
     reader.feed(std::string_view(buf, static_cast<size_t>(n)));
     while (auto m = reader.next()) out.push_back(std::move(*m));
   }
@@ -71,6 +74,18 @@ size_t waitForKernelToFill(int fd, size_t bytes) {
     before = unread;
   }
   return static_cast<size_t>(unread);
+}
+
+/// Waits until a reader has read more than `bytes` and then nothing more for 1 s (the server
+/// thread wrote all it had queued and the reader took it), at most 20 s.
+void waitUntilDrained(const std::atomic<size_t>& bytesRead, size_t bytes) {
+  size_t before = 0;
+  for (int i = 0, quiet = 0; i < 400 && quiet < 20; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const size_t now = bytesRead;
+    quiet = now > bytes && now == before ? quiet + 1 : 0;
+    before = now;
+  }
 }
 
 bool exists(const std::string& path) {
@@ -179,8 +194,9 @@ TEST(LiveServer, TicksDroppedAreCountedInTheNextTickDelivered) {
     server.tick(t);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(200));  // let the server queue what it can
+  std::atomic<size_t> bytesRead{0};
   std::thread reader([&] {
-    const auto got = readAll(fd);
+    const auto got = readAll(fd, &bytesRead);
     std::vector<LiveTick> ticks;
     for (const auto& m : got)
       if (auto* t = std::get_if<LiveTick>(&m)) ticks.push_back(*t);
@@ -192,7 +208,9 @@ TEST(LiveServer, TicksDroppedAreCountedInTheNextTickDelivered) {
     EXPECT_GT(ticks.back().ticksDropped, 0u);
     EXPECT_TRUE(std::holds_alternative<LiveEnd>(got.back()));
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // reader drains
+  // The reader drains. On a slow machine (sanitizers, shared CI) the server thread may still be
+  // encoding the 100 ticks after a fixed sleep, and the last tick would find the buffer full.
+  waitUntilDrained(bytesRead, encodeLiveGreeting().size() + encodeLiveFrame(sampleHello()).size());
   LiveTick last = sampleTick();
   last.atNs = (kTicks + 1) * 250'000'000LL;
   last.ticksDropped = 0;
