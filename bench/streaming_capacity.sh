@@ -62,5 +62,6 @@ for rate in $rates; do
   jq -r --arg r "$rate" --arg mc "$mc" --arg mw "$mw" --arg pc "$pc" --arg pw "$pw" \
      '[$r, .verdict, "\(.sent)/\(.planned)", ([.errors[]] | add // 0), (.completed * 66 / .duration_s | floor),
        .itl_ms.p99, .ttft_ms.p99, $mc, $mw, $pc, $pw] | @tsv' "$work/s.json"
+  jq -r '.verdict_reasons[]? | "  reason: " + .' "$work/s.json"
 done
 uptime
