@@ -113,6 +113,11 @@ RunOutcome Coordinator::run() {
   event_base_dispatch(m_base);
   if (m_opt.statusLine) std::fprintf(stderr, "\r\x1b[K");
   countPlannedUpTo(m_stopAtNs >= 0 ? m_stopAtNs : INT64_MAX);
+  // Sent between the stop instant and the Stop frame's arrival at their worker: they were due
+  // and went out, so they are part of the plan (else sent could exceed planned). Workers send
+  // in planned order, so every session up to the latest recorded instant went out.
+  for (const HandedOut& h : m_afterStop)
+    if (h.plannedNs <= m_latestSentPlannedNs) countSession(h);
   if (m_stopAtNs < 0) {
     // Every worker died before the schedule ended: the rest of it was planned and not sent.
     for (; m_next; m_next = nextPlanned()) countSession({m_next->plannedNs, m_next->rootCount(), m_next->requestCount()});
@@ -175,7 +180,10 @@ void Coordinator::requestStop() {
   for (auto& w : m_workers)
     if (!w.dead && !w.done) w.channel->send(FrameType::Stop, encodeStop(m_opt.graceNs));
   // Sessions handed out for after the stop were never due: they are not part of the plan.
-  while (!m_handedOutPlanned.empty() && m_handedOutPlanned.back().plannedNs >= m_stopAtNs) m_handedOutPlanned.pop_back();
+  while (!m_handedOutPlanned.empty() && m_handedOutPlanned.back().plannedNs >= m_stopAtNs) {
+    m_afterStop.push_front(m_handedOutPlanned.back());
+    m_handedOutPlanned.pop_back();
+  }
 }
 
 void Coordinator::onSignal(int sig, short, void* self) {
@@ -271,6 +279,7 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
         for (const auto& r : records) {
           m_aggregator.addRecord(r);
           w.ledger.recorded(r);
+          m_latestSentPlannedNs = std::max(m_latestSentPlannedNs, r.plannedNs);
         }
         m_sink.onRecords(records);
         return;

@@ -106,6 +106,10 @@ class Coordinator {
   };
   void countSession(const HandedOut& h);
   std::deque<HandedOut> m_handedOutPlanned;  ///< planned instants not yet counted as planned
+  /// Sessions handed out for after the stop instant. A worker keeps sending until the Stop
+  /// frame reaches it, so some of these may have been sent: those count as planned after all.
+  std::deque<HandedOut> m_afterStop;
+  int64_t m_latestSentPlannedNs = -1;  ///< the latest planned instant of any request recorded
   bool m_sessionGraphs = false;              ///< sessions carry request graphs (shaped or shared prefix)
   uint64_t m_plannedRequests = 0;            ///< exact: the sum of the counted sessions' requests
   uint64_t m_notSentRunEnded = 0;      ///< as workers reported (the note derives it exactly)
