@@ -84,9 +84,7 @@ live::LiveTick LiveTickBuilder::build(int64_t atNs, const metrics::RunAggregator
     return now >= before ? static_cast<double>(now - before) / spanS : 0.0;
   };
   t.requestedRps = rate(t.planned, then.planned);
-  // Achieved counts what reached the target: harness_limit failures never left this machine.
-  const uint64_t neverLeft = a.errors()[static_cast<size_t>(metrics::ErrorClass::HarnessLimit)];
-  const uint64_t reached = t.sent > neverLeft ? t.sent - neverLeft : 0;
+  const uint64_t reached = a.reachedTarget();  // achieved is what the target was offered
   t.achievedRps = rate(reached, then.reached);
   t.outputTokensPerS = rate(t.outputTokens, then.outputTokens);
   m_history.push_back({atNs, t.planned, reached, t.outputTokens});

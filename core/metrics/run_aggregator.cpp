@@ -190,10 +190,7 @@ RunSummary RunAggregator::summarize(double durationS, double requestedRps,
   s.durationS = durationS;
   s.requestedRps = requestedRps;
   auto perSecond = [&](uint64_t n) { return durationS > 0 ? static_cast<double>(n) / durationS : 0.0; };
-  // Achieved is what reached the target: a request that failed as harness_limit (no descriptor
-  // or port for its connection) was due and counted as sent, but never left this machine.
-  const uint64_t neverLeft = m_errors[static_cast<size_t>(ErrorClass::HarnessLimit)];
-  s.achievedRps = perSecond(m_sent > neverLeft ? m_sent - neverLeft : 0);
+  s.achievedRps = perSecond(reachedTarget());  // what the target was offered
   s.inputTokensPerS = perSecond(m_inputTokens);
   s.outputTokensPerS = perSecond(m_outputTokens);
   s.tokenCountSource = allServerCounts() ? "server" : m_recordsWithServerCounts == 0 ? "client" : "mixed";

@@ -70,6 +70,12 @@ class RunAggregator {
   const LatencyHistogram& total(Metric m) const { return m_total[static_cast<size_t>(m)]; }
   uint64_t planned() const { return m_planned; }
   uint64_t sent() const { return m_sent; }
+  /// Sent requests that reached the target: a harness_limit failure (no descriptor or port
+  /// for its connection) was due and counted as sent, but never left this machine.
+  uint64_t reachedTarget() const {
+    const uint64_t neverLeft = m_errors[static_cast<size_t>(ErrorClass::HarnessLimit)];
+    return m_sent > neverLeft ? m_sent - neverLeft : 0;
+  }
   uint64_t completed() const { return m_completed; }
   const std::array<uint64_t, kErrorClassCount>& errors() const { return m_errors; }
   uint64_t inputTokens() const { return m_inputTokens; }

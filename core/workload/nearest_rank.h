@@ -7,7 +7,8 @@
 namespace plumbline::workload {
 
 /// Nearest-rank percentile `p` (0..100) of a sorted, non-empty vector.
-inline uint32_t nearestRank(const std::vector<uint32_t>& sorted, double p) {
+template <typename T>
+T nearestRank(const std::vector<T>& sorted, double p) {
   const double rank = std::ceil(p / 100.0 * static_cast<double>(sorted.size()));
   const size_t index = rank < 1 ? 0 : static_cast<size_t>(rank) - 1;
   return sorted[std::min(index, sorted.size() - 1)];

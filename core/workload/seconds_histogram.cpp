@@ -4,20 +4,10 @@
 #include <cmath>
 
 #include "core/util/rng.h"
+#include "core/workload/nearest_rank.h"
 #include "core/workload/session_graph.h"
 
 namespace plumbline::workload {
-
-namespace {
-
-/// Nearest-rank percentile `p` (0..100) of a sorted, non-empty vector.
-double nearestRankOf(const std::vector<double>& sorted, double p) {
-  const double rank = std::ceil(p / 100.0 * static_cast<double>(sorted.size()));
-  const size_t index = rank < 1 ? 0 : static_cast<size_t>(rank) - 1;
-  return sorted[std::min(index, sorted.size() - 1)];
-}
-
-}  // namespace
 
 SecondsHistogram secondsHistogram(const SecondsDist& dist, uint64_t seed, uint32_t draws,
                                   uint32_t binCount) {
@@ -34,12 +24,12 @@ SecondsHistogram secondsHistogram(const SecondsDist& dist, uint64_t seed, uint32
   out.draws = draws;
   out.min = values.front();
   out.max = values.back();
-  out.p50 = nearestRankOf(values, 50);
-  out.p90 = nearestRankOf(values, 90);
-  out.p99 = nearestRankOf(values, 99);
+  out.p50 = nearestRank(values, 50);
+  out.p90 = nearestRank(values, 90);
+  out.p99 = nearestRank(values, 99);
   out.mean = sum / draws;
 
-  const double upper = nearestRankOf(values, 99.9);
+  const double upper = nearestRank(values, 99.9);
   out.tailFolded = upper < out.max;
   const double span = upper - out.min;
   const uint32_t bins = span > 0 ? binCount : 1;

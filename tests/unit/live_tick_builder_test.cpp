@@ -54,16 +54,21 @@ TEST(LiveTickBuilder, TicksAreDueEvery250MsOnTheGrid) {
   EXPECT_TRUE(b.due(1'250 * kMs, a));
 }
 
+/// The k-th quarter second's 10 planned and sent requests, due just before its tick.
+static void planAndSendTen(metrics::RunAggregator& a, int k) {
+  a.addPlanned(k * 250 * kMs - 1, 10);
+  metrics::SendReport s;
+  s.windowIndex = a.windowIndexAt(k * 250 * kMs - 1);
+  s.sent = 10;
+  a.addSends(s);
+}
+
 TEST(LiveTickBuilder, CountersAreCumulativeAndRatesCoverTheLastSecond) {
   LiveTickBuilder b;
   metrics::RunAggregator a;
   // 10 planned/sent per 250 ms for 2 s: 40 per second.
   for (int k = 1; k <= 8; ++k) {
-    a.addPlanned(k * 250 * kMs - 1, 10);
-    metrics::SendReport s;
-    s.windowIndex = a.windowIndexAt(k * 250 * kMs - 1);
-    s.sent = 10;
-    a.addSends(s);
+    planAndSendTen(a, k);
     auto r = done(k * 250 - 100, 5, 20);
     a.addRecord(r);
     auto t = b.due(k * 250 * kMs, a);
@@ -91,11 +96,7 @@ TEST(LiveTickBuilder, AchievedRateLeavesOutRequestsThatNeverLeftTheMachine) {
   metrics::RunAggregator a;
   // 40 due per second, of which 10 a second find no descriptor for their connection.
   for (int k = 1; k <= 8; ++k) {
-    a.addPlanned(k * 250 * kMs - 1, 10);
-    metrics::SendReport s;
-    s.windowIndex = a.windowIndexAt(k * 250 * kMs - 1);
-    s.sent = 10;
-    a.addSends(s);
+    planAndSendTen(a, k);
     if (k % 2 == 0)
       for (int i = 0; i < 5; ++i) {
         metrics::RequestRecord noSocket = done(k * 250 - 100, 0, 0);
