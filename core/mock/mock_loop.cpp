@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <ctime>
 #include <stdexcept>
 #include <string_view>
@@ -31,6 +32,15 @@ constexpr std::string_view kModelsBody =
     R"({"object":"list","data":[{"id":"mock","object":"model","created":0,"owned_by":"plumbline"}]})";
 
 constexpr int kConnectionTimeoutS = 3600;
+/// Benchmark-only knob: a fixed first-token spin margin in µs (0 = plain timers) instead of
+/// the adaptive one, so that one benchmark can show the mock's lateness with and without it.
+constexpr const char* kFixedSpinEnv = "PLUMBLINE_MOCK_SPIN_MARGIN_US";
+
+DeadlineWaiter makeDeadlineWaiter() {
+  if (auto fixedNs = engine::SpinMargin::fixedMarginFromEnv(kFixedSpinEnv, std::getenv(kFixedSpinEnv)))
+    return DeadlineWaiter(engine::SpinMargin::fixed(*fixedNs));
+  return DeadlineWaiter();
+}
 
 int64_t msToNs(double ms) { return static_cast<int64_t>(ms * 1e6); }
 
@@ -49,7 +59,8 @@ MockLoop::MockLoop(const MockSettings& settings, int listenFd, MockStatsBoard& b
       m_faults(settings.faults, index),
       m_board(board),
       m_stats(board.forLoop(index)),
-      m_index(index) {
+      m_index(index),
+      m_deadlines(makeDeadlineWaiter()) {
   try {
     setUp(listenFd);
   } catch (...) {
@@ -168,6 +179,10 @@ void MockLoop::route(evhttp_request* request) {
   if (path == "/v1/chat/completions" || path == "/v1/completions") {
     if (!isPost) return replyError(request, 405, "Method Not Allowed", "use POST for " + std::string(path));
     return handleCompletion(request, path == "/v1/completions" ? ApiKind::Completions : ApiKind::Chat);
+  }
+  if (path == "/mock/timing") {
+    if (!isGet) return replyError(request, 405, "Method Not Allowed", "use GET for /mock/timing");
+    return replyJson(request, 200, "OK", m_board.timingJson());
   }
   if (path == "/v1/models" || path == "/mock/stats") {
     if (!isGet) return replyError(request, 405, "Method Not Allowed", "use GET for " + std::string(path));

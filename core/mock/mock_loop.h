@@ -8,6 +8,7 @@
 
 #include <vector>
 
+#include "core/mock/deadline_waiter.h"
 #include "core/mock/engine_model.h"
 #include "core/mock/fault_injector.h"
 #include "core/mock/mock_config.h"
@@ -46,6 +47,8 @@ class MockLoop {
   void stop();
 
   event_base* base() { return m_base; }
+  /// When this loop's timers wake, and how first tokens meet their due instant.
+  DeadlineWaiter& deadlines() { return m_deadlines; }
   /// Deletes a finished or cancelled completion (called by the completion itself).
   void retire(TimedCompletion* completion);
   /// Deletes an engine-driven completion; `cancel` also takes its sequence out of the engine.
@@ -95,6 +98,7 @@ class MockLoop {
   std::unordered_map<uint64_t, std::unique_ptr<EngineCompletion>> m_engineActive;
   std::unordered_map<FaultyBodyReply*, std::unique_ptr<FaultyBodyReply>> m_faultyBodies;
   std::vector<TokenEmission> m_emissions;
+  DeadlineWaiter m_deadlines;
 };
 
 }  // namespace plumbline::mock

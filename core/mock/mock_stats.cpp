@@ -31,6 +31,13 @@ uint64_t MockStatsBoard::faults(FaultClass cls) const {
   return total;
 }
 
+std::string MockStatsBoard::timingJson() const {
+  metrics::LatencyHistogram first, later;
+  uint64_t early = 0;
+  for (int i = 0; i < m_loops; ++i) m_stats[static_cast<size_t>(i)].tokenLateness.mergeInto(first, later, early);
+  return tokenLatenessJson(first, later, early);
+}
+
 std::string MockStatsBoard::toJson() const {
   std::string out = "{\"requests_received\":" + std::to_string(received()) + ",\"requests_completed\":" +
                     std::to_string(completed()) + ",\"tokens_sent\":" + std::to_string(tokens()) + ",\"faults\":{";

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/mock/fault_injector.h"
+#include "core/mock/token_lateness.h"
 
 namespace plumbline::mock {
 
@@ -34,6 +35,7 @@ struct alignas(64) MockStats {
   std::array<std::atomic<uint64_t>, kFaultClassCount> faults{};
   LatencyBuckets timeToFirstToken;  ///< request received to first token written
   LatencyBuckets e2eLatency;        ///< request received to last byte written
+  TokenLateness tokenLateness;      ///< streamed tokens' write instants against their due ones
 
   static void bump(std::atomic<uint64_t>& counter, uint64_t by = 1) {
     counter.fetch_add(by, std::memory_order_relaxed);
@@ -52,6 +54,8 @@ class MockStatsBoard {
   uint64_t completed() const;
   uint64_t tokens() const;
   uint64_t faults(FaultClass cls) const;
+  /// GET /mock/timing: every loop's token lateness merged (see tokenLatenessJson).
+  std::string timingJson() const;
   int loops() const { return m_loops; }
   const MockStats& loop(int index) const { return m_stats[static_cast<size_t>(index)]; }
 

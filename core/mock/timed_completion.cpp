@@ -1,6 +1,7 @@
 #include "core/mock/timed_completion.h"
 
 #include <event2/buffer.h>
+#include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/http.h>
 
@@ -20,6 +21,17 @@ int64_t countDue(int64_t nowNs, int64_t firstNs, int64_t itlNs, int64_t limit) {
   if (nowNs < firstNs || limit <= 0) return 0;
   if (itlNs <= 0) return limit;
   return std::min(limit, 1 + (nowNs - firstNs) / itlNs);
+}
+
+/// Writes what evhttp queued for `request` to its socket now. A bufferevent writes only when
+/// the loop next reports the socket writable, after every other callback of this turn: tens
+/// of µs that would count as the mock's lateness. Safe for chunks (evhttp has no callback on
+/// their write); the bufferevent's pending write then finds its buffer empty.
+void flushNow(evhttp_request* request) {
+  evhttp_connection* connection = evhttp_request_get_connection(request);
+  bufferevent* bev = connection != nullptr ? evhttp_connection_get_bufferevent(connection) : nullptr;
+  if (bev == nullptr) return;
+  evbuffer_write(bufferevent_get_output(bev), bufferevent_getfd(bev));  // errors: the bufferevent sees them too
 }
 }  // namespace
 
@@ -66,12 +78,20 @@ void TimedCompletion::detach() {
   m_request = nullptr;
 }
 
+int64_t TimedCompletion::nextIndex() const {
+  return std::max<int64_t>(0, m_stream ? m_sent : m_formatter.completionTokens() - 1);
+}
+
 void TimedCompletion::armTimer(int64_t nowNs) {
-  const int64_t next = m_stream ? m_sent : m_formatter.completionTokens() - 1;
-  const int64_t waitNs = std::max<int64_t>(0, m_schedule.deadline(std::max<int64_t>(next, 0)) - nowNs);
-  const int64_t waitUs = (waitNs + 999) / 1000;  // round up: never wake before the deadline
+  const int64_t wakeAt = m_loop.deadlines().wakeAt(m_schedule.deadline(nextIndex()), firstWritePending());
+  const int64_t waitNs = std::max<int64_t>(0, wakeAt - nowNs);
+  const int64_t waitUs = (waitNs + 999) / 1000;  // round up: a plain timer never wakes before the deadline
   const timeval tv{static_cast<time_t>(waitUs / 1'000'000), static_cast<suseconds_t>(waitUs % 1'000'000)};
+  // libevent adds the wait to the time it cached at the start of this loop turn: refresh it,
+  // or the timer fires early by however long the turn has run (then sleeps a second time).
+  event_base_update_cache_time(m_loop.base());
   evtimer_add(m_timer, &tv);
+  m_wakeAskedNs = waitNs > 0 ? nowNs + waitUs * 1000 : -1;  // only a sleeping timer measures wake-ups
 }
 
 void TimedCompletion::onTimer(int /*fd*/, short /*what*/, void* self) { static_cast<TimedCompletion*>(self)->step(); }
@@ -92,8 +112,14 @@ void TimedCompletion::releaseConnection() {
 }
 
 void TimedCompletion::step() {
+  int64_t now = monotonicNs();
+  DeadlineWaiter& deadlines = m_loop.deadlines();
+  if (m_wakeAskedNs >= 0) deadlines.noteWake(m_wakeAskedNs, now);
+  m_wakeAskedNs = -1;
   const int64_t total = std::min(m_formatter.completionTokens(), m_stream ? m_plan.cutAfter : FaultPlan::kNever);
-  const int64_t due = m_schedule.dueAt(monotonicNs(), total);
+  if (firstWritePending() && total > 0 && deadlines.shouldSpin(now, m_schedule.deadline(0)))
+    now = spinUntil(m_schedule.deadline(0), [] { return monotonicNs(); });
+  const int64_t due = m_schedule.dueAt(now, total);
   if (m_stream && !m_headersSent) sendHeaders();
   if (m_stream && total == 0) {  // a stream cut before its first token
     sendStreamChunks(0);
@@ -119,16 +145,24 @@ void TimedCompletion::sendStreamChunks(int64_t due) {
   evbuffer* out = evhttp_request_get_output_buffer(m_request);
   evbuffer_add(out, text.data(), text.size());
   MockStats::bump(m_stats.tokensSent, static_cast<uint64_t>(due - m_sent));
+  if (done) releaseConnection();  // before the end: the reply may complete synchronously
+  if (!text.empty()) {
+    evhttp_send_reply_chunk(m_request, out);
+    flushNow(m_request);
+  }
   const int64_t now = monotonicNs();
   if (m_sent == 0 && due > 0) m_stats.timeToFirstToken.record(now - m_schedule.startNs);
   if (done) m_stats.e2eLatency.record(now - m_schedule.startNs);
+  recordLateness(m_sent, due, now);
   m_sent = due;
-  if (done) releaseConnection();  // before the end: the reply may complete synchronously
-  if (!text.empty()) evhttp_send_reply_chunk(m_request, out);
   if (!done) return;
   MockStats::bump(m_stats.requestsCompleted);
   evhttp_send_reply_end(m_request);
   m_request = nullptr;
+}
+
+void TimedCompletion::recordLateness(int64_t from, int64_t to, int64_t writtenNs) {
+  for (int64_t i = from; i < to; ++i) m_stats.tokenLateness.record(i == 0, writtenNs - m_schedule.deadline(i));
 }
 
 void TimedCompletion::sendFullBody() {

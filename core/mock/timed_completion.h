@@ -58,6 +58,11 @@ class TimedCompletion {
   void sendFullBody();
   void releaseConnection();
   void armTimer(int64_t nowNs);
+  /// The index of the token (or, non-streaming, the whole body) the timer waits for.
+  int64_t nextIndex() const;
+  /// The first write of a stream is the one a client's TTFT measures: it is spun for.
+  bool firstWritePending() const { return m_stream && m_sent == 0; }
+  void recordLateness(int64_t from, int64_t to, int64_t writtenNs);
 
   MockLoop& m_loop;
   MockStats& m_stats;
@@ -69,6 +74,7 @@ class TimedCompletion {
   int64_t m_sent = 0;
   bool m_headersSent = false;
   event* m_timer = nullptr;
+  int64_t m_wakeAskedNs = -1;  ///< the instant the pending timer was asked to wake at; -1: none
 };
 
 using util::monotonicNs;  // CLOCK_MONOTONIC ns, shared with the engine

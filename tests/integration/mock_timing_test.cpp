@@ -116,3 +116,23 @@ TEST(MockTiming, SigtermWithStreamsInFlightExitsZero) {
 }
 
 }  // namespace
+
+namespace {
+
+// GET /mock/timing: the mock reports how late it wrote each streamed token against its due
+// instant (its own error as a reference), first tokens apart from the rest.
+TEST(MockTiming, ReportsItsOwnTokenLateness) {
+  EmbeddedTarget mock({PLUMBLINE_BIN, "", 30.0, 5.0, 1});
+  const auto r = httpPost(mock.baseUrl() + "/v1/chat/completions", streamBody(4));
+  ASSERT_EQ(r.status, 200);
+  const auto t = httpGet(mock.baseUrl() + "/mock/timing");
+  ASSERT_EQ(t.status, 200);
+  const json j = json::parse(t.body);
+  EXPECT_EQ(j["first_token_late_us"]["count"], 1);
+  EXPECT_EQ(j["later_token_late_us"]["count"], 3);
+  EXPECT_EQ(j["early_writes"], 0);  // never written before it was due
+  EXPECT_GE(j["first_token_late_us"]["max"].get<double>(), 0.0);
+  EXPECT_EQ(httpPost(mock.baseUrl() + "/mock/timing", "{}").status, 405);
+}
+
+}  // namespace

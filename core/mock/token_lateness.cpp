@@ -1,0 +1,37 @@
+#include "core/mock/token_lateness.h"
+
+#include <cstdio>
+
+namespace plumbline::mock {
+
+void TokenLateness::record(bool first, int64_t lateNs) {
+  std::lock_guard lock(m_mutex);
+  if (lateNs < 0) ++m_early;
+  (first ? m_first : m_later).record(lateNs);
+}
+
+void TokenLateness::mergeInto(metrics::LatencyHistogram& first, metrics::LatencyHistogram& later,
+                              uint64_t& early) const {
+  std::lock_guard lock(m_mutex);
+  first.merge(m_first);
+  later.merge(m_later);
+  early += m_early;
+}
+
+namespace {
+std::string summary(const metrics::LatencyHistogram& h) {
+  char buf[160];
+  const auto us = [&](double q) { return static_cast<double>(h.percentile(q)) / 1000.0; };
+  std::snprintf(buf, sizeof buf, R"({"count":%llu,"p50":%.3f,"p90":%.3f,"p99":%.3f,"max":%.3f})",
+                static_cast<unsigned long long>(h.count()), us(0.5), us(0.9), us(0.99), us(1.0));
+  return buf;
+}
+}  // namespace
+
+std::string tokenLatenessJson(const metrics::LatencyHistogram& first, const metrics::LatencyHistogram& later,
+                              uint64_t early) {
+  return R"({"first_token_late_us":)" + summary(first) + R"(,"later_token_late_us":)" + summary(later) +
+         R"(,"early_writes":)" + std::to_string(early) + "}";
+}
+
+}  // namespace plumbline::mock

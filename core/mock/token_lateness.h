@@ -1,0 +1,35 @@
+#pragma once
+// How late a mock loop wrote its streamed tokens, against the instants they were due
+// (`GET /mock/timing`): the reference's own error, so that a benchmark of a client's timing
+// can tell the mock's µs from the client's.
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+#include "core/metrics/latency_histogram.h"
+
+namespace plumbline::mock {
+
+/// One loop's lateness histograms (written by that loop, read by any, under a lock that is
+/// never contended on the loop's side but by a reader of /mock/timing).
+class TokenLateness {
+ public:
+  /// A token written `lateNs` after it was due (negative: early, kept as 0 and counted).
+  void record(bool first, int64_t lateNs);
+  /// Adds this loop's histograms to `first` and `later`, and its early writes to `early`.
+  void mergeInto(metrics::LatencyHistogram& first, metrics::LatencyHistogram& later, uint64_t& early) const;
+
+ private:
+  mutable std::mutex m_mutex;
+  metrics::LatencyHistogram m_first;  ///< each stream's first token
+  metrics::LatencyHistogram m_later;  ///< every later token
+  uint64_t m_early = 0;
+};
+
+/// `{"first_token_late_us":{count,p50,p90,p99,max},"later_token_late_us":{...},"early_writes":n}`
+/// (µs with three decimals); "late" is write returned minus due, the due instant counted from
+/// when the mock had read and parsed the request.
+std::string tokenLatenessJson(const metrics::LatencyHistogram& first, const metrics::LatencyHistogram& later,
+                              uint64_t early);
+
+}  // namespace plumbline::mock
