@@ -10,7 +10,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstdlib>
 #include <stdexcept>
+
+#include "core/net/arrival_stamp.h"
+#include "core/util/clock.h"
 
 namespace plumbline::engine {
 
@@ -21,6 +25,9 @@ constexpr size_t kReadBufferBytes = 64 * 1024;
 constexpr int64_t kMaxConnectTimeoutNs = 10'000'000'000;
 /// An idle connection older than this is checked for a close before it carries a request.
 constexpr int64_t kIdleCheckNs = 500'000'000;
+/// A kernel arrival stamp older than this at the read is not trusted (a wall-clock step).
+constexpr int64_t kMaxStampAgeNs = 60'000'000'000;
+constexpr const char* kArrivalStampsEnv = "PLUMBLINE_ARRIVAL_STAMPS";
 
 timeval toTimeval(int64_t ns) {
   if (ns < 0) ns = 0;
@@ -37,7 +44,8 @@ Http1Driver::Http1Driver(event_base* base, const WorkerConfig& config, OnDone on
     : RequestDriver(config, std::move(onDone)),
       m_base(base),
       m_connectTimeoutNs(std::min<int64_t>(config.timeoutMs * 1'000'000, kMaxConnectTimeoutNs)),
-      m_readBuffer(new char[kReadBufferBytes]) {
+      m_readBuffer(new char[kReadBufferBytes]),
+      m_arrivalStamps(net::arrivalStampsFromEnv(kArrivalStampsEnv, std::getenv(kArrivalStampsEnv))) {
   auto endpoint = net::Http1Endpoint::parse(config.endpointUrl);
   if (!endpoint) throw std::invalid_argument("the native HTTP/1.1 client cannot serve " + config.endpointUrl);
   m_endpoint = std::move(*endpoint);
@@ -134,6 +142,7 @@ bool Http1Driver::connectTo(Http1Connection& c, Transfer& t, size_t index) {
   }
   const int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  if (m_arrivalStamps) net::enableArrivalStamps(fd);  // refused: reads are timed when read
   if (LoopbackSources::appliesTo(a.storage)) m_sources.bindNext(fd);  // else connect() slows from ~14k
   c.fd = fd;
   ++m_open;
@@ -175,6 +184,7 @@ void Http1Driver::writeRequest(Http1Connection& c) {
   Transfer& t = *c.transfer;
   const size_t headBytes = c.head.size();
   const size_t total = headBytes + t.body.size();
+  int64_t callNs = -1;
   while (c.written < total) {
     iovec iov[2];
     int parts = 0;
@@ -187,6 +197,10 @@ void Http1Driver::writeRequest(Http1Connection& c) {
     msghdr msg{};
     msg.msg_iov = iov;
     msg.msg_iovlen = static_cast<size_t>(parts);
+    // Upload end is when the write that handed over the last byte began, as the send is when
+    // the first one began: after the call returns, the reply may already have arrived (the
+    // kernel delivers loopback data, and the server answers, while the call is still in it).
+    callNs = nowRel();
     const ssize_t n = sendmsg(c.fd, &msg, MSG_NOSIGNAL);
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -199,7 +213,7 @@ void Http1Driver::writeRequest(Http1Connection& c) {
     }
     c.written += static_cast<size_t>(n);
   }
-  t.record.uploadEndNs = nowRel();
+  if (callNs >= 0) t.record.uploadEndNs = callNs;
 }
 
 void Http1Driver::onWritable(int, short, void* connection) {
@@ -257,7 +271,9 @@ void Http1Driver::onBody(void* connection, const char* p, size_t n) {
 void Http1Driver::readResponse(Http1Connection& c) {
   char* buf = m_readBuffer.get();
   for (;;) {
-    const ssize_t n = recv(c.fd, buf, kReadBufferBytes, 0);
+    int64_t arrivalRealNs = -1;
+    const ssize_t n = m_arrivalStamps ? net::recvWithArrival(c.fd, buf, kReadBufferBytes, arrivalRealNs)
+                                      : recv(c.fd, buf, kReadBufferBytes, 0);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
     if (c.transfer == nullptr) {  // an idle connection closed, reset, or sent bytes nobody asked for
@@ -271,7 +287,7 @@ void Http1Driver::readResponse(Http1Connection& c) {
       return;
     }
     Transfer& t = *c.transfer;
-    m_readNs = nowRel();
+    m_readNs = arrivalRel(arrivalRealNs);
     if (t.record.firstByteNs < 0) t.record.firstByteNs = m_readNs;
     const size_t used = c.parser.feed(buf, static_cast<size_t>(n), &Http1Driver::onBody, &c);
     if (c.parser.failed()) return fail(c, ErrorClass::MalformedStream);
@@ -282,6 +298,12 @@ void Http1Driver::readResponse(Http1Connection& c) {
     }
     if (static_cast<size_t>(n) < kReadBufferBytes) return;
   }
+}
+
+int64_t Http1Driver::arrivalRel(int64_t arrivalRealNs) const {
+  const int64_t mono = util::monotonicNs();
+  if (arrivalRealNs < 0) return mono - m_config.t0Ns;
+  return net::arrivalOnMonotonic(arrivalRealNs, util::wallClockNs(), mono, kMaxStampAgeNs) - m_config.t0Ns;
 }
 
 void Http1Driver::complete(Http1Connection& c, bool reusable) {

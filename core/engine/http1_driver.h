@@ -62,6 +62,8 @@ class Http1Driver final : public RequestDriver {
   /// An idle connection the server may have closed meanwhile (a FIN not yet seen by the loop).
   bool stillOpen(Http1Connection& c);
   void noteSocketError(Transfer& t, int osErrno);
+  /// When the bytes just read arrived (the kernel's stamp), on the run's clock.
+  int64_t arrivalRel(int64_t arrivalRealNs) const;
 
   event_base* m_base;
   net::Http1Endpoint m_endpoint;
@@ -78,7 +80,8 @@ class Http1Driver final : public RequestDriver {
   std::vector<Transfer*> m_done;          ///< finished, OnDone not yet run
   std::unique_ptr<char[]> m_readBuffer;
   size_t m_open = 0;
-  int64_t m_readNs = 0;  ///< when the bytes being parsed were read
+  int64_t m_readNs = 0;  ///< when the bytes being parsed arrived (kernel stamp; else when read)
+  bool m_arrivalStamps = true;  ///< off only for a benchmark's comparison (PLUMBLINE_ARRIVAL_STAMPS=0)
   bool m_draining = false;
 };
 

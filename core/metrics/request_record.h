@@ -12,12 +12,15 @@ struct RequestRecord {
   uint32_t turn = 0;
   uint32_t workerId = 0;
   int64_t plannedNs = -1;
-  int64_t sendNs = -1;        ///< request handed to the socket
-  int64_t firstByteNs = -1;   ///< first response byte
-  int64_t firstTokenNs = -1;  ///< first chunk carrying generated text
+  int64_t sendNs = -1;        ///< request handed to the socket (the first write began)
+  /// First response byte and first chunk carrying generated text: when the bytes arrived
+  /// (the kernel's stamp, native client), or when they were read where there is no stamp.
+  int64_t firstByteNs = -1;
+  int64_t firstTokenNs = -1;
   int64_t lastTokenNs = -1;
   int64_t endNs = -1;
-  /// Last byte of the request body written to the socket (issue 6, long prompts): the upload
+  /// Last byte of the request body written to the socket (issue 6, long prompts; native
+  /// client: when the write that handed it over began, so never after the reply): the upload
   /// takes uploadEndNs − sendNs, reported apart from TTFT, which still runs from sendNs.
   int64_t uploadEndNs = -1;
   int32_t inputTokensServer = -1;

@@ -180,9 +180,10 @@ void MockLoop::route(evhttp_request* request) {
     if (!isPost) return replyError(request, 405, "Method Not Allowed", "use POST for " + std::string(path));
     return handleCompletion(request, path == "/v1/completions" ? ApiKind::Completions : ApiKind::Chat);
   }
-  if (path == "/mock/timing") {
-    if (!isGet) return replyError(request, 405, "Method Not Allowed", "use GET for /mock/timing");
-    return replyJson(request, 200, "OK", m_board.timingJson());
+  if (path == "/mock/timing" || path == "/mock/timing/requests") {
+    if (!isGet) return replyError(request, 405, "Method Not Allowed", "use GET for " + std::string(path));
+    if (path == "/mock/timing") return replyJson(request, 200, "OK", m_board.timingJson());
+    return replyText(request, "text/plain", m_board.firstWritesText());
   }
   if (path == "/v1/models" || path == "/mock/stats") {
     if (!isGet) return replyError(request, 405, "Method Not Allowed", "use GET for " + std::string(path));
@@ -190,11 +191,7 @@ void MockLoop::route(evhttp_request* request) {
   }
   if (path == "/metrics") {
     if (!isGet) return replyError(request, 405, "Method Not Allowed", "use GET for /metrics");
-    const std::string text = renderMetrics(m_board, m_engine);
-    evhttp_add_header(evhttp_request_get_output_headers(request), "Content-Type", "text/plain; version=0.0.4");
-    evbuffer* out = evhttp_request_get_output_buffer(request);
-    evbuffer_add(out, text.data(), text.size());
-    return evhttp_send_reply(request, 200, "OK", out);
+    return replyText(request, "text/plain; version=0.0.4", renderMetrics(m_board, m_engine));
   }
   replyError(request, 404, "Not Found", "no such endpoint: " + std::string(path));
 }
@@ -316,6 +313,13 @@ void MockLoop::replyAtOnce(evhttp_request* request, const MockRequest& parsed, i
   const int64_t elapsed = monotonicNs() - receivedNs;
   m_stats.timeToFirstToken.record(elapsed);
   m_stats.e2eLatency.record(elapsed);
+  evhttp_send_reply(request, 200, "OK", out);
+}
+
+void MockLoop::replyText(evhttp_request* request, const char* contentType, const std::string& body) {
+  evhttp_add_header(evhttp_request_get_output_headers(request), "Content-Type", contentType);
+  evbuffer* out = evhttp_request_get_output_buffer(request);
+  evbuffer_add(out, body.data(), body.size());
   evhttp_send_reply(request, 200, "OK", out);
 }
 

@@ -77,6 +77,7 @@ class MockLoop {
   void takeEngineTokens();
   void replyAtOnce(evhttp_request* request, const MockRequest& parsed, int64_t tokens, int64_t receivedNs);
   void replyJson(evhttp_request* request, int status, const char* reason, const std::string& body);
+  void replyText(evhttp_request* request, const char* contentType, const std::string& body);
   void replyError(evhttp_request* request, int status, const char* reason, const std::string& message,
                   const char* type = nullptr);
   uint64_t nextId() { return (static_cast<uint64_t>(m_index) << 48) | ++m_requestCount; }

@@ -38,6 +38,12 @@ std::string MockStatsBoard::timingJson() const {
   return tokenLatenessJson(first, later, early);
 }
 
+std::string MockStatsBoard::firstWritesText() const {
+  std::vector<std::pair<int64_t, int64_t>> writes;
+  for (int i = 0; i < m_loops; ++i) m_stats[static_cast<size_t>(i)].tokenLateness.appendFirstWrites(writes);
+  return mock::firstWritesText(std::move(writes));
+}
+
 std::string MockStatsBoard::toJson() const {
   std::string out = "{\"requests_received\":" + std::to_string(received()) + ",\"requests_completed\":" +
                     std::to_string(completed()) + ",\"tokens_sent\":" + std::to_string(tokens()) + ",\"faults\":{";

@@ -56,6 +56,8 @@ class MockStatsBoard {
   uint64_t faults(FaultClass cls) const;
   /// GET /mock/timing: every loop's token lateness merged (see tokenLatenessJson).
   std::string timingJson() const;
+  /// GET /mock/timing/requests: every loop's first writes (see firstWritesText).
+  std::string firstWritesText() const;
   int loops() const { return m_loops; }
   const MockStats& loop(int index) const { return m_stats[static_cast<size_t>(index)]; }
 

@@ -151,7 +151,10 @@ void TimedCompletion::sendStreamChunks(int64_t due) {
     flushNow(m_request);
   }
   const int64_t now = monotonicNs();
-  if (m_sent == 0 && due > 0) m_stats.timeToFirstToken.record(now - m_schedule.startNs);
+  if (m_sent == 0 && due > 0) {
+    m_stats.timeToFirstToken.record(now - m_schedule.startNs);
+    m_stats.tokenLateness.recordFirstWrite(m_schedule.startNs, now);
+  }
   if (done) m_stats.e2eLatency.record(now - m_schedule.startNs);
   recordLateness(m_sent, due, now);
   m_sent = due;

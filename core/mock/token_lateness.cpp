@@ -1,5 +1,6 @@
 #include "core/mock/token_lateness.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace plumbline::mock {
@@ -8,6 +9,24 @@ void TokenLateness::record(bool first, int64_t lateNs) {
   std::lock_guard lock(m_mutex);
   if (lateNs < 0) ++m_early;
   (first ? m_first : m_later).record(lateNs);
+}
+
+void TokenLateness::recordFirstWrite(int64_t receivedNs, int64_t writtenNs) {
+  std::lock_guard lock(m_mutex);
+  if (m_firstWrites.size() < kMaxFirstWrites) m_firstWrites.emplace_back(receivedNs, writtenNs);
+}
+
+void TokenLateness::appendFirstWrites(std::vector<std::pair<int64_t, int64_t>>& out) const {
+  std::lock_guard lock(m_mutex);
+  out.insert(out.end(), m_firstWrites.begin(), m_firstWrites.end());
+}
+
+std::string firstWritesText(std::vector<std::pair<int64_t, int64_t>> writes) {
+  std::sort(writes.begin(), writes.end());
+  std::string out;
+  out.reserve(writes.size() * 40);
+  for (const auto& [received, written] : writes) out += std::to_string(received) + ' ' + std::to_string(written) + '\n';
+  return out;
 }
 
 void TokenLateness::mergeInto(metrics::LatencyHistogram& first, metrics::LatencyHistogram& later,

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <thread>
 #include <vector>
@@ -133,6 +135,13 @@ TEST(MockTiming, ReportsItsOwnTokenLateness) {
   EXPECT_EQ(j["early_writes"], 0);  // never written before it was due
   EXPECT_GE(j["first_token_late_us"]["max"].get<double>(), 0.0);
   EXPECT_EQ(httpPost(mock.baseUrl() + "/mock/timing", "{}").status, 405);
+  // And per stream, when it read the request and when it wrote the first token.
+  const auto firsts = httpGet(mock.baseUrl() + "/mock/timing/requests");
+  ASSERT_EQ(firsts.status, 200);
+  long long received = 0, written = 0;
+  ASSERT_EQ(std::sscanf(firsts.body.c_str(), "%lld %lld", &received, &written), 2) << firsts.body;
+  EXPECT_GE(written - received, 30'000'000);  // never before its 30 ms TTFT
+  EXPECT_EQ(std::count(firsts.body.begin(), firsts.body.end(), '\n'), 1);
 }
 
 }  // namespace

@@ -69,3 +69,19 @@ TEST(TokenLateness, MergesLoopsAndReportsMicroseconds) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(TokenLateness, FirstWritesAreListedByArrivalAcrossLoops) {
+  TokenLateness a, b;
+  a.recordFirstWrite(300, 20'000'300);
+  b.recordFirstWrite(100, 20'000'150);
+  a.recordFirstWrite(200, 20'000'260);
+  std::vector<std::pair<int64_t, int64_t>> all;
+  a.appendFirstWrites(all);
+  b.appendFirstWrites(all);
+  EXPECT_EQ(plumbline::mock::firstWritesText(all), "100 20000150\n200 20000260\n300 20000300\n");
+  EXPECT_EQ(plumbline::mock::firstWritesText({}), "");
+}
+
+}  // namespace
