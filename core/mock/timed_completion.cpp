@@ -146,11 +146,13 @@ void TimedCompletion::sendStreamChunks(int64_t due) {
   evbuffer_add(out, text.data(), text.size());
   MockStats::bump(m_stats.tokensSent, static_cast<uint64_t>(due - m_sent));
   if (done) releaseConnection();  // before the end: the reply may complete synchronously
+  // The write's start is the token's instant: loopback delivers (and the client's kernel
+  // stamps) the bytes inside the call, so an instant taken after it could follow the arrival.
+  const int64_t now = monotonicNs();
   if (!text.empty()) {
     evhttp_send_reply_chunk(m_request, out);
     flushNow(m_request);
   }
-  const int64_t now = monotonicNs();
   if (m_sent == 0 && due > 0) {
     m_stats.timeToFirstToken.record(now - m_schedule.startNs);
     m_stats.tokenLateness.recordFirstWrite(m_schedule.startNs, now);

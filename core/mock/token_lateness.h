@@ -37,7 +37,7 @@ class TokenLateness {
 };
 
 /// `{"first_token_late_us":{count,p50,p90,p99,max},"later_token_late_us":{...},"early_writes":n}`
-/// (µs with three decimals); "late" is write returned minus due, the due instant counted from
+/// (µs with three decimals); "late" is when the write began minus due, the due instant counted from
 /// when the mock had read and parsed the request.
 std::string tokenLatenessJson(const metrics::LatencyHistogram& first, const metrics::LatencyHistogram& later,
                               uint64_t early);
