@@ -30,13 +30,15 @@ def line(label, values_ns, note=""):
 
 def main():
     client = [tuple(map(int, l.split())) for l in open(sys.argv[1]) if l.strip()]
-    mock = [tuple(map(int, l.split())) for l in open(sys.argv[2]) if l.strip()]
+    mock = [tuple(map(int, l.split())) for l in open(sys.argv[2]) if l.strip() and l[0].isdigit()]
     ttft = int(float(sys.argv[3]) * 1e6)
-    if not client or len(client) != len(mock):
-        print(f"    cannot join: {len(client)} client records, {len(mock)} mock records")
-        return 1
     client.sort()
     measured = [f - s for s, f in client]
+    if not client or len(client) != len(mock):
+        if client:
+            line("measured TTFT − configured (exact, per request)", [m - ttft for m in measured])
+        print(f"    cannot split: {len(client)} client records, {len(mock)} mock records (a mock without /mock/timing?)")
+        return 1
     late = [w - r - ttft for r, w in mock]
     outside = [m - ttft - l for m, l in zip(measured, late)]
     hi = min(r - s for (s, _), (r, _) in zip(client, mock))   # t0 <= mock read − send

@@ -45,7 +45,10 @@ Http1Driver::Http1Driver(event_base* base, const WorkerConfig& config, OnDone on
       m_base(base),
       m_connectTimeoutNs(std::min<int64_t>(config.timeoutMs * 1'000'000, kMaxConnectTimeoutNs)),
       m_readBuffer(new char[kReadBufferBytes]),
-      m_arrivalStamps(net::arrivalStampsFromEnv(kArrivalStampsEnv, std::getenv(kArrivalStampsEnv))) {
+      // Streams only: a non-streaming reply has no token instants to make precise, so it is
+      // not worth recvmsg's control data and a kernel stamp on every segment.
+      m_arrivalStamps(net::arrivalStampsFromEnv(kArrivalStampsEnv, std::getenv(kArrivalStampsEnv)) &&
+                      config.stream) {
   auto endpoint = net::Http1Endpoint::parse(config.endpointUrl);
   if (!endpoint) throw std::invalid_argument("the native HTTP/1.1 client cannot serve " + config.endpointUrl);
   m_endpoint = std::move(*endpoint);

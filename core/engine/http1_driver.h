@@ -81,7 +81,8 @@ class Http1Driver final : public RequestDriver {
   std::unique_ptr<char[]> m_readBuffer;
   size_t m_open = 0;
   int64_t m_readNs = 0;  ///< when the bytes being parsed arrived (kernel stamp; else when read)
-  bool m_arrivalStamps = true;  ///< off only for a benchmark's comparison (PLUMBLINE_ARRIVAL_STAMPS=0)
+  /// Streaming runs; off for a benchmark's comparison (PLUMBLINE_ARRIVAL_STAMPS=0)
+  bool m_arrivalStamps = true;
   bool m_draining = false;
 };
 
