@@ -1,0 +1,77 @@
+// A streaming run times its tokens by the kernel's arrival stamps (native client): every
+// request's instants stay in order (send ≤ first byte ≤ first token ≤ last token ≤ end), and
+// no first token is earlier than the mock's TTFT after the send. The same holds with the
+// stamps switched off (PLUMBLINE_ARRIVAL_STAMPS=0), and a bad value of the switch is named.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/integration/child_process.h"
+#include "tests/integration/db_query.h"
+
+using nlohmann::json;
+using plumbline::test::ChildProcess;
+using plumbline::test::TempDir;
+using plumbline::test::queryInt;
+
+namespace {
+
+json streamingWorkload() {
+  return {{"plumbline", 1},
+          {"name", "arrival stamps"},
+          {"verdict", {{"send_lag_tolerance_ms", 50.0}}},
+          {"target", {{"url", "embedded"}, {"stream", true}, {"mock", {{"ttft_ms", 30}, {"itl_ms", 2}}}}},
+          {"load", {{"arrival", "constant"}, {"seed", 3}, {"stages", json::array({{{"rate", 20}, {"duration_s", 1}}})}}},
+          {"requests", {{"input_tokens", {{"dist", "fixed"}, {"value", 16}}},
+                        {"output_tokens", {{"dist", "fixed"}, {"value", 4}}},
+                        {"sampling", {{"temperature", 0.0}, {"ignore_eos", true}}}}}};
+}
+
+/// Runs the workload with PLUMBLINE_ARRIVAL_STAMPS set to `stamps` (nullptr: unset).
+int runWith(const TempDir& dir, const char* stamps, std::string& output) {
+  std::ofstream(dir.file("w.json")) << streamingWorkload().dump();
+  if (stamps != nullptr) setenv("PLUMBLINE_ARRIVAL_STAMPS", stamps, 1);
+  ChildProcess run({PLUMBLINE_BIN, "run", dir.file("w.json"), "--db", dir.file("runs.db"), "--workers", "1"},
+                   dir.file("out.txt"));
+  unsetenv("PLUMBLINE_ARRIVAL_STAMPS");
+  const int code = run.wait(60'000);
+  output = run.output();
+  return code;
+}
+
+void expectOrderedInstants(const std::string& db) {
+  EXPECT_EQ(queryInt(db, "SELECT count(*) FROM requests WHERE error_class = 0"), 20);
+  EXPECT_EQ(queryInt(db, "SELECT count(*) FROM requests WHERE send_ns <= first_byte_ns AND first_byte_ns <= "
+                         "first_token_ns AND first_token_ns <= last_token_ns AND last_token_ns <= end_ns"),
+            20);
+  EXPECT_EQ(queryInt(db, "SELECT count(*) FROM requests WHERE first_token_ns - send_ns >= 30000000"), 20);
+}
+
+}  // namespace
+
+TEST(ArrivalStampsRun, StampedInstantsStayInOrder) {
+  TempDir dir;
+  std::string out;
+  const int code = runWith(dir, nullptr, out);
+  ASSERT_TRUE(code == 0 || code == 3) << out;
+  expectOrderedInstants(dir.file("runs.db"));
+}
+
+TEST(ArrivalStampsRun, ReadInstantsWhenSwitchedOff) {
+  TempDir dir;
+  std::string out;
+  const int code = runWith(dir, "0", out);
+  ASSERT_TRUE(code == 0 || code == 3) << out;
+  expectOrderedInstants(dir.file("runs.db"));
+}
+
+TEST(ArrivalStampsRun, ABadSwitchValueIsNamed) {
+  TempDir dir;
+  std::string out;
+  const int code = runWith(dir, "yes", out);
+  EXPECT_NE(code, 0);
+  EXPECT_NE(out.find("PLUMBLINE_ARRIVAL_STAMPS"), std::string::npos) << out;
+}
