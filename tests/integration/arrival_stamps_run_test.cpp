@@ -42,7 +42,13 @@ int runWith(const TempDir& dir, const char* stamps, std::string& output) {
   return code;
 }
 
-void expectOrderedInstants(const std::string& db) {
+/// A run with the switch at `stamps` completes and stores its instants in order.
+void expectOrderedRun(const char* stamps) {
+  TempDir dir;
+  std::string out;
+  const int code = runWith(dir, stamps, out);
+  ASSERT_TRUE(code == 0 || code == 3) << out;
+  const std::string db = dir.file("runs.db");
   EXPECT_EQ(queryInt(db, "SELECT count(*) FROM requests WHERE error_class = 0"), 20);
   EXPECT_EQ(queryInt(db, "SELECT count(*) FROM requests WHERE send_ns <= first_byte_ns AND first_byte_ns <= "
                          "first_token_ns AND first_token_ns <= last_token_ns AND last_token_ns <= end_ns"),
@@ -52,21 +58,9 @@ void expectOrderedInstants(const std::string& db) {
 
 }  // namespace
 
-TEST(ArrivalStampsRun, StampedInstantsStayInOrder) {
-  TempDir dir;
-  std::string out;
-  const int code = runWith(dir, nullptr, out);
-  ASSERT_TRUE(code == 0 || code == 3) << out;
-  expectOrderedInstants(dir.file("runs.db"));
-}
+TEST(ArrivalStampsRun, StampedInstantsStayInOrder) { expectOrderedRun(nullptr); }
 
-TEST(ArrivalStampsRun, ReadInstantsWhenSwitchedOff) {
-  TempDir dir;
-  std::string out;
-  const int code = runWith(dir, "0", out);
-  ASSERT_TRUE(code == 0 || code == 3) << out;
-  expectOrderedInstants(dir.file("runs.db"));
-}
+TEST(ArrivalStampsRun, ReadInstantsWhenSwitchedOff) { expectOrderedRun("0"); }
 
 TEST(ArrivalStampsRun, ABadSwitchValueIsNamed) {
   TempDir dir;
