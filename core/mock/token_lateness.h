@@ -26,7 +26,7 @@ class TokenLateness {
   /// Appends this loop's first writes to `out`.
   void appendFirstWrites(std::vector<std::pair<int64_t, int64_t>>& out) const;
 
-  static constexpr size_t kMaxFirstWrites = size_t{1} << 20;  ///< 16 MiB a loop at most
+  static constexpr size_t kMaxFirstWrites = size_t{1} << 18;  ///< 4 MiB a loop at most
 
  private:
   mutable std::mutex m_mutex;
