@@ -49,6 +49,11 @@ for _ in $(seq 1 3600); do
 done
 sleep 2  # let the studio draw the end
 [[ -n $SHOT ]] && import -window root "$SHOT"
+# CPU (user + system) the watching cost: the studio's, and the X server's that shows it.
+cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / hz}' "/proc/$1/stat"; }
+echo "studio CPU: $(cpu_s "$studio_pid") s over $SECONDS s"
+xvfb=$(pgrep -f "^Xvfb ${DISPLAY} " | head -1 || true)
+[[ -n $xvfb ]] && echo "Xvfb CPU: $(cpu_s "$xvfb") s"
 kill "$studio_pid"
 wait "$studio_pid" || true
 INNER

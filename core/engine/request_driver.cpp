@@ -11,6 +11,8 @@
 
 namespace plumbline::engine {
 
+const char* const kHttpClientEnv = "PLUMBLINE_HTTP_CLIENT";
+
 RequestDriver::RequestDriver(const WorkerConfig& config, OnDone onDone)
     : m_config(config), m_onDone(std::move(onDone)), m_reader(config) {}
 
@@ -45,11 +47,30 @@ void RequestDriver::removeActive(Transfer& t) {
   t.activeIndex = SIZE_MAX;
 }
 
+namespace {
+
+bool nativeCanServe(const std::string& url) {
+  return net::Http1Endpoint::parse(url) && !CurlTarget::environmentNamesProxy();
+}
+
+}  // namespace
+
 HttpClientKind chooseHttpClient(const std::string& url) {
-  const char* forced = std::getenv("PLUMBLINE_HTTP_CLIENT");
+  const char* forced = std::getenv(kHttpClientEnv);
   if (forced != nullptr && std::strcmp(forced, "curl") == 0) return HttpClientKind::Curl;
-  if (!net::Http1Endpoint::parse(url) || CurlTarget::environmentNamesProxy()) return HttpClientKind::Curl;
-  return HttpClientKind::Native;
+  return nativeCanServe(url) ? HttpClientKind::Native : HttpClientKind::Curl;
+}
+
+std::string httpClientChoiceError(const char* value, const std::string& url) {
+  if (value == nullptr) return {};
+  const std::string v = value;
+  if (v.empty() || v == "auto" || v == "curl") return {};
+  if (v == "native") {
+    if (nativeCanServe(url)) return {};
+    return std::string(kHttpClientEnv) + "=native: the native client speaks plain http:// without a proxy only; " +
+           "this target needs libcurl (https, a proxy in the environment, or user:password@ in the URL)";
+  }
+  return std::string(kHttpClientEnv) + "=" + v + ": unknown HTTP client (use curl, native or auto)";
 }
 
 std::string_view httpClientName(HttpClientKind kind) { return kind == HttpClientKind::Native ? "native" : "curl"; }

@@ -75,10 +75,16 @@ class RequestDriver {
 };
 
 /// Which HTTP client serves `url`: the native HTTP/1.1 client for a plain http:// URL with no
-/// proxy in the environment, libcurl otherwise (https, proxies, user:password@ URLs), or
-/// whenever PLUMBLINE_HTTP_CLIENT=curl forces it (diagnostics: compare both in one run).
+/// proxy in the environment, libcurl otherwise (https, proxies, user:password@ URLs).
+/// PLUMBLINE_HTTP_CLIENT (diagnostics: compare both on one target) forces one: `curl`, or
+/// `native` where the native client can serve the URL; empty or `auto` chooses as above.
 enum class HttpClientKind : uint8_t { Curl, Native };
+extern const char* const kHttpClientEnv;  ///< "PLUMBLINE_HTTP_CLIENT"
 HttpClientKind chooseHttpClient(const std::string& url);
+/// Why PLUMBLINE_HTTP_CLIENT (its value given; null = unset) cannot be honoured for `url`, or
+/// empty when it can: an unknown value, or `native` for a URL only libcurl serves. Checked
+/// before a run starts, so a mistyped value is an error, not silently the default.
+std::string httpClientChoiceError(const char* value, const std::string& url);
 std::string_view httpClientName(HttpClientKind kind);
 
 /// The driver chooseHttpClient(config.endpointUrl) picks, on the worker's event loop.

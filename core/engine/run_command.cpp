@@ -11,6 +11,7 @@
 
 #include "core/engine/coordinator.h"
 #include "core/engine/endpoint_url.h"
+#include "core/engine/request_driver.h"
 #include "core/engine/live_run.h"
 #include "core/engine/store_sink.h"
 #include "core/engine/terminal_report.h"
@@ -108,6 +109,8 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("target.url: ") + e.what());
   }
+  if (std::string why = httpClientChoiceError(std::getenv(kHttpClientEnv), endpoint); !why.empty())
+    throw UsageError(why);
 
   store::RunInfo info;
   info.name = opt.name.empty() ? spec.name : opt.name;

@@ -61,7 +61,13 @@ void SeriesDecimator::mergePairs() {
 
 std::vector<SeriesPoint> SeriesDecimator::points() const {
   std::vector<SeriesPoint> out;
-  out.reserve(m_bins.size() * 2);
+  out.reserve(m_bins.size() * 2 + 1);
+  pointsInto(out);
+  return out;
+}
+
+void SeriesDecimator::pointsInto(std::vector<SeriesPoint>& out) const {
+  out.clear();
   for (const Bin& b : m_bins) {
     if (b.min == b.max) {
       out.push_back(b.min);
@@ -76,7 +82,6 @@ std::vector<SeriesPoint> SeriesDecimator::points() const {
   // The newest point too, so a chart always reaches the present (x never decreases, so it
   // is the last in time whatever its bin kept).
   if (!out.empty() && !(out.back() == m_last) && m_last.x >= out.back().x) out.push_back(m_last);
-  return out;
 }
 
 }  // namespace plumbline::metrics

@@ -26,6 +26,9 @@ class SeriesDecimator {
   /// The kept points in time order: per bin its min and max (one point when they coincide),
   /// then the newest point when its bin did not keep it.
   std::vector<SeriesPoint> points() const;
+  /// The same into out (cleared first), reusing its capacity: no allocation once out has
+  /// held 2 × maxBins + 1 points.
+  void pointsInto(std::vector<SeriesPoint>& out) const;
   size_t binCount() const { return m_bins.size(); }
   double binWidth() const { return m_width; }
   bool empty() const { return m_bins.empty(); }

@@ -52,3 +52,26 @@ TEST(BadWorkloadCli, MissingFileAndBadFlagsExitTwo) {
   }
   EXPECT_FALSE(exists(tmp.file("x.db")));
 }
+
+// A mistyped PLUMBLINE_HTTP_CLIENT (a diagnostics switch) is an error naming the variable and
+// its value, not silently the default client; `native` for a target only libcurl can serve
+// says why. Nothing is written either way.
+TEST(BadWorkloadCli, UnknownOrImpossibleHttpClientChoiceExitsTwoNamingIt) {
+  TempDir tmp;
+  const std::string workload = std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/quickstart.json";
+  struct Case {
+    const char* value;
+    const char* target;
+    const char* message;
+  };
+  for (const Case& c : {Case{"nativ", "http://127.0.0.1:9", "PLUMBLINE_HTTP_CLIENT=nativ: unknown HTTP client"},
+                        Case{"native", "https://127.0.0.1:9", "PLUMBLINE_HTTP_CLIENT=native: the native client"}}) {
+    setenv("PLUMBLINE_HTTP_CLIENT", c.value, 1);
+    ChildProcess p({PLUMBLINE_BIN, "run", workload, "--target", c.target, "--db", tmp.file("x.db"), "--duration", "1"},
+                   tmp.file("out.txt"));
+    unsetenv("PLUMBLINE_HTTP_CLIENT");
+    EXPECT_EQ(p.wait(10000), 2) << c.value << ": " << p.output();
+    EXPECT_NE(p.output().find(c.message), std::string::npos) << p.output();
+  }
+  EXPECT_FALSE(exists(tmp.file("x.db")));
+}

@@ -362,5 +362,22 @@ TEST(Http1Driver, ClientChoiceFollowsSchemeProxyAndOverride) {
   unsetenv("http_proxy");
   setenv("PLUMBLINE_HTTP_CLIENT", "curl", 1);
   EXPECT_EQ(chooseHttpClient("http://127.0.0.1:8000/v1/chat/completions"), HttpClientKind::Curl);
+  setenv("PLUMBLINE_HTTP_CLIENT", "native", 1);
+  EXPECT_EQ(chooseHttpClient("http://127.0.0.1:8000/v1/chat/completions"), HttpClientKind::Native);
   unsetenv("PLUMBLINE_HTTP_CLIENT");
+}
+
+TEST(Http1Driver, AnHttpClientChoiceThatCannotBeHonouredIsNamed) {
+  using plumbline::engine::httpClientChoiceError;
+  for (const char* v : {"http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"}) unsetenv(v);
+  const std::string plain = "http://127.0.0.1:8000/v1/chat/completions";
+  for (const char* ok : {"", "auto", "curl", "native"}) EXPECT_EQ(httpClientChoiceError(ok, plain), "") << ok;
+  EXPECT_EQ(httpClientChoiceError(nullptr, plain), "");
+  EXPECT_EQ(httpClientChoiceError("curl", "https://api.example.com/v1/chat/completions"), "");
+  EXPECT_NE(httpClientChoiceError("Curl", plain).find("PLUMBLINE_HTTP_CLIENT=Curl: unknown HTTP client"), std::string::npos);
+  EXPECT_NE(httpClientChoiceError("native", "https://api.example.com/v1/chat/completions").find("needs libcurl"),
+            std::string::npos);
+  setenv("http_proxy", "http://127.0.0.1:3128", 1);
+  EXPECT_NE(httpClientChoiceError("native", plain).find("proxy"), std::string::npos);
+  unsetenv("http_proxy");
 }

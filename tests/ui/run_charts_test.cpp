@@ -2,6 +2,8 @@
 #include <QFileInfo>
 #include <QChartView>
 #include <QLineSeries>
+#include <QImage>
+#include <QValueAxis>
 #include <QTest>
 
 #include "ui/charts/metric_chart.h"
@@ -126,6 +128,46 @@ class RunChartsTest : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(charts.redrawCount(), 1, 5000);
   }
 
+  // The chart paints its lines itself (Qt Charts' series stay empty, for the legend): a
+  // flat line at y = 50 of 0..100 must colour the pixels half way up the plot area, in the
+  // series' colour, and nothing else inside the plot but grid and background.
+  void paintsItsLinesWhereThePointsMap() {
+    MetricChart chart(QStringLiteral("test"), QStringLiteral("units"));
+    chart.resize(600, 400);
+    chart.setLineStyle(QStringLiteral("flat"), Qt::SolidLine);  // 2 px: robust to rounding
+    chart.append(QStringLiteral("flat"), 0, 50);
+    chart.append(QStringLiteral("flat"), 10, 50);
+    chart.append(QStringLiteral("top"), 0, 100);  // sets the y range to 0..~105
+    QVERIFY(chart.flush());
+    const QImage image = chart.grab().toImage();
+    const QRectF plot = chart.chart()->mapRectToScene(chart.chart()->plotArea());
+    const auto* axisY = static_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).first());
+    const double yPx = plot.bottom() - (50 - axisY->min()) / (axisY->max() - axisY->min()) * plot.height();
+    QColor colour;
+    for (QAbstractSeries* s : chart.chart()->series()) {
+      auto* line = static_cast<QLineSeries*>(s);
+      QCOMPARE(line->count(), 0);  // Qt Charts keeps no copy of the points
+      if (line->name() == QStringLiteral("flat")) colour = line->pen().color();
+    }
+    QVERIFY(colour.isValid());
+    int hits = 0, misses = 0;
+    for (int x = static_cast<int>(plot.left()) + 10; x < static_cast<int>(plot.right()) - 10; x += 10) {
+      bool found = false;
+      for (int dy = -2; dy <= 2 && !found; ++dy) found = image.pixelColor(x, static_cast<int>(yPx) + dy) == colour;
+      found ? ++hits : ++misses;
+    }
+    QVERIFY2(hits > 0 && misses == 0, qPrintable(QStringLiteral("%1 hits, %2 misses").arg(hits).arg(misses)));
+    // Well away from the line (a quarter of the plot below it) the colour does not appear.
+    const int below = static_cast<int>(yPx + plot.height() / 4);
+    for (int x = static_cast<int>(plot.left()) + 10; x < static_cast<int>(plot.right()) - 10; x += 10)
+      QVERIFY(image.pixelColor(x, below) != colour);
+    // Hidden from the legend = not painted.
+    for (QAbstractSeries* s : chart.chart()->series())
+      if (s->name() == QStringLiteral("flat")) s->setVisible(false);
+    const QImage hidden = chart.grab().toImage();
+    QVERIFY(hidden.pixelColor(static_cast<int>(plot.center().x()), static_cast<int>(yPx)) != colour);
+  }
+
   void exportsPngAndSvg() {
     RunCharts charts;
     charts.resize(900, 600);
@@ -134,6 +176,11 @@ class RunChartsTest : public QObject {
     QVERIFY(charts.exportTo(dir + QStringLiteral("/plumbline_charts_test.png")));
     QVERIFY(charts.exportTo(dir + QStringLiteral("/plumbline_charts_test.svg")));
     QVERIFY(QFileInfo(dir + QStringLiteral("/plumbline_charts_test.svg")).size() > 1000);
+    // The lines are painted by the chart, not Qt Charts: the SVG must still hold them (a
+    // polyline per drawn series).
+    QFile svg(dir + QStringLiteral("/plumbline_charts_test.svg"));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    QVERIFY(svg.readAll().contains("<polyline"));
   }
 };
 

@@ -49,3 +49,19 @@ TEST(SeriesDecimator, IgnoresPointsGoingBackInTime) {
   ASSERT_EQ(d.points().size(), 1u);
   EXPECT_EQ(d.last(), (SeriesPoint{2, 1}));
 }
+
+TEST(SeriesDecimator, PointsIntoMatchesPointsAndReusesItsBuffer) {
+  SeriesDecimator d(8);
+  std::vector<SeriesPoint> out;
+  out.reserve(2 * 8 + 1);
+  const SeriesPoint* buffer = out.data();
+  for (int i = 0; i < 1000; ++i) {
+    d.append(i * 0.25, (i * 37) % 11);
+    d.pointsInto(out);
+    ASSERT_EQ(out, d.points()) << "after " << i + 1 << " points";
+    ASSERT_EQ(out.data(), buffer) << "pointsInto reallocated after " << i + 1 << " points";
+  }
+  out.push_back({-1, -1});
+  d.pointsInto(out);  // cleared first, not appended to
+  EXPECT_EQ(out, d.points());
+}

@@ -4,6 +4,7 @@
 #include <QGraphicsLayout>
 #include <QLegend>
 #include <QLineSeries>
+#include <QPainter>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
@@ -57,7 +58,8 @@ MetricChart::MetricChart(const QString& title, const QString& yUnit, QWidget* pa
   chart->addAxis(m_x, Qt::AlignBottom);
   chart->addAxis(m_y, Qt::AlignLeft);
   setRenderHint(QPainter::Antialiasing, false);
-  setMinimumSize(260, 180);
+  setMinimumSize(260, 150);
+  m_polyline.reserve(static_cast<qsizetype>(kMaxPoints));
 }
 
 MetricChart::Line& MetricChart::line(const QString& name) {
@@ -71,6 +73,8 @@ MetricChart::Line& MetricChart::line(const QString& name) {
   l->series->attachAxis(m_x);
   l->series->attachAxis(m_y);
   applyStyle(name, l->series);
+  l->drawn.reserve(kMaxPoints);
+  m_paintOrder.push_back(l.get());
   return *m_lines.emplace(name, std::move(l)).first->second;
 }
 
@@ -101,28 +105,50 @@ void MetricChart::clear() {
     delete l->series;
   }
   m_lines.clear();
+  m_paintOrder.clear();
   m_xMax = m_yMax = 0;
   rescale();
+  viewport()->update();
 }
 
 bool MetricChart::flush() {
   bool changed = false;
   for (auto& [name, l] : m_lines) {
     if (!l->dirty) continue;
-    QList<QPointF> pts;
-    const auto kept = l->data.points();
-    pts.reserve(static_cast<qsizetype>(kept.size()));
-    for (const auto& p : kept) {
-      pts.append(QPointF(p.x, p.y));
-      m_yMax = std::max(m_yMax, p.y);
-    }
-    if (!kept.empty()) m_xMax = std::max(m_xMax, kept.back().x);
-    l->series->replace(pts);
+    l->data.pointsInto(l->drawn);
+    for (const auto& p : l->drawn) m_yMax = std::max(m_yMax, p.y);
+    if (!l->drawn.empty()) m_xMax = std::max(m_xMax, l->drawn.back().x);
     l->dirty = false;
     changed = true;
   }
-  if (changed) rescale();
+  if (changed) {
+    rescale();
+    viewport()->update();  // the lines are ours: Qt Charts does not know they changed
+  }
   return changed;
+}
+
+void MetricChart::drawForeground(QPainter* painter, const QRectF& rect) {
+  QChartView::drawForeground(painter, rect);
+  const QRectF plot = chart()->mapRectToScene(chart()->plotArea());
+  const double xSpan = m_x->max() - m_x->min(), ySpan = m_y->max() - m_y->min();
+  if (plot.isEmpty() || xSpan <= 0 || ySpan <= 0) return;
+  painter->save();
+  painter->setClipRect(plot.intersected(rect));
+  painter->setRenderHint(QPainter::Antialiasing, false);
+  const double sx = plot.width() / xSpan, sy = plot.height() / ySpan;
+  for (const Line* l : m_paintOrder) {
+    if (l->drawn.empty() || !l->series->isVisible()) continue;
+    m_polyline.clear();
+    for (const auto& p : l->drawn)
+      m_polyline.append(QPointF(plot.left() + (p.x - m_x->min()) * sx, plot.bottom() - (p.y - m_y->min()) * sy));
+    painter->setPen(l->series->pen());
+    if (m_polyline.size() == 1)
+      painter->drawPoint(m_polyline.first());
+    else
+      painter->drawPolyline(m_polyline);
+  }
+  painter->restore();
 }
 
 /// Range 0..a nice ceiling of max, with ticks at a round step (about 5 of them).
@@ -148,8 +174,12 @@ void MetricChart::rescale() {
 }
 
 QList<QPointF> MetricChart::drawnPoints(const QString& series) const {
+  QList<QPointF> out;
   auto it = m_lines.find(series);
-  return it == m_lines.end() ? QList<QPointF>{} : it->second->series->points();
+  if (it == m_lines.end()) return out;
+  out.reserve(static_cast<qsizetype>(it->second->drawn.size()));
+  for (const auto& p : it->second->drawn) out.append(QPointF(p.x, p.y));
+  return out;
 }
 
 QStringList MetricChart::seriesNames() const {

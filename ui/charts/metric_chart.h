@@ -2,10 +2,12 @@
 #include <QChartView>
 #include <QList>
 #include <QPointF>
+#include <QPolygonF>
 #include <QString>
 #include <QStringList>
 #include <map>
 #include <memory>
+#include <vector>
 
 #include "core/metrics/series_decimator.h"
 
@@ -15,16 +17,20 @@ class QValueAxis;
 namespace plumbline::ui::charts {
 
 /// One chart of the run grid: named line series over time (seconds since t0). Points are
-/// kept in core's SeriesDecimator (bounded); the Qt series are only touched by flush(), so
-/// appends cost nothing on screen until the owner's coalescing timer fires.
+/// kept in core's SeriesDecimator (bounded); flush() copies them into a per-line buffer sized
+/// for the bound when the line is created, and the chart paints those buffers itself over
+/// Qt Charts' axes, grid and legend. Qt Charts' own line items keep several growing copies of
+/// every point (the series, its geometry, the line path and a stroked hit-test outline, all
+/// rebuilt on every redraw): drawing the lines here keeps a live run's memory at its final
+/// size from the first tick and its redraws cheap. The QLineSeries stay, empty, for the
+/// legend and the colours.
 class MetricChart : public QChartView {
   Q_OBJECT
  public:
-  /// Bins per series: at most twice as many points, about two per pixel of a chart in the
-  /// grid. Qt Charts keeps each drawn point several times over (the series, its geometry,
-  /// the line path and its stroked outline, rebuilt on every redraw), so the memory and the
-  /// redraw work of a live run grow with this number until it is reached.
+  /// Bins per series: at most twice as many points (plus the newest), about two per pixel of
+  /// a chart in the grid.
   static constexpr size_t kMaxBins = 250;
+  static constexpr size_t kMaxPoints = 2 * kMaxBins + 1;
 
   MetricChart(const QString& title, const QString& yUnit, QWidget* parent = nullptr);
 
@@ -43,10 +49,14 @@ class MetricChart : public QChartView {
   QStringList seriesNames() const;
   QString title() const { return m_title; }
 
+ protected:
+  void drawForeground(QPainter* painter, const QRectF& rect) override;
+
  private:
   struct Line {
-    QLineSeries* series = nullptr;
+    QLineSeries* series = nullptr;  ///< empty: the legend entry and the pen
     metrics::SeriesDecimator data{kMaxBins};
+    std::vector<metrics::SeriesPoint> drawn;  ///< what is painted, capacity kMaxPoints
     bool dirty = false;
   };
   Line& line(const QString& name);
@@ -59,6 +69,8 @@ class MetricChart : public QChartView {
   void applyStyle(const QString& name, QLineSeries* series) const;
 
   std::map<QString, std::unique_ptr<Line>> m_lines;
+  std::vector<Line*> m_paintOrder;  ///< creation order: later lines are painted on top
+  QPolygonF m_polyline;             ///< scratch for painting, capacity kMaxPoints
   std::map<QString, Qt::PenStyle> m_styles;
   double m_xMax = 0, m_yMax = 0;
 };

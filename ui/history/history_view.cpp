@@ -10,7 +10,6 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -77,18 +76,18 @@ void HistoryView::buildUi() {
   m_table->horizontalHeader()->setStretchLastSection(true);
   m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
 
+  // No scroll area around the detail pane: one would size the pane by its word-wrapped
+  // labels' preferred heights, pushing the third row of charts below the fold. The charts
+  // share whatever height the splitter gives them (down to their minimum).
   m_detail = new RunDetailPane(this);
-  auto* scroll = new QScrollArea(this);
-  scroll->setWidget(m_detail);
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
 
   auto* splitter = new QSplitter(Qt::Vertical, this);
   splitter->addWidget(m_table);
-  splitter->addWidget(scroll);
-  splitter->setStretchFactor(0, 2);
-  splitter->setStretchFactor(1, 5);
-  m_table->setMinimumHeight(170);
+  splitter->addWidget(m_detail);
+  splitter->setStretchFactor(0, 1);
+  splitter->setStretchFactor(1, 6);
+  splitter->setSizes({130, 770});  // a few rows of runs; the selected run's charts get the rest
+  m_table->setMinimumHeight(110);
 
   m_status = new QLabel(this);
   auto* layout = new QVBoxLayout(this);

@@ -1,6 +1,5 @@
 #include "ui/history/run_detail_pane.h"
 
-#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -45,25 +44,29 @@ RunDetailPane::RunDetailPane(QWidget* parent) : QWidget(parent) {
   layout->addWidget(m_banner);
   layout->addWidget(m_meta);
 
+  // One row: each field with its button beside it, so the charts get the pane's height.
   m_editors = new QWidget(this);
   auto* form = new QHBoxLayout(m_editors);
   form->setContentsMargins(0, 0, 0, 0);
-  auto addField = [&](const QString& label, QWidget* editor, const char* buttonText, auto slot) {
-    auto* box = new QFormLayout();
-    box->addRow(label, editor);
+  auto addField = [&](const QString& label, QWidget* editor, const char* buttonText, auto slot, int stretch) {
+    auto* caption = new QLabel(label, m_editors);
+    caption->setBuddy(editor);
+    form->addWidget(caption);
+    form->addWidget(editor, stretch);
     auto* button = new QPushButton(QString::fromLatin1(buttonText), m_editors);
     connect(button, &QPushButton::clicked, this, slot);
-    box->addRow(QString(), button);
-    form->addLayout(box, 1);
+    form->addWidget(button);
+    form->addSpacing(8);
   };
   m_name = new QLineEdit(m_editors);
   m_tags = new QLineEdit(m_editors);
   m_tags->setPlaceholderText(QStringLiteral("comma-separated, e.g. nightly, h100"));
   m_notes = new QPlainTextEdit(m_editors);
-  m_notes->setMaximumHeight(56);
-  addField(QStringLiteral("Name"), m_name, "Rename", &RunDetailPane::saveName);
-  addField(QStringLiteral("Tags"), m_tags, "Save tags", &RunDetailPane::saveTags);
-  addField(QStringLiteral("Notes"), m_notes, "Save notes", &RunDetailPane::saveNotes);
+  m_notes->setPlaceholderText(QStringLiteral("notes"));
+  m_notes->setFixedHeight(m_notes->fontMetrics().lineSpacing() * 2 + 12);  // two lines; it scrolls
+  addField(QStringLiteral("&Name"), m_name, "Rename", &RunDetailPane::saveName, 2);
+  addField(QStringLiteral("&Tags"), m_tags, "Save tags", &RunDetailPane::saveTags, 2);
+  addField(QStringLiteral("N&otes"), m_notes, "Save notes", &RunDetailPane::saveNotes, 3);
   connect(m_name, &QLineEdit::returnPressed, this, &RunDetailPane::saveName);
   connect(m_tags, &QLineEdit::returnPressed, this, &RunDetailPane::saveTags);
   layout->addWidget(m_editors);
@@ -71,7 +74,7 @@ RunDetailPane::RunDetailPane(QWidget* parent) : QWidget(parent) {
   layout->addWidget(m_status);
 
   m_charts = new charts::RunCharts(this);
-  m_charts->setMinimumHeight(560);
+  m_charts->setMinimumHeight(3 * 150 + 4);  // three rows of charts at their minimum
   layout->addWidget(m_charts, 1);
   clear(QStringLiteral("Select a run to see its verdict and charts."));
 }
