@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Builds the engine under ASan + UBSan (asan-core: no Qt studio) and runs its unit and
-# integration tests. Not part of the default CI run: see README "Sanitizers" for the timings.
-# PLUMBLINE_ASAN=full runs the whole suite (asan preset, studio included) instead.
+# Builds everything under ASan + UBSan + LeakSanitizer (clang, `asan` preset) and runs the whole
+# suite there: unit, integration, studio (QtTest, offscreen), conformance and the fuzz-corpus
+# replays. Not part of the default CI run: see README "Sanitizers" for the timings.
+# PLUMBLINE_ASAN=core runs the engine only (asan-core: no Qt studio, no studio tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-preset=asan-core
-if [ "${PLUMBLINE_ASAN:-}" = full ]; then preset=asan; fi
+preset=asan
+if [ "${PLUMBLINE_ASAN:-}" = core ]; then preset=asan-core; fi
 cmake --preset "$preset"
 cmake --build --preset "$preset"
 ctest --preset "$preset" -j2
