@@ -16,11 +16,14 @@ void LivePublisher::onWindow(const metrics::WindowStats& window) {
   m_next.onWindow(window);
   m_server.window(toWindowRow(window));
   // Verdict reasons as they become known: judge the windows so far and announce each new
-  // reason once (a reason whose window range merely grows is not new).
+  // reason once (a reason whose window range merely grows is not new). Send lag is judged
+  // only over complete groups of sends, as the final verdict will judge them: a p99 over the
+  // few sends of a slow run's first seconds is their maximum, not a p99.
   m_evidence.push_back(metrics::WindowEvidence::from(window));
   m_planned += window.planned;
   m_sent += window.sent;
-  const metrics::Verdict v = metrics::judgeEvidence(m_evidence, m_planned, m_sent, m_policy);
+  const metrics::Verdict v = metrics::judgeEvidence(m_evidence, m_planned, m_sent, m_policy, {},
+                                                           metrics::Judging::SoFar);
   for (size_t i = m_reasonsAnnounced; i < v.reasons.size(); ++i)
     m_server.notice({window.startNs + window.lengthNs, "warning", "harness limited: " + v.reasons[i]});
   m_reasonsAnnounced = std::max(m_reasonsAnnounced, v.reasons.size());

@@ -99,7 +99,9 @@ int64_t pooledLagP99(const std::vector<WindowEvidence>& ws, size_t i, size_t j) 
 
 /// Send lag p99 per group of consecutive windows holding at least kMinSendsForLagP99 sends
 /// (a short last group joins the one before it); a group over tolerance marks its windows.
-void judgeSendLag(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
+/// So far (a run still going), a short last group is not judged yet: windows still to come
+/// join it, and the p99 of its few sends would be little more than their maximum.
+void judgeSendLag(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p, Judging judging,
                   std::vector<std::string>& out) {
   std::vector<std::pair<size_t, size_t>> groups;
   uint64_t sends = 0;
@@ -112,7 +114,7 @@ void judgeSendLag(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
       sends = 0;
     }
   }
-  if (start < ws.size()) {
+  if (start < ws.size() && judging == Judging::Final) {
     if (groups.empty()) groups.emplace_back(start, ws.size() - 1);
     else groups.back().second = ws.size() - 1;
   }
@@ -141,7 +143,7 @@ void judgeSendLag(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
       out);
 }
 
-void judgeSends(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
+void judgeSends(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p, Judging judging,
                 std::vector<std::string>& out) {
   coalesce(
       ws, [&](const WindowEvidence& w) { return shortOf(w.sent, w.planned, p.minSentFraction); },
@@ -151,7 +153,7 @@ void judgeSends(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
         return sentOfPlanned(sent, planned);
       },
       out);
-  judgeSendLag(ws, p, out);
+  judgeSendLag(ws, p, judging, out);
 }
 
 void judgeHarness(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
@@ -228,11 +230,11 @@ Verdict judge(const std::vector<WindowStats>& windows, uint64_t planned, uint64_
 
 Verdict judgeEvidence(const std::vector<WindowEvidence>& windows, uint64_t planned,
                       uint64_t sent, const VerdictPolicy& policy,
-                      const std::vector<std::string>& extraReasons) {
+                      const std::vector<std::string>& extraReasons, Judging judging) {
   Verdict v;
   if (shortOf(sent, planned, policy.minSentFraction))
     v.reasons.push_back(sentOfPlanned(sent, planned));
-  judgeSends(windows, policy, v.reasons);
+  judgeSends(windows, policy, judging, v.reasons);
   judgeHarness(windows, policy, v.reasons);
   v.reasons.insert(v.reasons.end(), extraReasons.begin(), extraReasons.end());
   if (v.reasons.empty()) return v;

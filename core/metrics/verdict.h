@@ -54,10 +54,14 @@ inline constexpr uint64_t kMinSendsForLagP99 = 100;
 /// supporting evidence of a harness_limited verdict.
 Verdict judge(const std::vector<WindowStats>& windows, uint64_t planned, uint64_t sent,
               const VerdictPolicy& policy, const std::vector<std::string>& extraReasons = {});
+/// Final: the run is over, every window is judged. SoFar: the run is still going, so the
+/// windows after the last complete group of kMinSendsForLagP99 sends are not judged for send
+/// lag yet (the live stream's reasons then never say more than the final verdict will).
+enum class Judging : uint8_t { Final, SoFar };
 /// Same, from the compact per-window evidence RunAggregator keeps.
 Verdict judgeEvidence(const std::vector<WindowEvidence>& windows, uint64_t planned,
                       uint64_t sent, const VerdictPolicy& policy,
-                      const std::vector<std::string>& extraReasons = {});
+                      const std::vector<std::string>& extraReasons = {}, Judging judging = Judging::Final);
 
 /// "41,230": digits grouped by thousands, as reasons print counts.
 std::string formatCount(uint64_t n);

@@ -211,3 +211,26 @@ TEST(Verdict, WindowsOfAHundredSendsOrMoreAreJudgedAlone) {
   ASSERT_EQ(v.reasons.size(), 1u);
   EXPECT_EQ(v.reasons[0].rfind("window 7\u20138 s: send lag p99 5 ms > 1 ms tolerance", 0), 0u) << v.reasons[0];
 }
+
+// The live stream judges the windows so far after each one. A slow run's first few sends
+// pooled alone have the one late send as their "p99"; judged so far, that short group waits
+// for the windows that complete it, so no live reason contradicts the final verdict.
+TEST(Verdict, JudgedSoFarAShortLastGroupWaitsForTheWindowsThatCompleteIt) {
+  auto ws = lowRateRun(5, 1, 2);  // 5 sends a window; one of window 2's is 5 ms late
+  for (size_t n = 1; n <= ws.size(); ++n) {
+    const std::vector<WindowEvidence> soFar(ws.begin(), ws.begin() + static_cast<std::ptrdiff_t>(n));
+    const Verdict v = judgeEvidence(soFar, sum(soFar, false), sum(soFar, true), VerdictPolicy{}, {}, Judging::SoFar);
+    EXPECT_EQ(v.kind, VerdictKind::KeptUp) << "after " << n << " windows: " << (v.reasons.empty() ? "" : v.reasons[0]);
+  }
+  EXPECT_EQ(judgeRun(ws).kind, VerdictKind::KeptUp);  // 1 of 100 pooled sends is late: within p99
+  // Judged as final, the same first 13 windows (65 sends) are one short group: its p99 is
+  // the late send, and a run that ended there is rightly harness_limited.
+  const std::vector<WindowEvidence> first13(ws.begin(), ws.begin() + 13);
+  EXPECT_EQ(judgeRun(first13).kind, VerdictKind::HarnessLimited);
+  // A complete group over tolerance is announced so far as it will be at the end.
+  auto bad = lowRateRun(5, 3, 2);  // 3 of the first 100 sends late
+  const std::vector<WindowEvidence> first20(bad.begin(), bad.begin() + 20);
+  const Verdict live = judgeEvidence(first20, sum(first20, false), sum(first20, true), VerdictPolicy{}, {}, Judging::SoFar);
+  ASSERT_EQ(live.kind, VerdictKind::HarnessLimited);
+  EXPECT_EQ(live.reasons, judgeRun(bad).reasons);
+}
