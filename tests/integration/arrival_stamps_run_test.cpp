@@ -10,6 +10,7 @@
 #include <string>
 
 #include "tests/integration/child_process.h"
+#include "tests/integration/embedded_workload.h"
 #include "tests/integration/db_query.h"
 
 using nlohmann::json;
@@ -20,14 +21,8 @@ using plumbline::test::queryInt;
 namespace {
 
 json streamingWorkload() {
-  return {{"plumbline", 1},
-          {"name", "arrival stamps"},
-          {"verdict", {{"send_lag_tolerance_ms", 50.0}}},
-          {"target", {{"url", "embedded"}, {"stream", true}, {"mock", {{"ttft_ms", 30}, {"itl_ms", 2}}}}},
-          {"load", {{"arrival", "constant"}, {"seed", 3}, {"stages", json::array({{{"rate", 20}, {"duration_s", 1}}})}}},
-          {"requests", {{"input_tokens", {{"dist", "fixed"}, {"value", 16}}},
-                        {"output_tokens", {{"dist", "fixed"}, {"value", 4}}},
-                        {"sampling", {{"temperature", 0.0}, {"ignore_eos", true}}}}}};
+  return plumbline::test::embeddedStreamWorkload(
+      {.name = "arrival stamps", .ttftMs = 30, .itlMs = 2, .seed = 3, .rate = 20, .durationS = 1, .inputTokens = 16, .outputTokens = 4});
 }
 
 /// Runs the workload with PLUMBLINE_ARRIVAL_STAMPS set to `stamps` (nullptr: unset).

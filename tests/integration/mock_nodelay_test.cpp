@@ -8,6 +8,7 @@
 #include <string>
 
 #include "tests/integration/child_process.h"
+#include "tests/integration/embedded_workload.h"
 
 using nlohmann::json;
 using plumbline::test::ChildProcess;
@@ -15,14 +16,8 @@ using plumbline::test::TempDir;
 
 TEST(MockNoDelay, ShortTtftIsMeasuredAsConfiguredOnKeptAliveConnections) {
   TempDir dir;
-  const json w{{"plumbline", 1},
-               {"name", "nodelay"},
-               {"verdict", {{"send_lag_tolerance_ms", 50.0}}},
-               {"target", {{"url", "embedded"}, {"stream", true}, {"mock", {{"ttft_ms", 10}, {"itl_ms", 2}}}}},
-               {"load", {{"arrival", "constant"}, {"seed", 1}, {"stages", json::array({{{"rate", 10}, {"duration_s", 3}}})}}},
-               {"requests", {{"input_tokens", {{"dist", "fixed"}, {"value", 32}}},
-                             {"output_tokens", {{"dist", "fixed"}, {"value", 4}}},
-                             {"sampling", {{"temperature", 0.0}, {"ignore_eos", true}}}}}};
+  const json w = plumbline::test::embeddedStreamWorkload(
+      {.name = "nodelay", .ttftMs = 10, .itlMs = 2, .seed = 1, .rate = 10, .durationS = 3, .inputTokens = 32, .outputTokens = 4});
   std::ofstream(dir.file("w.json")) << w.dump();
   ChildProcess run({PLUMBLINE_BIN, "run", dir.file("w.json"), "--db", dir.file("runs.db"), "--workers", "1",
                     "--summary-json", dir.file("s.json"), "--quiet"},

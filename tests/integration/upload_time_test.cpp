@@ -7,6 +7,7 @@
 #include <string>
 
 #include "tests/integration/child_process.h"
+#include "tests/integration/embedded_workload.h"
 #include "tests/integration/db_query.h"
 
 using nlohmann::json;
@@ -16,14 +17,8 @@ using plumbline::test::queryInt;
 
 TEST(UploadTime, LongPromptsRecordTheirUploadApartFromTtft) {
   TempDir dir;
-  const json w{{"plumbline", 1},
-               {"name", "long prompts"},
-               {"verdict", {{"send_lag_tolerance_ms", 50.0}}},
-               {"target", {{"url", "embedded"}, {"stream", true}, {"mock", {{"ttft_ms", 50}, {"itl_ms", 1}}}}},
-               {"load", {{"arrival", "constant"}, {"seed", 8}, {"stages", json::array({{{"rate", 10}, {"duration_s", 2}}})}}},
-               {"requests", {{"input_tokens", {{"dist", "fixed"}, {"value", 32768}}},
-                             {"output_tokens", {{"dist", "fixed"}, {"value", 4}}},
-                             {"sampling", {{"temperature", 0.0}, {"ignore_eos", true}}}}}};
+  const json w = plumbline::test::embeddedStreamWorkload({.name = "long prompts", .ttftMs = 50, .itlMs = 1, .seed = 8,
+                                                          .rate = 10, .durationS = 2, .inputTokens = 32768, .outputTokens = 4});
   std::ofstream(dir.file("w.json")) << w.dump();
   const std::string db = dir.file("runs.db");
   ChildProcess run({PLUMBLINE_BIN, "run", dir.file("w.json"), "--db", db, "--workers", "1", "--summary-json",

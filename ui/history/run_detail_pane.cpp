@@ -62,7 +62,7 @@ RunDetailPane::RunDetailPane(QWidget* parent) : QWidget(parent) {
   m_tags = new QLineEdit(m_editors);
   m_tags->setPlaceholderText(QStringLiteral("comma-separated, e.g. nightly, h100"));
   m_notes = new QPlainTextEdit(m_editors);
-  m_notes->setPlaceholderText(QStringLiteral("notes"));
+  m_notes->setPlaceholderText(QStringLiteral("what this run was for, what changed, what to compare it with"));
   m_notes->setFixedHeight(m_notes->fontMetrics().lineSpacing() * 2 + 12);  // two lines; it scrolls
   addField(QStringLiteral("&Name"), m_name, "Rename", &RunDetailPane::saveName, 2);
   addField(QStringLiteral("&Tags"), m_tags, "Save tags", &RunDetailPane::saveTags, 2);
