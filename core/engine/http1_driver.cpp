@@ -15,6 +15,7 @@
 
 #include "core/net/arrival_stamp.h"
 #include "core/util/clock.h"
+#include "core/util/clock_pair.h"
 
 namespace plumbline::engine {
 
@@ -29,7 +30,7 @@ constexpr int64_t kIdleCheckNs = 500'000'000;
 constexpr int64_t kMaxStampAgeNs = 60'000'000'000;
 constexpr const char* kArrivalStampsEnv = "PLUMBLINE_ARRIVAL_STAMPS";
 
-timeval toTimeval(int64_t ns) {
+timeval driverTimeval(int64_t ns) {
   if (ns < 0) ns = 0;
   return timeval{static_cast<time_t>(ns / 1'000'000'000), static_cast<suseconds_t>((ns % 1'000'000'000) / 1000)};
 }
@@ -54,7 +55,7 @@ Http1Driver::Http1Driver(event_base* base, const WorkerConfig& config, OnDone on
   m_endpoint = std::move(*endpoint);
   m_addresses = net::resolveEndpoint(m_endpoint, m_resolveError);
   m_headPrefix = net::requestHeadPrefix(m_endpoint, config.stream, config.apiKey);
-  const timeval tv = toTimeval(config.timeoutMs * 1'000'000);
+  const timeval tv = driverTimeval(config.timeoutMs * 1'000'000);
   m_commonTimeout = event_base_init_common_timeout(base, &tv);
 }
 
@@ -171,7 +172,7 @@ bool Http1Driver::connectTo(Http1Connection& c, Transfer& t, size_t index) {
 }
 
 void Http1Driver::armTimer(Http1Connection& c, int64_t afterNs) {
-  const timeval tv = toTimeval(afterNs);
+  const timeval tv = driverTimeval(afterNs);
   evtimer_add(c.timer, &tv);
 }
 
@@ -304,9 +305,9 @@ void Http1Driver::readResponse(Http1Connection& c) {
 }
 
 int64_t Http1Driver::arrivalRel(int64_t arrivalRealNs) const {
-  const int64_t mono = util::monotonicNs();
-  if (arrivalRealNs < 0) return mono - m_config.t0Ns;
-  return net::arrivalOnMonotonic(arrivalRealNs, util::wallClockNs(), mono, kMaxStampAgeNs) - m_config.t0Ns;
+  if (arrivalRealNs < 0) return util::monotonicNs() - m_config.t0Ns;
+  const util::ClockPair now = util::readClockPair();  // one instant on both clocks (clock_pair.h)
+  return net::arrivalOnMonotonic(arrivalRealNs, now.realNs, now.monoNs, kMaxStampAgeNs) - m_config.t0Ns;
 }
 
 void Http1Driver::complete(Http1Connection& c, bool reusable) {
