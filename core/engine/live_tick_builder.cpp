@@ -17,7 +17,7 @@ constexpr live::LivePercentiles live::LiveTick::*kTickMember[] = {
     &live::LiveTick::ttft, &live::LiveTick::itl, &live::LiveTick::e2e,
     &live::LiveTick::ttftFromPlanned, &live::LiveTick::e2eFromPlanned, &live::LiveTick::sendLag};
 
-double ms(int64_t ns) { return static_cast<double>(ns) / 1e6; }
+double nsToMs(int64_t ns) { return static_cast<double>(ns) / 1e6; }
 
 int64_t sliceIndex(int64_t ns) { return ns >= 0 ? ns / kTickIntervalNs : -1; }
 
@@ -98,8 +98,8 @@ live::LiveTick LiveTickBuilder::build(int64_t atNs, const metrics::RunAggregator
     loopDelayMaxNs = std::max(loopDelayMaxNs, it->second.loopDelayMaxNs);
   }
   for (size_t i = 0; i < merged.size(); ++i)
-    t.*kTickMember[i] = {ms(merged[i].percentile(0.5)), ms(merged[i].percentile(0.99)), merged[i].count()};
-  t.loopDelayMaxMs = ms(loopDelayMaxNs);
+    t.*kTickMember[i] = {nsToMs(merged[i].percentile(0.5)), nsToMs(merged[i].percentile(0.99)), merged[i].count()};
+  t.loopDelayMaxMs = nsToMs(loopDelayMaxNs);
   dropSlicesBefore(last - kSlicesPerSecond + 1);
 
   double cpuSum = 0;

@@ -15,9 +15,9 @@ namespace {
 constexpr uint64_t kTextStream = 5'000'000'000'000ULL;
 constexpr uint64_t kPrefixStream = 7'000'000'000'000ULL;
 constexpr uint64_t kMaxRequestsPerSession = 8192;  ///< above the parser's limits (4096 nodes, 1001 requests)
-constexpr int kMaxSendsPerTurn = 64;
+constexpr int kMaxSessionSendsPerTurn = 64;
 
-timeval toTimeval(int64_t ns) {
+timeval sessionTimeval(int64_t ns) {
   if (ns < 0) ns = 0;
   return timeval{static_cast<time_t>(ns / 1'000'000'000), static_cast<suseconds_t>((ns % 1'000'000'000) / 1000)};
 }
@@ -208,7 +208,7 @@ void SessionRunner::onTimer(int, short, void* self) { static_cast<SessionRunner*
 void SessionRunner::pump() {
   if (m_stopping) return;
   for (int sent = 0; !m_due.empty(); ++sent) {
-    if (sent == kMaxSendsPerTurn) {
+    if (sent == kMaxSessionSendsPerTurn) {
       event_active(m_timer, EV_TIMEOUT, 0);  // let the loop read streams between batches
       break;
     }
@@ -229,7 +229,7 @@ void SessionRunner::pump() {
 
 void SessionRunner::armTimer() {
   if (m_due.empty() || m_stopping) return;
-  const timeval tv = toTimeval(m_due.top().atNs - m_http.nowRel());
+  const timeval tv = sessionTimeval(m_due.top().atNs - m_http.nowRel());
   evtimer_add(m_timer, &tv);
 }
 

@@ -7,7 +7,7 @@ namespace plumbline::engine {
 using metrics::Metric;
 
 namespace {
-double ms(int64_t ns) { return static_cast<double>(ns) / 1e6; }
+double sinkNsToMs(int64_t ns) { return static_cast<double>(ns) / 1e6; }
 }  // namespace
 
 store::WindowRow toWindowRow(const metrics::WindowStats& w) {
@@ -27,18 +27,18 @@ store::WindowRow toWindowRow(const metrics::WindowStats& w) {
   r.outputTokens = static_cast<int64_t>(w.outputTokens);
   r.inFlight = w.harness.inFlight;
   r.connectionsOpen = w.harness.connectionsOpen;
-  r.ttftP50Ms = ms(w.hist(Metric::Ttft).percentile(0.5));
-  r.ttftP99Ms = ms(w.hist(Metric::Ttft).percentile(0.99));
-  r.itlP50Ms = ms(w.hist(Metric::Itl).percentile(0.5));
-  r.itlP99Ms = ms(w.hist(Metric::Itl).percentile(0.99));
-  r.e2eP50Ms = ms(w.hist(Metric::E2e).percentile(0.5));
-  r.e2eP99Ms = ms(w.hist(Metric::E2e).percentile(0.99));
-  r.sendLagP50Ms = ms(w.hist(Metric::SendLag).percentile(0.5));
-  r.sendLagP99Ms = ms(w.hist(Metric::SendLag).percentile(0.99));
-  r.sendLagMaxMs = ms(w.hist(Metric::SendLag).max());
+  r.ttftP50Ms = sinkNsToMs(w.hist(Metric::Ttft).percentile(0.5));
+  r.ttftP99Ms = sinkNsToMs(w.hist(Metric::Ttft).percentile(0.99));
+  r.itlP50Ms = sinkNsToMs(w.hist(Metric::Itl).percentile(0.5));
+  r.itlP99Ms = sinkNsToMs(w.hist(Metric::Itl).percentile(0.99));
+  r.e2eP50Ms = sinkNsToMs(w.hist(Metric::E2e).percentile(0.5));
+  r.e2eP99Ms = sinkNsToMs(w.hist(Metric::E2e).percentile(0.99));
+  r.sendLagP50Ms = sinkNsToMs(w.hist(Metric::SendLag).percentile(0.5));
+  r.sendLagP99Ms = sinkNsToMs(w.hist(Metric::SendLag).percentile(0.99));
+  r.sendLagMaxMs = sinkNsToMs(w.hist(Metric::SendLag).max());
   r.workerCpuMax = w.harness.workerCpuMax;
   r.workerCpuMean = w.harness.workerCpuMean;
-  r.loopDelayMaxMs = ms(w.harness.loopDelayMaxNs);
+  r.loopDelayMaxMs = sinkNsToMs(w.harness.loopDelayMaxNs);
   r.inFlightCapHits = w.harness.inFlightCapHits;
   r.workerDied = w.harness.workerDied;
   return r;

@@ -18,7 +18,7 @@ std::string stripZeros(std::string s) {
   return s;
 }
 
-std::string printf1(const char* format, double v) {
+std::string formatOne(const char* format, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, v);
   return buf;
@@ -27,21 +27,21 @@ std::string printf1(const char* format, double v) {
 /// Window edges: "12", "0.25".
 std::string formatSeconds(int64_t ns) {
   if (ns % 1'000'000'000 == 0) return std::to_string(ns / 1'000'000'000);
-  return stripZeros(printf1("%.3f", static_cast<double>(ns) / kNsPerS));
+  return stripZeros(formatOne("%.3f", static_cast<double>(ns) / kNsPerS));
 }
 
 /// "3.4", "1", "0.05", "250": three significant digits at most below 100 ms.
 std::string formatMs(int64_t ns) {
   double ms = static_cast<double>(ns) / 1e6;
   const char* format = ms >= 100 ? "%.0f" : ms >= 10 ? "%.1f" : "%.2f";
-  return stripZeros(printf1(format, ms));
+  return stripZeros(formatOne(format, ms));
 }
 
 /// Rounded down so that a shortfall never prints as the threshold it missed.
 std::string formatPercent(uint64_t part, uint64_t whole) {
   double pct = whole ? std::floor(1000.0 * static_cast<double>(part) / static_cast<double>(whole)) / 10
                      : 0.0;
-  return printf1("%.1f", pct) + "%";
+  return formatOne("%.1f", pct) + "%";
 }
 
 std::string sentOfPlanned(uint64_t sent, uint64_t planned) {
@@ -163,7 +163,7 @@ void judgeHarness(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
       [&](size_t i, size_t j) {
         double worst = 0;
         for (size_t k = i; k <= j; ++k) worst = std::max(worst, ws[k].harness.workerCpuMax);
-        return "worker CPU saturated (" + printf1("%.0f", 100 * worst) + "% of a core)";
+        return "worker CPU saturated (" + formatOne("%.0f", 100 * worst) + "% of a core)";
       },
       out);
   for (const auto& w : ws) {
@@ -172,7 +172,7 @@ void judgeHarness(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
       out.push_back(windowRange(w, w) + ": a worker died");
     else
       out.push_back("worker " + std::to_string(w.harness.diedWorkerId) + " died at " +
-                    printf1("%.1f", static_cast<double>(w.harness.diedAtNs) / kNsPerS) + " s");
+                    formatOne("%.1f", static_cast<double>(w.harness.diedAtNs) / kNsPerS) + " s");
   }
 }
 

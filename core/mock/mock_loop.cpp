@@ -34,10 +34,10 @@ constexpr std::string_view kModelsBody =
 constexpr int kConnectionTimeoutS = 3600;
 /// Benchmark-only knob: a fixed first-token spin margin in µs (0 = plain timers) instead of
 /// the adaptive one, so that one benchmark can show the mock's lateness with and without it.
-constexpr const char* kFixedSpinEnv = "PLUMBLINE_MOCK_SPIN_MARGIN_US";
+constexpr const char* kMockFixedSpinEnv = "PLUMBLINE_MOCK_SPIN_MARGIN_US";
 
 DeadlineWaiter makeDeadlineWaiter() {
-  if (auto fixedNs = engine::SpinMargin::fixedMarginFromEnv(kFixedSpinEnv, std::getenv(kFixedSpinEnv)))
+  if (auto fixedNs = engine::SpinMargin::fixedMarginFromEnv(kMockFixedSpinEnv, std::getenv(kMockFixedSpinEnv)))
     return DeadlineWaiter(engine::SpinMargin::fixed(*fixedNs));
   return DeadlineWaiter();
 }

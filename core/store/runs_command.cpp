@@ -29,12 +29,12 @@ std::string orDash(const std::optional<T>& v, const char* format = "%.1f") {
   return fmt(format, static_cast<double>(*v));
 }
 
-std::string pad(std::string s, size_t width) {
+std::string padRight(std::string s, size_t width) {
   if (s.size() < width) s.append(width - s.size(), ' ');
   return s;
 }
 
-Json parsedOrNull(const std::optional<std::string>& text) {
+Json parsedJsonOrNull(const std::optional<std::string>& text) {
   if (!text || text->empty()) return nullptr;
   return Json::parse(*text, nullptr, /*allow_exceptions=*/false);
 }
@@ -42,7 +42,7 @@ Json parsedOrNull(const std::optional<std::string>& text) {
 std::string verdictLine(const RunRow& run) {
   if (!run.verdict) return "verdict: none (run " + run.status + ")";
   std::string line = "verdict: " + *run.verdict;
-  Json reasons = parsedOrNull(run.verdictReasonsJson);
+  Json reasons = parsedJsonOrNull(run.verdictReasonsJson);
   if (reasons.is_array() && !reasons.empty()) {
     line += " \u2014 ";
     for (size_t i = 0; i < reasons.size(); ++i)
@@ -75,15 +75,15 @@ void printSummary(const Json& s, std::ostream& out) {
   out << "rate: requested " << fmt("%.2f", num(s, "requested_rps")) << "/s  achieved "
       << fmt("%.2f", num(s, "achieved_rps")) << "/s  over " << fmt("%.1f", num(s, "duration_s"))
       << " s\n";
-  out << pad("latency (ms)", 20) << pad("p50", 11) << pad("p90", 11) << pad("p99", 11) << "max\n";
+  out << padRight("latency (ms)", 20) << padRight("p50", 11) << padRight("p90", 11) << padRight("p99", 11) << "max\n";
   const std::pair<const char*, const char*> rows[] = {
       {"send lag", "send_lag_ms"}, {"ttft", "ttft_ms"}, {"itl", "itl_ms"}, {"e2e", "e2e_ms"},
       {"ttft from planned", "ttft_from_planned_ms"}, {"e2e from planned", "e2e_from_planned_ms"}};
   for (const auto& [label, key] : rows) {
     auto p = s.find(key);
     if (p == s.end() || !p->is_object()) continue;
-    out << pad(label, 20) << pad(fmt("%.3f", num(*p, "p50")), 11)
-        << pad(fmt("%.3f", num(*p, "p90")), 11) << pad(fmt("%.3f", num(*p, "p99")), 11)
+    out << padRight(label, 20) << padRight(fmt("%.3f", num(*p, "p50")), 11)
+        << padRight(fmt("%.3f", num(*p, "p90")), 11) << padRight(fmt("%.3f", num(*p, "p99")), 11)
         << fmt("%.3f", num(*p, "max")) << '\n';
   }
   std::string source = s.value("token_count_source", std::string("unknown"));
@@ -123,13 +123,13 @@ int runsList(const std::string& dbPath, std::ostream& out, std::ostream& err) {
       out << "no runs yet (" << dbPath << ")\n";
       return 0;
     }
-    out << pad("id", 6) << pad("created (UTC)", 25) << pad("status", 12) << pad("verdict", 17)
-        << pad("rps req/ach", 18) << pad("ttft p99 ms", 13) << "name\n";
+    out << padRight("id", 6) << padRight("created (UTC)", 25) << padRight("status", 12) << padRight("verdict", 17)
+        << padRight("rps req/ach", 18) << padRight("ttft p99 ms", 13) << "name\n";
     for (const RunRow& r : runs) {
-      out << pad(std::to_string(r.id), 6) << pad(r.createdAt, 25) << pad(r.status, 12)
-          << pad(r.verdict.value_or("-"), 17)
-          << pad(orDash(r.requestedRps) + "/" + orDash(r.achievedRps), 18)
-          << pad(orDash(r.ttftP99Ms, "%.2f"), 13) << (r.name.empty() ? r.workloadName : r.name)
+      out << padRight(std::to_string(r.id), 6) << padRight(r.createdAt, 25) << padRight(r.status, 12)
+          << padRight(r.verdict.value_or("-"), 17)
+          << padRight(orDash(r.requestedRps) + "/" + orDash(r.achievedRps), 18)
+          << padRight(orDash(r.ttftP99Ms, "%.2f"), 13) << (r.name.empty() ? r.workloadName : r.name)
           << '\n';
     }
     return 0;
@@ -152,7 +152,7 @@ int runsShow(const std::string& dbPath, int64_t id, std::ostream& out, std::ostr
       out << '\n';
     }
     if (run->notes) out << "notes: " << *run->notes << '\n';
-    Json summary = parsedOrNull(run->summaryJson);
+    Json summary = parsedJsonOrNull(run->summaryJson);
     if (summary.is_object()) {
       printSummary(summary, out);
     } else {

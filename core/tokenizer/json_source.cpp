@@ -8,7 +8,7 @@ namespace plumbline::tokenizer {
 
 namespace {
 
-std::string typeName(const nlohmann::json& value) {
+std::string jsonTypeName(const nlohmann::json& value) {
   if (value.is_null()) return "null";
   if (value.is_object()) return "an object";
   if (value.is_array()) return "an array";
@@ -24,12 +24,12 @@ void JsonSource::fail(const std::string& reason) const {
 }
 
 const nlohmann::json& JsonSource::object() const {
-  if (!m_value.is_object()) fail("expected an object, got " + typeName(m_value));
+  if (!m_value.is_object()) fail("expected an object, got " + jsonTypeName(m_value));
   return m_value;
 }
 
 const nlohmann::json& JsonSource::array() const {
-  if (!m_value.is_array()) fail("expected an array, got " + typeName(m_value));
+  if (!m_value.is_array()) fail("expected an array, got " + jsonTypeName(m_value));
   return m_value;
 }
 
@@ -54,17 +54,17 @@ bool JsonSource::has(std::string_view key) const {
 }
 
 std::string JsonSource::string() const {
-  if (!m_value.is_string()) fail("expected a string, got " + typeName(m_value));
+  if (!m_value.is_string()) fail("expected a string, got " + jsonTypeName(m_value));
   return m_value.get<std::string>();
 }
 
 int64_t JsonSource::integer() const {
-  if (!m_value.is_number_integer()) fail("expected an integer, got " + typeName(m_value));
+  if (!m_value.is_number_integer()) fail("expected an integer, got " + jsonTypeName(m_value));
   return m_value.get<int64_t>();
 }
 
 bool JsonSource::boolean() const {
-  if (!m_value.is_boolean()) fail("expected a boolean, got " + typeName(m_value));
+  if (!m_value.is_boolean()) fail("expected a boolean, got " + jsonTypeName(m_value));
   return m_value.get<bool>();
 }
 

@@ -8,15 +8,15 @@
 namespace plumbline::workload {
 namespace {
 
-bool isSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+bool isSpaceCharacter(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 
 /// Where the `words`-th word ends (0 = nothing kept).
 size_t endOfWord(std::string_view text, size_t words) {
   size_t seen = 0, i = 0;
   while (i < text.size() && seen < words) {
-    while (i < text.size() && isSpace(text[i])) ++i;
+    while (i < text.size() && isSpaceCharacter(text[i])) ++i;
     if (i == text.size()) break;
-    while (i < text.size() && !isSpace(text[i])) ++i;
+    while (i < text.size() && !isSpaceCharacter(text[i])) ++i;
     ++seen;
   }
   return seen == 0 ? 0 : i;

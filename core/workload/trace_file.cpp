@@ -16,7 +16,7 @@
 namespace plumbline::workload {
 namespace {
 
-constexpr int64_t kNsPerS = 1'000'000'000;
+constexpr int64_t kTraceNsPerS = 1'000'000'000;
 constexpr double kMaxTimestampMs = 1e12;
 
 class RowError {
@@ -30,7 +30,7 @@ class RowError {
   std::string m_where;
 };
 
-std::string shown(std::string_view text) {
+std::string shownText(std::string_view text) {
   return "'" + std::string(text.substr(0, 40)) + (text.size() > 40 ? "...'" : "'");
 }
 
@@ -43,8 +43,8 @@ bool parseDigits(std::string_view text, int64_t& out) {
 uint32_t tokenCount(std::string_view text, const RowError& err, const std::string& field) {
   int64_t value = 0;
   if (!parseDigits(text, value))
-    err.fail(field, "expected a non-negative whole number, got " + shown(text));
-  if (value > std::numeric_limits<uint32_t>::max()) err.fail(field, "too large: " + shown(text));
+    err.fail(field, "expected a non-negative whole number, got " + shownText(text));
+  if (value > std::numeric_limits<uint32_t>::max()) err.fail(field, "too large: " + shownText(text));
   return static_cast<uint32_t>(value);
 }
 
@@ -62,7 +62,7 @@ int64_t daysFromCivil(int64_t y, int64_t m, int64_t d) {
 int64_t azureTimestampNs(std::string_view text, const RowError& err) {
   auto bad = [&](const char* why) {
     err.fail("TIMESTAMP", std::string(why) + " (expected YYYY-MM-DD HH:MM:SS[.fffffff]), got " +
-                              shown(text));
+                              shownText(text));
   };
   if (text.size() < 19 || text[4] != '-' || text[7] != '-' || text[10] != ' ' ||
       text[13] != ':' || text[16] != ':')
@@ -87,7 +87,7 @@ int64_t azureTimestampNs(std::string_view text, const RowError& err) {
   }
   const int64_t seconds =
       daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
-  return seconds * kNsPerS + fractionNs;
+  return seconds * kTraceNsPerS + fractionNs;
 }
 
 std::string_view trimLine(std::string_view line) {
@@ -117,7 +117,7 @@ void parseAzureRow(std::string_view line, uint32_t number, const std::string& na
   size_t count = 0, start = 0;
   for (;;) {
     const size_t comma = line.find(',', start);
-    if (count == 3) err.fail("GeneratedTokens", "more than 3 columns in " + shown(line));
+    if (count == 3) err.fail("GeneratedTokens", "more than 3 columns in " + shownText(line));
     fields[count++] = line.substr(start, comma == std::string_view::npos ? comma : comma - start);
     if (comma == std::string_view::npos) break;
     start = comma + 1;
@@ -140,7 +140,7 @@ std::vector<TraceRow> parseAzure(const std::string& text, const std::string& nam
     if (header) {
       header = false;
       if (line != "TIMESTAMP,ContextTokens,GeneratedTokens")
-        RowError(name, number).fail("(header)", "expected 'TIMESTAMP,ContextTokens,GeneratedTokens', got " + shown(line));
+        RowError(name, number).fail("(header)", "expected 'TIMESTAMP,ContextTokens,GeneratedTokens', got " + shownText(line));
       return;
     }
     parseAzureRow(line, number, name, rows);
@@ -153,7 +153,7 @@ uint32_t jsonCount(const nlohmann::json& row, const char* field, const RowError&
   if (it == row.end()) err.fail(field, "missing");
   if (!it->is_number_unsigned() &&
       !(it->is_number_integer() && it->get<int64_t>() >= 0))
-    err.fail(field, "expected a non-negative whole number, got " + shown(it->dump()));
+    err.fail(field, "expected a non-negative whole number, got " + shownText(it->dump()));
   const auto value = it->get<uint64_t>();
   if (value > std::numeric_limits<uint32_t>::max()) err.fail(field, "too large");
   return static_cast<uint32_t>(value);
@@ -176,10 +176,10 @@ void parseMooncakeRow(std::string_view line, uint32_t number, const std::string&
   const auto ts = row.find("timestamp");
   if (ts == row.end()) err.fail("timestamp", "missing");
   if (!ts->is_number() || ts->get<double>() < 0)
-    err.fail("timestamp", "expected non-negative milliseconds, got " + shown(ts->dump()));
+    err.fail("timestamp", "expected non-negative milliseconds, got " + shownText(ts->dump()));
   // 1e12 ms is 31 years of trace; beyond it nanoseconds would soon overflow int64.
   if (ts->get<double>() > kMaxTimestampMs)
-    err.fail("timestamp", "at most 1e12 milliseconds, got " + shown(ts->dump()));
+    err.fail("timestamp", "at most 1e12 milliseconds, got " + shownText(ts->dump()));
   out.timestampNs = ts->is_number_integer() ? ts->get<int64_t>() * 1'000'000
                                             : std::llround(ts->get<double>() * 1e6);
   out.inputTokens = jsonCount(row, "input_length", err);
@@ -190,7 +190,7 @@ void parseMooncakeRow(std::string_view line, uint32_t number, const std::string&
     for (const auto& id : *ids) {
       if (!id.is_number_integer() || id.get<int64_t>() < 0 ||
           id.get<int64_t>() > std::numeric_limits<uint32_t>::max())
-        err.fail("hash_ids", "expected non-negative integer block ids, got " + shown(id.dump()));
+        err.fail("hash_ids", "expected non-negative integer block ids, got " + shownText(id.dump()));
       out.hashIds.push_back(id.get<uint32_t>());
     }
   }

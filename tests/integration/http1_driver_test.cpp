@@ -31,7 +31,7 @@ using Reply = ScriptedHttpServer::Reply;
 
 namespace {
 
-std::string chatBody(bool stream, int tokens = 8) {
+std::string driverChatBody(bool stream, int tokens = 8) {
   json j{{"model", "mock"}, {"stream", stream}, {"max_tokens", tokens}, {"ignore_eos", true},
          {"messages", json::array({{{"role", "user"}, {"content", "hello there"}}})}};
   if (stream) j["stream_options"] = {{"include_usage", true}};
@@ -126,7 +126,7 @@ TEST(Http1Driver, StreamsFromTheMockWithEveryTimestampAndReusesConnections) {
   Mock mock(json{{"ttft_ms", 5}, {"itl_ms", 2}, {"threads", 1}});
   ASSERT_NE(mock.url, "/v1/chat/completions");
   Client c(mock.url, true);
-  c.send(chatBody(true, 8), 4);
+  c.send(driverChatBody(true, 8), 4);
   ASSERT_TRUE(c.runUntil(4));
   for (const Finished& f : c.done) {
     const RequestRecord& r = f.record;
@@ -148,7 +148,7 @@ TEST(Http1Driver, StreamsFromTheMockWithEveryTimestampAndReusesConnections) {
   EXPECT_GT(c.driver->itl().count(), 0u);
   // Sequential requests after that reuse the idle connections: no new socket.
   for (int i = 0; i < 3; ++i) {
-    c.send(chatBody(true, 2));
+    c.send(driverChatBody(true, 2));
     ASSERT_TRUE(c.runUntil(5 + static_cast<size_t>(i)));
   }
   EXPECT_EQ(c.driver->socketsOpen(), 4u);
@@ -158,7 +158,7 @@ TEST(Http1Driver, StreamsFromTheMockWithEveryTimestampAndReusesConnections) {
 TEST(Http1Driver, NonStreamingBodyIsDecoded) {
   Mock mock(json{{"ttft_ms", 0}, {"itl_ms", 0}, {"threads", 1}});
   Client c(mock.url, false);
-  c.send(chatBody(false, 5), 3);
+  c.send(driverChatBody(false, 5), 3);
   ASSERT_TRUE(c.runUntil(3));
   for (const Finished& f : c.done) {
     EXPECT_EQ(f.record.error, ErrorClass::None) << f.response;
@@ -173,7 +173,7 @@ TEST(Http1Driver, NonStreamingBodyIsDecoded) {
 TEST(Http1Driver, LargeBodyIsWrittenWhenTheSocketDrainsAndUploadEndIsRecorded) {
   Mock mock(json{{"ttft_ms", 0}, {"itl_ms", 0}, {"threads", 1}});
   Client c(mock.url, true);
-  json j = json::parse(chatBody(true, 2));
+  json j = json::parse(driverChatBody(true, 2));
   j["messages"][0]["content"] = std::string(4 << 20, 'a');  // larger than any socket buffer
   c.send(j.dump());
   ASSERT_TRUE(c.runUntil(1));
@@ -191,7 +191,7 @@ TEST(Http1Driver, RefusedConnectionIsConnectAndReportedAfterStart) {
     port = std::stoi(gone.url().substr(17, 5));
   }
   Client c("http://127.0.0.1:" + std::to_string(port) + "/v1/chat/completions", true);
-  c.send(chatBody(true), 2);
+  c.send(driverChatBody(true), 2);
   ASSERT_TRUE(c.runUntil(2));
   for (const Finished& f : c.done) EXPECT_EQ(f.record.error, ErrorClass::Connect);
   EXPECT_EQ(c.driver->socketsOpen(), 0u);
@@ -200,7 +200,7 @@ TEST(Http1Driver, RefusedConnectionIsConnectAndReportedAfterStart) {
 
 TEST(Http1Driver, UnresolvableHostIsConnect) {
   Client c("http://plumbline-no-such-host.invalid:9/v1/chat/completions", true);
-  c.send(chatBody(true));
+  c.send(driverChatBody(true));
   ASSERT_TRUE(c.runUntil(1));
   EXPECT_EQ(c.done[0].record.error, ErrorClass::Connect);
 }
@@ -209,7 +209,7 @@ TEST(Http1Driver, StallBeyondTheTimeoutIsTimeout) {
   Mock mock(json{{"ttft_ms", 0}, {"itl_ms", 0}, {"threads", 1}, {"faults", {{"stall_first_byte", 1.0}}},
                  {"stall_ms", 3000}});
   Client c(mock.url, true, 300);
-  c.send(chatBody(true));
+  c.send(driverChatBody(true));
   ASSERT_TRUE(c.runUntil(1));
   const RequestRecord& r = c.done[0].record;
   EXPECT_EQ(r.error, ErrorClass::Timeout);
@@ -220,13 +220,13 @@ TEST(Http1Driver, StallBeyondTheTimeoutIsTimeout) {
 TEST(Http1Driver, ResetBeforeAnyByteIsConnectAndMidStreamIsStreamCut) {
   Mock refuse(json{{"ttft_ms", 0}, {"itl_ms", 0}, {"threads", 1}, {"faults", {{"refuse", 1.0}}}});
   Client a(refuse.url, true);
-  a.send(chatBody(true));
+  a.send(driverChatBody(true));
   ASSERT_TRUE(a.runUntil(1));
   EXPECT_EQ(a.done[0].record.error, ErrorClass::Connect);
 
   Mock cut(json{{"ttft_ms", 0}, {"itl_ms", 1}, {"threads", 1}, {"faults", {{"stream_cut", 1.0}}}});
   Client b(cut.url, true);
-  b.send(chatBody(true, 16));
+  b.send(driverChatBody(true, 16));
   ASSERT_TRUE(b.runUntil(1));
   EXPECT_EQ(b.done[0].record.error, ErrorClass::StreamCut);
   EXPECT_EQ(b.done[0].record.httpStatus, 200);
@@ -237,7 +237,7 @@ TEST(Http1Driver, GarbageAndHtmlAreMalformed) {
     return std::optional<Reply>(Reply{"SSH-2.0-OpenSSH_9.2\r\n\r\n", true});
   });
   Client a(garbage.url(), true);
-  a.send(chatBody(true));
+  a.send(driverChatBody(true));
   ASSERT_TRUE(a.runUntil(1));
   EXPECT_EQ(a.done[0].record.error, ErrorClass::MalformedStream);
 
@@ -246,7 +246,7 @@ TEST(Http1Driver, GarbageAndHtmlAreMalformed) {
   });
   for (bool stream : {true, false}) {
     Client b(html.url(), stream);
-    b.send(chatBody(stream));
+    b.send(driverChatBody(stream));
     ASSERT_TRUE(b.runUntil(1));
     EXPECT_EQ(b.done[0].record.error, ErrorClass::MalformedStream) << "stream " << stream;
     EXPECT_EQ(b.driver->socketsOpen(), 0u);
@@ -256,7 +256,7 @@ TEST(Http1Driver, GarbageAndHtmlAreMalformed) {
     return std::optional<Reply>(Reply{"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", false});
   });
   Client d(badChunks.url(), true);
-  d.send(chatBody(true));
+  d.send(driverChatBody(true));
   ASSERT_TRUE(d.runUntil(1));
   EXPECT_EQ(d.done[0].record.error, ErrorClass::MalformedStream);
 }
@@ -271,7 +271,7 @@ TEST(Http1Driver, HttpStatusClassesAndErrorBodiesAreKept) {
   });
   Client c(server.url(), true);
   for (int i = 0; i < 3; ++i) {
-    c.send(chatBody(true));
+    c.send(driverChatBody(true));
     ASSERT_TRUE(c.runUntil(static_cast<size_t>(i) + 1));
   }
   EXPECT_EQ(c.done[0].record.error, ErrorClass::RateLimited);
@@ -291,10 +291,10 @@ TEST(Http1Driver, DeadKeepAliveConnectionFailsTheRequestAndNeverResendsIt) {
     return std::optional<Reply>();
   });
   Client c(server.url(), false);
-  c.send(chatBody(false));
+  c.send(driverChatBody(false));
   ASSERT_TRUE(c.runUntil(1));
   EXPECT_EQ(c.done[0].record.error, ErrorClass::None);
-  c.send(chatBody(false));
+  c.send(driverChatBody(false));
   ASSERT_TRUE(c.runUntil(2));
   EXPECT_EQ(c.done[1].record.error, ErrorClass::Connect);
   c.runFor(200);
@@ -309,11 +309,11 @@ TEST(Http1Driver, IdleConnectionClosedByTheServerIsNotUsedAgain) {
     return std::optional<Reply>(r);
   });
   Client c(server.url(), false);
-  c.send(chatBody(false));
+  c.send(driverChatBody(false));
   ASSERT_TRUE(c.runUntil(1));
   c.runFor(300);  // the close arrives while the connection is idle
   EXPECT_EQ(c.driver->socketsOpen(), 0u);
-  c.send(chatBody(false));
+  c.send(driverChatBody(false));
   ASSERT_TRUE(c.runUntil(2));
   EXPECT_EQ(c.done[1].record.error, ErrorClass::None);
   EXPECT_EQ(server.requests(), 2);
@@ -324,7 +324,7 @@ TEST(Http1Driver, ApiKeyTravelsOnlyInTheAuthorizationHeader) {
   const std::string key = "sk-plumbline-secret-1234";
   ScriptedHttpServer server([](int, int, const std::string&) { return std::optional<Reply>(okReply()); });
   Client c(server.url(), false, 10'000, key);
-  c.send(chatBody(false));
+  c.send(driverChatBody(false));
   ASSERT_TRUE(c.runUntil(1));
   const std::vector<std::string> heads = server.heads();
   ASSERT_EQ(heads.size(), 1u);
@@ -338,7 +338,7 @@ TEST(Http1Driver, AbortAllEndsEveryRequestInFlightAndClosesTheirConnections) {
   Mock mock(json{{"ttft_ms", 0}, {"itl_ms", 0}, {"threads", 1}, {"faults", {{"stall_first_byte", 1.0}}},
                  {"stall_ms", 5000}});
   Client c(mock.url, true);
-  c.send(chatBody(true), 5);
+  c.send(driverChatBody(true), 5);
   c.runFor(200);
   EXPECT_EQ(c.driver->inFlight(), 5u);
   EXPECT_EQ(c.driver->socketsOpen(), 5u);

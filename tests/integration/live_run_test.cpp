@@ -27,7 +27,7 @@ namespace {
 // These tests are about the stream, not timing precision (run_honesty_test.cpp pins that):
 // the verdict allows the pauses of a busy shared test host, while a run stalled by a client
 // (a blocking write) would still miss it by seconds.
-std::string writeWorkload(const TempDir& dir, double rate, double durationS) {
+std::string writeLiveWorkload(const TempDir& dir, double rate, double durationS) {
   const json w{{"plumbline", 1},
                {"name", "live"},
                {"verdict", {{"send_lag_tolerance_ms", 100.0}}},
@@ -48,7 +48,7 @@ struct LiveRunArgs {
 };
 
 std::vector<std::string> runArgs(const TempDir& dir, const LiveRunArgs& a) {
-  std::vector<std::string> args{PLUMBLINE_BIN, "run", writeWorkload(dir, a.rate, a.durationS),
+  std::vector<std::string> args{PLUMBLINE_BIN, "run", writeLiveWorkload(dir, a.rate, a.durationS),
                                 "--db", dir.file("runs.db"), "--workers", "1",
                                 "--summary-json", dir.file("s.json"), "--live", dir.file("live.sock")};
   args.insert(args.end(), a.extra.begin(), a.extra.end());
@@ -60,7 +60,7 @@ json readSummary(const TempDir& dir) {
   return in ? json::parse(in) : json();
 }
 
-bool exists(const std::string& path) {
+bool liveFileExists(const std::string& path) {
   struct stat st{};
   return lstat(path.c_str(), &st) == 0;
 }
@@ -116,7 +116,7 @@ TEST(LiveRun, StreamHasHelloTicksTheDatabaseWindowsAndTheSummary) {
   const auto end = std::get<LiveEnd>(msgs.back());
   EXPECT_EQ(end.status, "complete");
   EXPECT_EQ(end.summary, summary);
-  EXPECT_FALSE(exists(dir.file("live.sock"))) << "the socket file must go with the run";
+  EXPECT_FALSE(liveFileExists(dir.file("live.sock"))) << "the socket file must go with the run";
 }
 
 TEST(LiveRun, LateJoinerGetsHelloAndEveryWindowSoFar) {
@@ -182,7 +182,7 @@ TEST(LiveRun, AClientThatNeverReadsNeitherStallsTheRunNorChangesItsVerdict) {
 
 TEST(LiveRun, AnUnusableSocketPathIsExit2WithTheReason) {
   TempDir dir;
-  const std::string wl = writeWorkload(dir, 20, 1);
+  const std::string wl = writeLiveWorkload(dir, 20, 1);
   struct Case {
     std::string path;
     std::string reason;
@@ -199,7 +199,7 @@ TEST(LiveRun, AnUnusableSocketPathIsExit2WithTheReason) {
     EXPECT_NE(run.output().find("--live " + c.path), std::string::npos) << run.output();
     EXPECT_NE(run.output().find(c.reason), std::string::npos) << run.output();
   }
-  EXPECT_FALSE(exists(dir.file("runs.db"))) << "a refused run must not create a run";
+  EXPECT_FALSE(liveFileExists(dir.file("runs.db"))) << "a refused run must not create a run";
   std::ifstream plain(dir.file("plain"));
   std::string content;
   std::getline(plain, content);
@@ -226,5 +226,5 @@ TEST(LiveRun, SigintMidRunStillEndsTheStreamAsIncomplete) {
   bool noticed = false;
   for (const auto& n : client.all<LiveNotice>()) noticed |= n.text.find("SIGINT") != std::string::npos;
   EXPECT_TRUE(noticed) << "the stop is announced as it happens";
-  EXPECT_FALSE(exists(dir.file("live.sock")));
+  EXPECT_FALSE(liveFileExists(dir.file("live.sock")));
 }

@@ -17,7 +17,7 @@ namespace {
 
 const std::string kQwen3 = std::string(PLUMBLINE_SOURCE_DIR) + "/tests/tokenizer/qwen3/tokenizer.json";
 
-json workload(const json& prompt) {
+json promptWorkload(const json& prompt) {
   return json{{"plumbline", 1},
               {"verdict", {{"send_lag_tolerance_ms", 1000}}},  // about tokens here, not timing
               {"name", "prompt tokens"},
@@ -31,12 +31,12 @@ json workload(const json& prompt) {
                             {"sampling", {{"temperature", 0.0}, {"ignore_eos", true}}}}}};
 }
 
-struct RunResult : plumbline::test::WorkloadRun {
+struct PromptRun : plumbline::test::WorkloadRun {
   std::string shown;
 };
 
-RunResult runWorkload(const TempDir& dir, const json& w) {
-  RunResult r;
+PromptRun runPromptWorkload(const TempDir& dir, const json& w) {
+  PromptRun r;
   static_cast<plumbline::test::WorkloadRun&>(r) = plumbline::test::runWorkloadDocument(dir, w);
   ChildProcess s({PLUMBLINE_BIN, "runs", "--db", dir.file("runs.db"), "show", "1"}, dir.file("show.txt"));
   s.wait(30'000);
@@ -48,7 +48,7 @@ RunResult runWorkload(const TempDir& dir, const json& w) {
 
 TEST(PromptTokensRun, WithATokenizerBothCountsAreStoredAndLabelled) {
   TempDir dir;
-  const RunResult r = runWorkload(dir, workload({{"source", "synthetic"}, {"tokenizer", kQwen3}}));
+  const PromptRun r = runPromptWorkload(dir, promptWorkload({{"source", "synthetic"}, {"tokenizer", kQwen3}}));
   ASSERT_EQ(r.exitCode, 0) << r.output;
   json s = r.summary;
   EXPECT_EQ(s["prompt_tokens_basis"], "tokenizer: " + kQwen3);
@@ -82,7 +82,7 @@ TEST(PromptTokensRun, WithATokenizerBothCountsAreStoredAndLabelled) {
 
 TEST(PromptTokensRun, WithoutATokenizerEveryResultSaysTheCountsAreApproximate) {
   TempDir dir;
-  const RunResult r = runWorkload(dir, workload({{"source", "synthetic"}}));
+  const PromptRun r = runPromptWorkload(dir, promptWorkload({{"source", "synthetic"}}));
   ASSERT_EQ(r.exitCode, 0) << r.output;
   json s = r.summary;
   EXPECT_EQ(s["prompt_tokens_basis"], "approximate: 1 word per token");

@@ -19,10 +19,10 @@ using plumbline::tokenizer::Tokenizer;
 
 namespace {
 
-const std::string kQwen3 = std::string(PLUMBLINE_SOURCE_DIR) + "/tests/tokenizer/qwen3/tokenizer.json";
+const std::string kQwen3Tokenizer = std::string(PLUMBLINE_SOURCE_DIR) + "/tests/tokenizer/qwen3/tokenizer.json";
 constexpr int kMinOut = 1, kMaxOut = 40;
 
-json workload(bool stream, const json& session) {
+json replyWorkload(bool stream, const json& session) {
   return json{{"plumbline", 1},
               {"verdict", {{"send_lag_tolerance_ms", 1000}}},  // about tokens here, not timing
               {"name", "reply tokens"},
@@ -32,26 +32,26 @@ json workload(bool stream, const json& session) {
                         {"stages", json::array({{{"rate", 20}, {"duration_s", 2}}})}}},
               {"requests", {{"input_tokens", {{"dist", "uniform"}, {"min", 10}, {"max", 100}}},
                             {"output_tokens", {{"dist", "uniform"}, {"min", kMinOut}, {"max", kMaxOut}}},
-                            {"prompt", {{"source", "synthetic"}, {"tokenizer", kQwen3}}},
+                            {"prompt", {{"source", "synthetic"}, {"tokenizer", kQwen3Tokenizer}}},
                             {"sampling", {{"temperature", 0.0}, {"ignore_eos", true}}}}},
               {"session", session}};
 }
 
-struct RunResult {
+struct ReplyRun {
   int exitCode = -1;
   std::string output;
   json summary, requests;
 };
 
-RunResult runWorkload(const TempDir& dir, const json& w) {
+ReplyRun runReplyWorkload(const TempDir& dir, const json& w) {
   plumbline::test::WorkloadRun run = plumbline::test::runWorkloadDocument(dir, w, {"--target", "embedded"});
   return {run.exitCode, run.output, run.summary, run.exported["requests"]};
 }
 
 /// Every request: server = the mock's usage (the drawn length), client = the tokenizer's count
 /// of the text the mock sent for it; the summary's totals are the sums of each side.
-void checkCounts(const RunResult& r, size_t expectedRequests) {
-  Tokenizer tokenizer = Tokenizer::fromFile(kQwen3);
+void checkCounts(const ReplyRun& r, size_t expectedRequests) {
+  Tokenizer tokenizer = Tokenizer::fromFile(kQwen3Tokenizer);
   ASSERT_EQ(r.requests.size(), expectedRequests);
   uint64_t serverOut = 0, clientOut = 0, clientDiffers = 0;
   for (const auto& q : r.requests) {
@@ -68,9 +68,9 @@ void checkCounts(const RunResult& r, size_t expectedRequests) {
   const json& counts = r.summary["token_counts"];
   EXPECT_EQ(counts["server"]["output"], serverOut);
   EXPECT_EQ(counts["client"]["output"], clientOut);
-  EXPECT_EQ(counts["client_output_basis"], "tokenizer:" + kQwen3);
-  EXPECT_EQ(counts["client_input_basis"], "tokenizer:" + kQwen3);
-  EXPECT_EQ(counts["client_output"], "reply text as received, tokenized (tokenizer: " + kQwen3 + ")");
+  EXPECT_EQ(counts["client_output_basis"], "tokenizer:" + kQwen3Tokenizer);
+  EXPECT_EQ(counts["client_input_basis"], "tokenizer:" + kQwen3Tokenizer);
+  EXPECT_EQ(counts["client_output"], "reply text as received, tokenized (tokenizer: " + kQwen3Tokenizer + ")");
   EXPECT_EQ(counts["used_for_rates"], "server");
   EXPECT_EQ(r.summary["token_count_source"], "server");
 }
@@ -79,7 +79,7 @@ void checkCounts(const RunResult& r, size_t expectedRequests) {
 
 TEST(ReplyTokensRun, StreamedRepliesAreCountedWithTheTokenizer) {
   TempDir dir;
-  const RunResult r = runWorkload(dir, workload(true, {{"shape", "single"}}));
+  const ReplyRun r = runReplyWorkload(dir, replyWorkload(true, {{"shape", "single"}}));
   ASSERT_EQ(r.exitCode, 0) << r.output;
   checkCounts(r, 40);
   EXPECT_NE(r.output.find("token counts used for the rates: the server's (usage)"), std::string::npos) << r.output;
@@ -88,15 +88,15 @@ TEST(ReplyTokensRun, StreamedRepliesAreCountedWithTheTokenizer) {
 
 TEST(ReplyTokensRun, WholeBodyRepliesAreCountedWithTheTokenizer) {
   TempDir dir;
-  const RunResult r = runWorkload(dir, workload(false, {{"shape", "single"}}));
+  const ReplyRun r = runReplyWorkload(dir, replyWorkload(false, {{"shape", "single"}}));
   ASSERT_EQ(r.exitCode, 0) << r.output;
   checkCounts(r, 40);
 }
 
 TEST(ReplyTokensRun, SessionRepliesAreCountedAndGrowTheNextTurnsInputCount) {
   TempDir dir;
-  const RunResult r = runWorkload(
-      dir, workload(true, {{"shape", "multi_turn"},
+  const ReplyRun r = runReplyWorkload(
+      dir, replyWorkload(true, {{"shape", "multi_turn"},
                            {"turns", {{"dist", "fixed"}, {"value", 2}}},
                            {"think_time_s", {{"dist", "fixed"}, {"value", 0}}}}));
   ASSERT_EQ(r.exitCode, 0) << r.output;

@@ -27,7 +27,7 @@ using plumbline::test::TempDir;
 
 namespace {
 
-json workload(bool stream, double timeoutS, const json& mock = json::object()) {
+json faultsWorkload(bool stream, double timeoutS, const json& mock = json::object()) {
   json target{{"url", "embedded"}, {"api", "chat"}, {"model", "mock"}, {"stream", stream}, {"timeout_s", timeoutS}};
   if (!mock.empty()) target["mock"] = mock;
   return json{{"plumbline", 1},
@@ -55,7 +55,7 @@ long rowsIn(const std::string& db) {
   return n;
 }
 
-uint64_t errorsOf(const json& s, const std::string& cls) {
+uint64_t survivedErrorsOf(const json& s, const std::string& cls) {
   return s.at("errors").contains(cls) ? s.at("errors").at(cls).get<uint64_t>() : 0;
 }
 
@@ -160,13 +160,13 @@ std::string httpReply(const std::string& type, const std::string& body) {
 }  // namespace
 
 TEST(FaultsSurvived, ServerNotListeningAtStartIsConnectErrors) {
-  RunProcess run(workload(true, 5), "http://127.0.0.1:" + std::to_string(closedPort()), 20, 1);
+  RunProcess run(faultsWorkload(true, 5), "http://127.0.0.1:" + std::to_string(closedPort()), 20, 1);
   const int code = run.process->wait(30000);
   EXPECT_TRUE(code == 0 || code == 3) << run.process->output();
   const json s = run.summary();
   ASSERT_TRUE(s.is_object()) << run.process->output();
   EXPECT_EQ(s.at("completed"), 0);
-  EXPECT_EQ(errorsOf(s, "connect"), s.at("sent").get<uint64_t>());
+  EXPECT_EQ(survivedErrorsOf(s, "connect"), s.at("sent").get<uint64_t>());
   EXPECT_GT(s.at("sent").get<uint64_t>(), 0u);
   expectNothingLost(s, run.db());
 }
@@ -182,7 +182,7 @@ TEST(FaultsSurvived, ServerKilledMidRunTurnsTheRestIntoConnectErrors) {
     if (out.find('\n') != std::string::npos) url = out.substr(0, out.find('\n'));
   }
   ASSERT_FALSE(url.empty());
-  RunProcess run(workload(true, 5), url, 40, 4);
+  RunProcess run(faultsWorkload(true, 5), url, 40, 4);
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   mock.signal(SIGKILL);
   mock.wait(5000);
@@ -191,49 +191,49 @@ TEST(FaultsSurvived, ServerKilledMidRunTurnsTheRestIntoConnectErrors) {
   const json s = run.summary();
   ASSERT_TRUE(s.is_object()) << run.process->output();
   EXPECT_GT(s.at("completed").get<uint64_t>(), 0u) << s.dump(2);
-  EXPECT_GT(errorsOf(s, "connect"), 0u) << s.dump(2);           // sent after the kill
+  EXPECT_GT(survivedErrorsOf(s, "connect"), 0u) << s.dump(2);           // sent after the kill
   expectNothingLost(s, run.db());
 }
 
 TEST(FaultsSurvived, HtmlAnswerIsMalformedStream) {
   CannedServer server(httpReply("text/html", "<html><body><h1>Welcome to nginx!</h1></body></html>"));
   for (bool stream : {true, false}) {
-    RunProcess run(workload(stream, 5), server.url(), 20, 1);
+    RunProcess run(faultsWorkload(stream, 5), server.url(), 20, 1);
     const int code = run.process->wait(30000);
     EXPECT_TRUE(code == 0 || code == 3) << run.process->output();
     const json s = run.summary();
     ASSERT_TRUE(s.is_object()) << run.process->output();
-    EXPECT_EQ(errorsOf(s, "malformed_stream"), s.at("sent").get<uint64_t>()) << stream << s.dump(2);
+    EXPECT_EQ(survivedErrorsOf(s, "malformed_stream"), s.at("sent").get<uint64_t>()) << stream << s.dump(2);
     expectNothingLost(s, run.db());
   }
 }
 
 TEST(FaultsSurvived, GarbageAnswerIsMalformedStream) {
   CannedServer server("\x01\x02garbage that is not HTTP at all\r\n\r\n");
-  RunProcess run(workload(true, 5), server.url(), 20, 1);
+  RunProcess run(faultsWorkload(true, 5), server.url(), 20, 1);
   const int code = run.process->wait(30000);
   EXPECT_TRUE(code == 0 || code == 3) << run.process->output();
   const json s = run.summary();
   ASSERT_TRUE(s.is_object()) << run.process->output();
   EXPECT_EQ(s.at("completed"), 0);
-  EXPECT_EQ(errorsOf(s, "malformed_stream"), s.at("sent").get<uint64_t>()) << s.dump(2);
+  EXPECT_EQ(survivedErrorsOf(s, "malformed_stream"), s.at("sent").get<uint64_t>()) << s.dump(2);
   expectNothingLost(s, run.db());
 }
 
 TEST(FaultsSurvived, StuckResponsesHitTheTimeout) {
   // The embedded mock never finishes within the 1 s timeout (TTFT 30 s).
-  RunProcess run(workload(true, 1, json{{"ttft_ms", 30000}, {"itl_ms", 1}}), "", 10, 1);
+  RunProcess run(faultsWorkload(true, 1, json{{"ttft_ms", 30000}, {"itl_ms", 1}}), "", 10, 1);
   const int code = run.process->wait(30000);
   EXPECT_TRUE(code == 0 || code == 3) << run.process->output();
   const json s = run.summary();
   ASSERT_TRUE(s.is_object()) << run.process->output();
-  EXPECT_EQ(errorsOf(s, "timeout"), s.at("sent").get<uint64_t>()) << s.dump(2);
+  EXPECT_EQ(survivedErrorsOf(s, "timeout"), s.at("sent").get<uint64_t>()) << s.dump(2);
   EXPECT_LT(s.at("duration_s").get<double>(), 10.0);
   expectNothingLost(s, run.db());
 }
 
 TEST(FaultsSurvived, SigtermMidRunStopsAndAddsUp) {
-  RunProcess run(workload(true, 5, json{{"ttft_ms", 5}, {"itl_ms", 1}}), "", 100, 30);
+  RunProcess run(faultsWorkload(true, 5, json{{"ttft_ms", 5}, {"itl_ms", 1}}), "", 100, 30);
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
   run.process->signal(SIGTERM);
   const int code = run.process->wait(20000);
@@ -250,7 +250,7 @@ TEST(FaultsSurvived, SigtermMidRunStopsAndAddsUp) {
 TEST(FaultsSurvived, SignalRightAtTheStartEndsTheRunInOrder) {
   for (int delayMs : {0, 50, 200}) {
     for (int sig : {SIGINT, SIGTERM}) {
-      RunProcess run(workload(true, 5, json{{"ttft_ms", 5}, {"itl_ms", 1}}), "", 50, 20);
+      RunProcess run(faultsWorkload(true, 5, json{{"ttft_ms", 5}, {"itl_ms", 1}}), "", 50, 20);
       std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
       run.process->signal(sig);
       const int code = run.process->wait(20000);
@@ -271,7 +271,7 @@ TEST(FaultsSurvived, SignalRightAtTheStartEndsTheRunInOrder) {
 // recorded as cancelled, not lost.
 TEST(FaultsSurvived, SecondSignalCancelsInFlightRequestsAndRecordsThem) {
   // Every reply takes ~8 s (40 tokens 200 ms apart): many are in flight at any moment.
-  json w = workload(true, 30, json{{"ttft_ms", 5}, {"itl_ms", 200}});
+  json w = faultsWorkload(true, 30, json{{"ttft_ms", 5}, {"itl_ms", 200}});
   w["requests"]["output_tokens"] = json{{"dist", "fixed"}, {"value", 40}};
   RunProcess run(w, "", 20, 30);
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
@@ -282,7 +282,7 @@ TEST(FaultsSurvived, SecondSignalCancelsInFlightRequestsAndRecordsThem) {
   EXPECT_TRUE(code == 0 || code == 3) << run.process->output();
   const json s = run.summary();
   ASSERT_TRUE(s.is_object()) << run.process->output();
-  EXPECT_GT(errorsOf(s, "cancelled"), 0u) << s.dump(2);
+  EXPECT_GT(survivedErrorsOf(s, "cancelled"), 0u) << s.dump(2);
   EXPECT_LT(s.at("duration_s").get<double>(), 8.0) << s.dump(2);
   expectNothingLost(s, run.db());
 }

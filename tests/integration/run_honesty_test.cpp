@@ -20,7 +20,7 @@ using plumbline::test::kTimingChecked;
 namespace {
 
 
-json workload(double rate, double durationS, bool stream, int outputTokens) {
+json honestyWorkload(double rate, double durationS, bool stream, int outputTokens) {
   return json{{"plumbline", 1},
               {"verdict", {{"send_lag_tolerance_ms", kMachinePauseBudgetMs}}},
               {"name", "integration"},
@@ -38,7 +38,7 @@ std::string writeFile(const TempDir& dir, const std::string& name, const json& j
   return path;
 }
 
-plumbline::mock::EmbeddedTarget startMock(std::optional<double> ttftMs, std::optional<double> itlMs) {
+plumbline::mock::EmbeddedTarget startHonestyMock(std::optional<double> ttftMs, std::optional<double> itlMs) {
   plumbline::mock::EmbeddedTargetOptions o;
   o.executable = PLUMBLINE_BIN;
   o.ttftMs = ttftMs;
@@ -46,13 +46,13 @@ plumbline::mock::EmbeddedTarget startMock(std::optional<double> ttftMs, std::opt
   return plumbline::mock::EmbeddedTarget(o);
 }
 
-struct RunResult {
+struct HonestyRun {
   int exitCode;
   json summary;
   std::string output;
 };
 
-RunResult runPlumbline(const TempDir& dir, const json& w, const std::string& target,
+HonestyRun runPlumbline(const TempDir& dir, const json& w, const std::string& target,
                        std::vector<std::string> extra, int timeoutMs) {
   const std::string wl = writeFile(dir, "w.json", w);
   std::vector<std::string> args{PLUMBLINE_BIN, "run", wl, "--target", target, "--db", dir.file("runs.db"),
@@ -60,7 +60,7 @@ RunResult runPlumbline(const TempDir& dir, const json& w, const std::string& tar
   args.insert(args.end(), extra.begin(), extra.end());
   ChildProcess p(args, dir.file("out.txt"));
   const int code = p.wait(timeoutMs);
-  RunResult r{code, json(), p.output()};
+  HonestyRun r{code, json(), p.output()};
   std::ifstream in(dir.file("summary.json"));
   if (in) r.summary = json::parse(in);
   return r;
@@ -74,7 +74,7 @@ constexpr double kKeepUpRate = kTimingChecked ? 500 : 100;
 /// whose every reason is late sends *while the workers were idle*, i.e. the harness saw the
 /// machine hold it up (host pauses, other load) and said so. Reasons that blame the harness
 /// (CPU saturated, sends short of the plan, lag while busy, a worker died) still fail.
-void expectKeptUp(const RunResult& r) {
+void expectKeptUp(const HonestyRun& r) {
   json s = r.summary;
   if (!kTimingChecked && r.exitCode == 3 && s["verdict"] == "harness_limited") {
     ASSERT_FALSE(s["verdict_reasons"].empty()) << s.dump(2);
@@ -95,8 +95,8 @@ void expectKeptUp(const RunResult& r) {
 
 TEST(RunHonesty, ConstantStreamingRunKeepsUpAndMatchesTheMockCount) {
   TempDir dir;
-  auto mock = startMock(5.0, 1.0);
-  const auto r = runPlumbline(dir, workload(kKeepUpRate, 10, true, 16), mock.baseUrl(), {"--workers", "2"}, 60'000);
+  auto mock = startHonestyMock(5.0, 1.0);
+  const auto r = runPlumbline(dir, honestyWorkload(kKeepUpRate, 10, true, 16), mock.baseUrl(), {"--workers", "2"}, 60'000);
   ASSERT_NO_FATAL_FAILURE(expectKeptUp(r)) << r.output;
   json s = r.summary;  // non-const: a missing key reads as null instead of undefined behaviour
   const int planned = static_cast<int>(kKeepUpRate * 10);
@@ -117,8 +117,8 @@ TEST(RunHonesty, ConstantStreamingRunKeepsUpAndMatchesTheMockCount) {
 
 TEST(RunHonesty, MeasuresTheMocksConfiguredTtftAndInterTokenGap) {
   TempDir dir;
-  auto mock = startMock(50.0, 10.0);
-  const auto r = runPlumbline(dir, workload(20, 5, true, 64), mock.baseUrl(), {"--workers", "1"}, 60'000);
+  auto mock = startHonestyMock(50.0, 10.0);
+  const auto r = runPlumbline(dir, honestyWorkload(20, 5, true, 64), mock.baseUrl(), {"--workers", "1"}, 60'000);
   ASSERT_NO_FATAL_FAILURE(expectKeptUp(r)) << r.output;
   json s = r.summary;  // non-const: a missing key reads as null instead of undefined behaviour
   EXPECT_EQ(s["completed"], 100);
@@ -129,8 +129,8 @@ TEST(RunHonesty, MeasuresTheMocksConfiguredTtftAndInterTokenGap) {
 
 TEST(RunHonesty, AskingForMoreThanTheMachineCanSendIsHarnessLimited) {
   TempDir dir;
-  auto mock = startMock(0.0, 0.0);
-  const auto r = runPlumbline(dir, workload(100'000, 3, false, 1), mock.baseUrl(), {"--workers", "1"}, 90'000);
+  auto mock = startHonestyMock(0.0, 0.0);
+  const auto r = runPlumbline(dir, honestyWorkload(100'000, 3, false, 1), mock.baseUrl(), {"--workers", "1"}, 90'000);
   ASSERT_EQ(r.exitCode, 3) << r.output << r.summary.dump(2);
   json s = r.summary;  // non-const: a missing key reads as null instead of undefined behaviour
   EXPECT_EQ(s["verdict"], "harness_limited");

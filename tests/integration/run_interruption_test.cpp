@@ -18,7 +18,7 @@ using plumbline::test::childrenOf;
 
 namespace {
 
-std::string writeWorkload(const TempDir& dir, double rate, double durationS) {
+std::string writeInterruptionWorkload(const TempDir& dir, double rate, double durationS) {
   const json w{{"plumbline", 1},
                {"name", "interrupted"},
                {"target", {{"url", "embedded"}, {"stream", true}, {"mock", {{"ttft_ms", 5}, {"itl_ms", 1}}}}},
@@ -49,7 +49,7 @@ std::string query(const std::string& db, const std::string& sql) {
 
 TEST(RunInterruption, AWorkerKilledMidRunIsNamedAndTheRunIsHarnessLimited) {
   TempDir dir;
-  ChildProcess run({PLUMBLINE_BIN, "run", writeWorkload(dir, 200, 6), "--db", dir.file("runs.db"), "--workers", "2",
+  ChildProcess run({PLUMBLINE_BIN, "run", writeInterruptionWorkload(dir, 200, 6), "--db", dir.file("runs.db"), "--workers", "2",
                     "--summary-json", dir.file("s.json")},
                    dir.file("out.txt"));
   std::vector<pid_t> workers;
@@ -75,7 +75,7 @@ TEST(RunInterruption, AWorkerKilledMidRunIsNamedAndTheRunIsHarnessLimited) {
 TEST(RunInterruption, KillNineKeepsCommittedBatchesAndShowsIncomplete) {
   TempDir dir;
   const std::string db = dir.file("runs.db");
-  ChildProcess run({PLUMBLINE_BIN, "run", writeWorkload(dir, 300, 30), "--db", db, "--quiet", "--workers", "2"},
+  ChildProcess run({PLUMBLINE_BIN, "run", writeInterruptionWorkload(dir, 300, 30), "--db", db, "--quiet", "--workers", "2"},
                    dir.file("out.txt"));
   std::this_thread::sleep_for(std::chrono::milliseconds(3500));
   run.signal(SIGKILL);
@@ -100,7 +100,7 @@ TEST(RunInterruption, KillNineKeepsCommittedBatchesAndShowsIncomplete) {
 TEST(RunInterruption, SigintStopsSendingStoresEverythingAndAddsUp) {
   TempDir dir;
   const std::string db = dir.file("runs.db");
-  ChildProcess run({PLUMBLINE_BIN, "run", writeWorkload(dir, 200, 30), "--db", db, "--workers", "2",
+  ChildProcess run({PLUMBLINE_BIN, "run", writeInterruptionWorkload(dir, 200, 30), "--db", db, "--workers", "2",
                     "--summary-json", dir.file("s.json")},
                    dir.file("out.txt"));
   std::this_thread::sleep_for(std::chrono::milliseconds(3000));

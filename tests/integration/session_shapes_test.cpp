@@ -13,7 +13,7 @@ using namespace plumbline::test;
 
 namespace {
 
-json workload(const json& session, double rate, double durationS, const std::string& api = "chat") {
+json shapesWorkload(const json& session, double rate, double durationS, const std::string& api = "chat") {
   return json{{"plumbline", 1},
               {"name", "sessions"},
               {"verdict", {{"send_lag_tolerance_ms", 1000}}},
@@ -42,7 +42,7 @@ bool extends(const Received& child, const Received& parent) {
 
 TEST(SessionShapes, MultiTurnResendsTheConversationWithTheActualReplies) {
   // 4 sessions of 4 turns, 0.15 s think time.
-  const auto run = runAgainstRecordingMock(workload(
+  const auto run = runAgainstRecordingMock(shapesWorkload(
       {{"shape", "multi_turn"}, {"turns", {{"dist", "fixed"}, {"value", 4}}},
        {"think_time_s", {{"dist", "fixed"}, {"value", 0.15}}}},
       2, 2));
@@ -61,7 +61,7 @@ TEST(SessionShapes, MultiTurnResendsTheConversationWithTheActualReplies) {
 }
 
 TEST(SessionShapes, MultiTurnOnTheCompletionsApiConcatenatesThePrompt) {
-  const auto run = runAgainstRecordingMock(workload(
+  const auto run = runAgainstRecordingMock(shapesWorkload(
       {{"shape", "multi_turn"}, {"turns", {{"dist", "fixed"}, {"value", 3}}},
        {"think_time_s", {{"dist", "fixed"}, {"value", 0}}}},
       1, 1, "completions"));
@@ -76,7 +76,7 @@ TEST(SessionShapes, MultiTurnOnTheCompletionsApiConcatenatesThePrompt) {
 
 TEST(SessionShapes, TreeSendsEachNodesChildrenAfterItCarryingItsContext) {
   // 2 sessions, branching 2, depth 2 (two generations below the root): 7 requests each.
-  const auto run = runAgainstRecordingMock(workload({{"shape", "tree"}, {"branching", 2}, {"depth", 2}}, 2, 1));
+  const auto run = runAgainstRecordingMock(shapesWorkload({{"shape", "tree"}, {"branching", 2}, {"depth", 2}}, 2, 1));
   expectCountsAgree(run, 14);
   size_t roots = 0;
   for (const auto& node : run.received) {
@@ -92,7 +92,7 @@ TEST(SessionShapes, TreeSendsEachNodesChildrenAfterItCarryingItsContext) {
 }
 
 TEST(SessionShapes, AgenticAppendsToolResultsOfTheDrawnLengthAfterToolLatency) {
-  const auto run = runAgainstRecordingMock(workload(
+  const auto run = runAgainstRecordingMock(shapesWorkload(
       {{"shape", "agentic"}, {"steps", {{"dist", "fixed"}, {"value", 3}}},
        {"tool_latency_s", {{"dist", "fixed"}, {"value", 0.1}}},
        {"tool_result_tokens", {{"dist", "fixed"}, {"value", 7}}}},
@@ -107,7 +107,7 @@ TEST(SessionShapes, AgenticAppendsToolResultsOfTheDrawnLengthAfterToolLatency) {
 
 TEST(SessionShapes, SummarizeReducesOverEveryChunkSummaryAfterAllOfThem) {
   const auto run = runAgainstRecordingMock(
-      workload({{"shape", "summarize"}, {"chunks", {{"dist", "fixed"}, {"value", 4}}}}, 1, 1));
+      shapesWorkload({{"shape", "summarize"}, {"chunks", {{"dist", "fixed"}, {"value", 4}}}}, 1, 1));
   expectCountsAgree(run, 5);
   const Received& reduce = run.received.back();
   int64_t summaryTokens = 0;
@@ -123,7 +123,7 @@ TEST(SessionShapes, SummarizeReducesOverEveryChunkSummaryAfterAllOfThem) {
 }
 
 TEST(SessionShapes, SharedPrefixGroupsShareOneSystemPrompt) {
-  auto w = workload({{"shape", "multi_turn"}, {"turns", {{"dist", "fixed"}, {"value", 2}}},
+  auto w = shapesWorkload({{"shape", "multi_turn"}, {"turns", {{"dist", "fixed"}, {"value", 2}}},
                      {"think_time_s", {{"dist", "fixed"}, {"value", 0}}}},
                     10, 1);
   w["requests"]["prompt"] = {{"source", "synthetic"}, {"shared_prefix", {{"groups", 2}, {"tokens", 40}}}};

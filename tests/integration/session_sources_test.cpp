@@ -16,7 +16,7 @@ using namespace plumbline::test;
 
 namespace {
 
-std::string words(const std::string& stem, size_t n) {
+std::string stemWords(const std::string& stem, size_t n) {
   std::string s;
   for (size_t i = 0; i < n; ++i) s += (i ? " " : "") + stem + std::to_string(i);
   return s;
@@ -30,15 +30,15 @@ json dataset() {
       {{{"id", "three"},
         {"conversations",
          {turn("system", "be brief"), turn("human", "Plan a \"trip\" to Zürich, please.\nTwo days."),
-          turn("gpt", words("r", 6)), turn("human", "And the second day? " + words("a", 4)),
-          turn("gpt", words("s", 9)), turn("human", "Thanks — one last question"), turn("gpt", words("t", 4)),
+          turn("gpt", stemWords("r", 6)), turn("human", "And the second day? " + stemWords("a", 4)),
+          turn("gpt", stemWords("s", 9)), turn("human", "Thanks — one last question"), turn("gpt", stemWords("t", 4)),
           turn("human", "ignored: turns are capped at 3")}}},
-       {{"id", "one"}, {"conversations", {turn("human", "What is 2+2?"), turn("gpt", words("u", 3))}}},
+       {{"id", "one"}, {"conversations", {turn("human", "What is 2+2?"), turn("gpt", stemWords("u", 3))}}},
        {{"id", "broken"},
         {"conversations",
-         {turn("human", "first of broken " + words("b", 3)), turn("gpt", words("v", 5)),
-          turn("human", "second of broken"), turn("gpt", words("w", 7)), turn("human", "a third, unanswered"),
-          turn("human", "and a fourth"), turn("gpt", words("x", 2))}}}});
+         {turn("human", "first of broken " + stemWords("b", 3)), turn("gpt", stemWords("v", 5)),
+          turn("human", "second of broken"), turn("gpt", stemWords("w", 7)), turn("human", "a third, unanswered"),
+          turn("human", "and a fourth"), turn("gpt", stemWords("x", 2))}}}});
 }
 
 /// Human texts and reply lengths (words) of each conversation's replayable exchanges, by its

@@ -30,7 +30,7 @@ namespace {
 
 /// Streams of 60 tokens 5 ms apart: each request is in flight for ~0.3 s, so a worker killed
 /// at 100 sessions/s has a few dozen in flight.
-std::string writeWorkload(const TempDir& dir, double rate, double durationS) {
+std::string writeLossWorkload(const TempDir& dir, double rate, double durationS) {
   const json w{{"plumbline", 1},
                {"name", "worker loss"},
                {"verdict", {{"send_lag_tolerance_ms", 50.0}}},
@@ -57,7 +57,7 @@ uint64_t failedIn(const json& s) {
   return n;
 }
 
-uint64_t errorsOf(const json& s, const std::string& cls) {
+uint64_t lossErrorsOf(const json& s, const std::string& cls) {
   return s.at("errors").contains(cls) ? s.at("errors").at(cls).get<uint64_t>() : 0;
 }
 
@@ -71,7 +71,7 @@ struct KilledWorkerRun {
   std::vector<plumbline::live::LiveMessage> messages;
 
   explicit KilledWorkerRun(std::vector<std::string> extra = {}) {
-    std::vector<std::string> args{PLUMBLINE_BIN, "run", writeWorkload(dir, 100, 6), "--db", dir.file("runs.db"),
+    std::vector<std::string> args{PLUMBLINE_BIN, "run", writeLossWorkload(dir, 100, 6), "--db", dir.file("runs.db"),
                                   "--workers", "2", "--summary-json", dir.file("s.json"),
                                   "--live", dir.file("live.sock"), "--quiet"};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -120,7 +120,7 @@ void expectEverythingAccountedFor(const KilledWorkerRun& r) {
   // One stored row per completed or failed request; the lost ones carry their class.
   EXPECT_EQ(queryInt(r.db(), "SELECT count(*) FROM requests"), static_cast<int64_t>(completed + failed));
   EXPECT_EQ(queryInt(r.db(), "SELECT count(*) FROM requests WHERE error_class = 9"),
-            static_cast<int64_t>(errorsOf(s, "worker_lost")));
+            static_cast<int64_t>(lossErrorsOf(s, "worker_lost")));
   EXPECT_EQ(queryInt(r.db(), "SELECT count(*) FROM requests WHERE error_class = 0"), static_cast<int64_t>(completed));
   EXPECT_EQ(queryInt(r.db(), "SELECT sent FROM runs"), static_cast<int64_t>(s.at("sent").get<uint64_t>()));
 
@@ -151,7 +151,7 @@ TEST(WorkerLoss, InFlightRequestsAreLostCountedStoredAndTheRestRedistributed) {
   for (const auto& reason : s["verdict_reasons"]) named |= reason.get<std::string>().find(" died at ") != std::string::npos;
   EXPECT_TRUE(named) << s.dump(2);
   // ~300 ms streams at 50 sessions/s on the killed worker: it had requests in flight.
-  EXPECT_GT(errorsOf(s, "worker_lost"), 0u) << s.dump(2);
+  EXPECT_GT(lossErrorsOf(s, "worker_lost"), 0u) << s.dump(2);
   expectEverythingAccountedFor(r);
 
   // Its sessions not yet due went to the survivor: all but the handful that came due on the
@@ -187,7 +187,7 @@ TEST(WorkerLoss, StopOnWorkerLossStopsTheRunAndStillAddsUp) {
 
 TEST(WorkerLoss, AnUnknownPolicyIsExit2) {
   TempDir dir;
-  ChildProcess run({PLUMBLINE_BIN, "run", writeWorkload(dir, 10, 1), "--db", dir.file("runs.db"),
+  ChildProcess run({PLUMBLINE_BIN, "run", writeLossWorkload(dir, 10, 1), "--db", dir.file("runs.db"),
                     "--on-worker-loss", "ignore"},
                    dir.file("out.txt"));
   EXPECT_EQ(run.wait(20'000), 2) << run.output();

@@ -9,7 +9,7 @@ using namespace plumbline::workload;
 using json = nlohmann::json;
 
 namespace {
-LengthDist dist(const char* text) { return parseLengthDist(json::parse(text), "d"); }
+LengthDist lengthDist(const char* text) { return parseLengthDist(json::parse(text), "d"); }
 uint64_t total(const LengthHistogram& h) {
   uint64_t n = 0;
   for (const auto& bin : h.bins) n += bin.count;
@@ -18,7 +18,7 @@ uint64_t total(const LengthHistogram& h) {
 }  // namespace
 
 TEST(LengthHistogram, FixedIsOneBinAtTheValue) {
-  const auto h = lengthHistogram(dist(R"({"dist":"fixed","value":128})"), 1);
+  const auto h = lengthHistogram(lengthDist(R"({"dist":"fixed","value":128})"), 1);
   EXPECT_EQ(h.draws, 20000u);
   ASSERT_EQ(h.bins.size(), 1u);
   EXPECT_EQ(h.bins[0].count, 20000u);
@@ -28,7 +28,7 @@ TEST(LengthHistogram, FixedIsOneBinAtTheValue) {
 }
 
 TEST(LengthHistogram, UniformBinsAreFlatAndCoverEveryDraw) {
-  const auto h = lengthHistogram(dist(R"({"dist":"uniform","min":1,"max":400})"), 3, 20000, 40);
+  const auto h = lengthHistogram(lengthDist(R"({"dist":"uniform","min":1,"max":400})"), 3, 20000, 40);
   ASSERT_EQ(h.bins.size(), 40u);
   EXPECT_EQ(total(h), 20000u);
   EXPECT_EQ(h.min, 1u);
@@ -41,7 +41,7 @@ TEST(LengthHistogram, UniformBinsAreFlatAndCoverEveryDraw) {
 
 TEST(LengthHistogram, LognormalPercentilesMatchTheDistribution) {
   // median 512, sigma 0.7: p90 = 512·e^(0.7·1.2816) ≈ 1254, p99 = 512·e^(0.7·2.3263) ≈ 2611.
-  const auto h = lengthHistogram(dist(R"({"dist":"lognormal","median":512,"sigma":0.7})"), 5);
+  const auto h = lengthHistogram(lengthDist(R"({"dist":"lognormal","median":512,"sigma":0.7})"), 5);
   EXPECT_NEAR(h.p50, 512, 512 * 0.04);
   EXPECT_NEAR(h.p90, 512 * std::exp(0.7 * 1.2816), 1254 * 0.05);
   EXPECT_NEAR(h.p99, 512 * std::exp(0.7 * 2.3263), 2611 * 0.08);
@@ -49,7 +49,7 @@ TEST(LengthHistogram, LognormalPercentilesMatchTheDistribution) {
 }
 
 TEST(LengthHistogram, ClampsBoundTheBins) {
-  const auto h = lengthHistogram(dist(R"({"dist":"normal","mean":64,"stddev":50,"min":8,"max":100})"), 2);
+  const auto h = lengthHistogram(lengthDist(R"({"dist":"normal","mean":64,"stddev":50,"min":8,"max":100})"), 2);
   EXPECT_EQ(h.min, 8u);
   EXPECT_EQ(h.max, 100u);
   EXPECT_GE(h.bins.front().low, 8);
@@ -58,13 +58,13 @@ TEST(LengthHistogram, ClampsBoundTheBins) {
 }
 
 TEST(LengthHistogram, NarrowRangeNeverHasEmptyBinsFromBinning) {
-  const auto h = lengthHistogram(dist(R"({"dist":"uniform","min":10,"max":14})"), 1, 20000, 40);
+  const auto h = lengthHistogram(lengthDist(R"({"dist":"uniform","min":10,"max":14})"), 1, 20000, 40);
   ASSERT_EQ(h.bins.size(), 5u);
   for (const auto& bin : h.bins) EXPECT_GT(bin.count, 3000u);
 }
 
 TEST(LengthHistogram, SameSeedSameHistogram) {
-  const auto d = dist(R"({"dist":"exponential","mean":100})");
+  const auto d = lengthDist(R"({"dist":"exponential","mean":100})");
   const auto a = lengthHistogram(d, 9), b = lengthHistogram(d, 9);
   ASSERT_EQ(a.bins.size(), b.bins.size());
   for (size_t i = 0; i < a.bins.size(); ++i) EXPECT_EQ(a.bins[i].count, b.bins[i].count);
@@ -72,11 +72,11 @@ TEST(LengthHistogram, SameSeedSameHistogram) {
 
 TEST(LengthHistogram, LongTailIsFoldedIntoTheLastBin) {
   // A clamp far past the body: bins stop at p99.9 and the last one holds the rest.
-  const auto h = lengthHistogram(dist(R"({"dist":"lognormal","median":100,"sigma":1.0,"max":100000})"), 4);
+  const auto h = lengthHistogram(lengthDist(R"({"dist":"lognormal","median":100,"sigma":1.0,"max":100000})"), 4);
   EXPECT_TRUE(h.tailFolded);
   EXPECT_LT(h.bins.back().high, h.max);
   EXPECT_EQ(total(h), 20000u);
   EXPECT_GE(h.bins.back().count, 20u);  // at least the 0.1% beyond p99.9
-  const auto fixed = lengthHistogram(dist(R"({"dist":"fixed","value":7})"), 4);
+  const auto fixed = lengthHistogram(lengthDist(R"({"dist":"fixed","value":7})"), 4);
   EXPECT_FALSE(fixed.tailFolded);
 }

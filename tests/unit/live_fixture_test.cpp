@@ -37,7 +37,7 @@ std::vector<T> all(const std::vector<LiveMessage>& ms) {
   return out;
 }
 
-std::string errorOf(const std::string& name) {
+std::string fixtureErrorOf(const std::string& name) {
   LiveStreamReader r;
   r.feed(fixture("invalid/" + name));
   try {
@@ -99,14 +99,14 @@ TEST(LiveFixture, AFrameOfAFutureTypeIsSkipped) {
 }
 
 TEST(LiveFixture, EveryInvalidRecordingIsRejectedByName) {
-  EXPECT_EQ(errorOf("bad_magic.plml"),
+  EXPECT_EQ(fixtureErrorOf("bad_magic.plml"),
             "bad greeting: not a Plumbline live stream (magic is not PLML) (at byte offset 0)");
-  EXPECT_EQ(errorOf("wrong_version.plml"),
+  EXPECT_EQ(fixtureErrorOf("wrong_version.plml"),
             "live protocol version 2 not supported (this reader is 1) (at byte offset 4)");
-  EXPECT_EQ(errorOf("bad_json.plml"), "hello frame: payload is not valid JSON (at byte offset 8)");
-  const std::string missing = errorOf("missing_field.plml");
+  EXPECT_EQ(fixtureErrorOf("bad_json.plml"), "hello frame: payload is not valid JSON (at byte offset 8)");
+  const std::string missing = fixtureErrorOf("missing_field.plml");
   EXPECT_EQ(missing.rfind("tick frame: field \"sent\" is missing (at byte offset ", 0), 0u) << missing;
-  const std::string oversized = errorOf("oversized.plml");
+  const std::string oversized = fixtureErrorOf("oversized.plml");
   EXPECT_EQ(oversized.rfind("tick frame of 5242880 bytes exceeds the limit of 4194304 (at byte offset ", 0), 0u)
       << oversized;
 }

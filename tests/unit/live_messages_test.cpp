@@ -15,7 +15,7 @@ namespace {
 
 uint8_t typeOf(const LiveMessage& m) { return static_cast<uint8_t>(m.index() + 1); }
 
-std::string errorOf(uint8_t type, const json& payload) {
+std::string messageErrorOf(uint8_t type, const json& payload) {
   try {
     messageFromJson(type, payload);
   } catch (const LiveProtocolError& e) {
@@ -72,7 +72,7 @@ TEST(LiveMessages, EveryMissingFieldIsNamedWithItsFrame) {
     for (const auto& [key, value] : full.items()) {
       json cut = full;
       cut.erase(key);
-      const std::string err = errorOf(typeOf(m), cut);
+      const std::string err = messageErrorOf(typeOf(m), cut);
       EXPECT_NE(err.find(frame + " frame"), std::string::npos) << err;
       EXPECT_NE(err.find("\"" + key + "\" is missing"), std::string::npos) << err;
     }
@@ -82,12 +82,12 @@ TEST(LiveMessages, EveryMissingFieldIsNamedWithItsFrame) {
 TEST(LiveMessages, NestedPercentileFieldsAreNamedWithTheirPath) {
   json tick = toJson(sampleTick());
   tick["send_lag"].erase("p99");
-  EXPECT_NE(errorOf(2, tick).find("tick frame: field \"send_lag.p99\" is missing"), std::string::npos)
-      << errorOf(2, tick);
+  EXPECT_NE(messageErrorOf(2, tick).find("tick frame: field \"send_lag.p99\" is missing"), std::string::npos)
+      << messageErrorOf(2, tick);
   tick = toJson(sampleTick());
   tick["ttft"] = 3;
-  EXPECT_NE(errorOf(2, tick).find("\"ttft\" is an integer, expected an object"), std::string::npos)
-      << errorOf(2, tick);
+  EXPECT_NE(messageErrorOf(2, tick).find("\"ttft\" is an integer, expected an object"), std::string::npos)
+      << messageErrorOf(2, tick);
 }
 
 TEST(LiveMessages, MistypedFieldsAreRejectedByName) {
@@ -119,14 +119,14 @@ TEST(LiveMessages, MistypedFieldsAreRejectedByName) {
   for (const Case& c : cases) {
     json j = toJson(messages[c.type - 1u]);
     j[c.field] = c.value;
-    const std::string err = errorOf(c.type, j);
+    const std::string err = messageErrorOf(c.type, j);
     EXPECT_NE(err.find(c.expected), std::string::npos) << "got: " << err << "\nwanted: " << c.expected;
   }
 }
 
 TEST(LiveMessages, PayloadMustBeAnObject) {
-  EXPECT_EQ(errorOf(2, json::array()), "tick frame: payload is an array, expected a JSON object");
-  EXPECT_EQ(errorOf(5, "end"), "end frame: payload is a string, expected a JSON object");
+  EXPECT_EQ(messageErrorOf(2, json::array()), "tick frame: payload is an array, expected a JSON object");
+  EXPECT_EQ(messageErrorOf(5, "end"), "end frame: payload is a string, expected a JSON object");
 }
 
 TEST(LiveMessages, UnknownFieldsAreIgnoredForNewerWriters) {
@@ -136,6 +136,6 @@ TEST(LiveMessages, UnknownFieldsAreIgnoredForNewerWriters) {
 }
 
 TEST(LiveMessages, UnknownFrameTypeIsAnError) {
-  EXPECT_EQ(errorOf(0, json::object()), "unknown frame type 0");
-  EXPECT_EQ(errorOf(9, json::object()), "unknown frame type 9");
+  EXPECT_EQ(messageErrorOf(0, json::object()), "unknown frame type 0");
+  EXPECT_EQ(messageErrorOf(9, json::object()), "unknown frame type 9");
 }

@@ -18,7 +18,7 @@ std::string writeConfig(const std::string& text) {
   return path;
 }
 
-std::string errorOf(const MockConfig& config) {
+std::string configErrorOf(const MockConfig& config) {
   try {
     resolveMockSettings(config);
   } catch (const MockConfigError& e) {
@@ -68,19 +68,19 @@ TEST(MockConfig, ConfigFileSitsBetweenPresetAndFlags) {
 TEST(MockConfig, ErrorsNameTheFlagOrJsonPath) {
   MockConfig c;
   c.listen = "127.0.0.1:99999";
-  EXPECT_NE(errorOf(c).find("--listen"), std::string::npos);
+  EXPECT_NE(configErrorOf(c).find("--listen"), std::string::npos);
   c = MockConfig{};
   c.threads = -1;
-  EXPECT_NE(errorOf(c).find("--threads"), std::string::npos);
+  EXPECT_NE(configErrorOf(c).find("--threads"), std::string::npos);
   c = MockConfig{};
   c.configPath = writeConfig(R"({"threads":1.5})");
-  EXPECT_NE(errorOf(c).find("$.threads"), std::string::npos);
+  EXPECT_NE(configErrorOf(c).find("$.threads"), std::string::npos);
   c.configPath = writeConfig(R"({"preset":"warp"})");
-  EXPECT_NE(errorOf(c).find("$.preset"), std::string::npos);
+  EXPECT_NE(configErrorOf(c).find("$.preset"), std::string::npos);
   c.configPath = writeConfig("{not json");
-  EXPECT_NE(errorOf(c).find("--config"), std::string::npos);
+  EXPECT_NE(configErrorOf(c).find("--config"), std::string::npos);
   c.configPath = "/nonexistent/mock.json";
-  EXPECT_NE(errorOf(c).find("--config"), std::string::npos);
+  EXPECT_NE(configErrorOf(c).find("--config"), std::string::npos);
 }
 
 TEST(MockConfig, EnginePresetsCarryAnEngineAndFixedTimingPresetsDoNot) {
@@ -98,7 +98,7 @@ TEST(MockConfig, EnginePresetsCarryAnEngineAndFixedTimingPresetsDoNot) {
   EXPECT_FALSE(resolveMockSettings(c).engine.has_value());
   c.preset = "gpu-8b";
   c.ttftMs = 5.0;  // fixed timing means nothing to an engine: say so
-  EXPECT_NE(errorOf(c).find("--ttft-ms"), std::string::npos);
+  EXPECT_NE(configErrorOf(c).find("--ttft-ms"), std::string::npos);
 }
 
 TEST(MockConfig, ConfigFileSetsFaultsAndEngineOverrides) {
@@ -114,11 +114,11 @@ TEST(MockConfig, ConfigFileSetsFaultsAndEngineOverrides) {
   EXPECT_EQ(s.engine->maxRunningSeqs, 8);
   EXPECT_FALSE(s.engine->prefixCaching);
   c.configPath = writeConfig(R"({"faults":{"gremlins":0.1}})");
-  EXPECT_NE(errorOf(c).find("$.faults.gremlins"), std::string::npos);
+  EXPECT_NE(configErrorOf(c).find("$.faults.gremlins"), std::string::npos);
   c.configPath = writeConfig(R"({"faults":{"http_500":0.7,"http_503":0.7}})");
-  EXPECT_NE(errorOf(c).find("$.faults"), std::string::npos);
+  EXPECT_NE(configErrorOf(c).find("$.faults"), std::string::npos);
   c.configPath = writeConfig(R"({"engine":{"max_running_seqs":0}})");
-  EXPECT_NE(errorOf(c).find("$.engine.max_running_seqs"), std::string::npos);
+  EXPECT_NE(configErrorOf(c).find("$.engine.max_running_seqs"), std::string::npos);
   std::remove(c.configPath->c_str());
 }
 

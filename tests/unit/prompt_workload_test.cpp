@@ -19,9 +19,9 @@ using plumbline::testing::validDocument;
 namespace {
 
 const std::string kSource = PLUMBLINE_SOURCE_DIR;
-const std::string kQwen3 = kSource + "/tests/tokenizer/qwen3/tokenizer.json";
+const std::string kQwen3File = kSource + "/tests/tokenizer/qwen3/tokenizer.json";
 
-WorkloadError errorOf(const nlohmann::json& document, const std::string& baseDir = kSource) {
+WorkloadError promptErrorOf(const nlohmann::json& document, const std::string& baseDir = kSource) {
   try {
     parseWorkload(document, baseDir);
   } catch (const WorkloadError& e) {
@@ -56,14 +56,14 @@ TEST(PromptWorkload, TokenizerPathIsRelativeToTheWorkloadFileAndNamedInTheBasis)
   auto d = validDocument();
   d["requests"]["prompt"] = {{"source", "synthetic"}, {"tokenizer", "tests/tokenizer/qwen3/tokenizer.json"}};
   const auto spec = parseWorkload(d, kSource);
-  EXPECT_EQ(spec.requests.prompt.resolvedTokenizer, kQwen3);
+  EXPECT_EQ(spec.requests.prompt.resolvedTokenizer, kQwen3File);
   EXPECT_EQ(spec.requests.prompt.basis(), "tokenizer: tests/tokenizer/qwen3/tokenizer.json");
   ASSERT_TRUE(spec.requests.prompt.materials->synthetic);
   // The same through a file: resolved against the file's directory.
   const std::string path = testing::TempDir() + "/prompt_workload_tok.json";
-  d["requests"]["prompt"]["tokenizer"] = kQwen3;
+  d["requests"]["prompt"]["tokenizer"] = kQwen3File;
   std::ofstream(path) << d.dump();
-  EXPECT_EQ(loadWorkloadFile(path).requests.prompt.resolvedTokenizer, kQwen3);
+  EXPECT_EQ(loadWorkloadFile(path).requests.prompt.resolvedTokenizer, kQwen3File);
   EXPECT_NE(formatPreview(buildPreview(spec), spec).find("token counts: tokenizer: tests/tokenizer/qwen3/tokenizer.json"),
             std::string::npos);
 }
@@ -71,36 +71,36 @@ TEST(PromptWorkload, TokenizerPathIsRelativeToTheWorkloadFileAndNamedInTheBasis)
 TEST(PromptWorkload, PromptErrorsNameTheKey) {
   auto d = validDocument();
   d["requests"]["prompt"] = {{"source", "synthetic"}, {"tokenizer", "nope/tokenizer.json"}};
-  auto e = errorOf(d);
+  auto e = promptErrorOf(d);
   EXPECT_EQ(e.path(), "requests.prompt.tokenizer");
   EXPECT_NE(e.reason().find("nope/tokenizer.json"), std::string::npos) << e.what();
   d["requests"]["prompt"] = {{"source", "synthetic"}, {"tokenizer", ""}};
-  EXPECT_EQ(errorOf(d).path(), "requests.prompt.tokenizer");
+  EXPECT_EQ(promptErrorOf(d).path(), "requests.prompt.tokenizer");
   d["requests"]["prompt"] = {{"source", "synthetic"}, {"file", "x.json"}};
-  EXPECT_EQ(errorOf(d).path(), "requests.prompt.file");  // only for sharegpt
+  EXPECT_EQ(promptErrorOf(d).path(), "requests.prompt.file");  // only for sharegpt
   d["requests"]["prompt"] = {{"source", "books"}};
-  EXPECT_EQ(errorOf(d).path(), "requests.prompt.source");
+  EXPECT_EQ(promptErrorOf(d).path(), "requests.prompt.source");
 
   auto s = sharegptDocument();
   s["requests"]["prompt"]["truncation"] = "drop";
-  e = errorOf(s);
+  e = promptErrorOf(s);
   EXPECT_EQ(e.path(), "requests.prompt.truncation");
   EXPECT_NE(e.reason().find("keep_start"), std::string::npos);
   s = sharegptDocument();
   s["requests"]["prompt"]["min_input_tokens"] = 100;
-  EXPECT_EQ(errorOf(s).path(), "requests.prompt.min_input_tokens");
+  EXPECT_EQ(promptErrorOf(s).path(), "requests.prompt.min_input_tokens");
   s = sharegptDocument();
   s["requests"]["prompt"]["max_output_tokens"] = 0;
-  EXPECT_EQ(errorOf(s).path(), "requests.prompt.max_output_tokens");
+  EXPECT_EQ(promptErrorOf(s).path(), "requests.prompt.max_output_tokens");
   s = sharegptDocument();
   s["requests"]["prompt"].erase("file");
-  EXPECT_EQ(errorOf(s).path(), "requests.prompt.file");
+  EXPECT_EQ(promptErrorOf(s).path(), "requests.prompt.file");
   s = sharegptDocument();
   s["requests"]["input_tokens"] = {{"dist", "fixed"}, {"value", 5}};
-  EXPECT_EQ(errorOf(s).path(), "requests.input_tokens");
+  EXPECT_EQ(promptErrorOf(s).path(), "requests.input_tokens");
   s = sharegptDocument();
   s["requests"]["prompt"]["file"] = "missing.json";
-  EXPECT_NE(std::string(errorOf(s).what()).find("missing.json: cannot read"), std::string::npos);
+  EXPECT_NE(std::string(promptErrorOf(s).what()).find("missing.json: cannot read"), std::string::npos);
 }
 
 TEST(PromptWorkload, ShareGptLengthsComeFromTheDatasetDeterministically) {
@@ -143,10 +143,10 @@ TEST(PromptWorkload, WriterSendsTheSampledShareGptTextEscaped) {
 
 TEST(PromptWorkload, WriterPromptsAreExactUnderTheTokenizerAndDifferPerSession) {
   auto d = validDocument();
-  d["requests"]["prompt"] = {{"source", "synthetic"}, {"tokenizer", kQwen3}};
+  d["requests"]["prompt"] = {{"source", "synthetic"}, {"tokenizer", kQwen3File}};
   const auto spec = parseWorkload(d);
   PromptWriter writer(spec.requests.prompt, 7);
-  auto tokenizer = plumbline::tokenizer::Tokenizer::fromFile(kQwen3);
+  auto tokenizer = plumbline::tokenizer::Tokenizer::fromFile(kQwen3File);
   std::string first;
   for (uint32_t tokens : {1u, 2u, 17u, 100u, 513u, 2048u}) {
     for (uint64_t id = 0; id < 5; ++id) {
@@ -167,7 +167,7 @@ TEST(PromptWorkload, WriterPromptsAreExactUnderTheTokenizerAndDifferPerSession) 
 // The run path composes prompts without counting them: this is the evidence that composing
 // is exact under qwen3, over lengths 1..512 (all) and a spread to 8192, for three seeds.
 TEST(PromptWorkload, ComposedSyntheticPromptsAreExactUnderQwen3) {
-  auto tokenizer = plumbline::tokenizer::Tokenizer::fromFile(kQwen3);
+  auto tokenizer = plumbline::tokenizer::Tokenizer::fromFile(kQwen3File);
   plumbline::tokenizer::SyntheticPromptBuilder builder(tokenizer);
   std::vector<size_t> lengths;
   for (size_t n = 1; n <= 512; ++n) lengths.push_back(n);

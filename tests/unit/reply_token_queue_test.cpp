@@ -6,21 +6,17 @@
 #include "core/engine/token_count_basis.h"
 #include "core/tokenizer/tokenizer.h"
 #include "core/workload/workload_loader.h"
+#include "tests/unit/qwen3_tokenizer.h"
 #include "tests/unit/workload_test_support.h"
 
 using plumbline::engine::ReplyTokenQueue;
 using plumbline::metrics::ErrorClass;
 using plumbline::metrics::RequestRecord;
+using plumbline::testing::kQwen3TokenizerFile;
+using plumbline::testing::qwen3;
 using plumbline::tokenizer::Tokenizer;
 
 namespace {
-
-const std::string kQwen3 = std::string(PLUMBLINE_SOURCE_DIR) + "/tests/tokenizer/qwen3/tokenizer.json";
-
-Tokenizer& qwen3() {
-  static Tokenizer t = Tokenizer::fromFile(kQwen3);
-  return t;
-}
 
 RequestRecord streamed(uint64_t session, int32_t chunks) {
   RequestRecord r;
@@ -54,7 +50,7 @@ TEST(ReplyTokenQueue, CountsEachReplyWithTheTokenizerAndKeepsOrderAndOtherFields
   std::vector<RequestRecord> out;
   q.countAll(out);
   EXPECT_TRUE(q.empty());
-  Tokenizer reference = Tokenizer::fromFile(kQwen3);  // a fresh instance: no shared cache
+  Tokenizer reference = Tokenizer::fromFile(kQwen3TokenizerFile);  // a fresh instance: no shared cache
   ASSERT_EQ(out.size(), replies.size());
   for (size_t i = 0; i < replies.size(); ++i) {
     EXPECT_EQ(out[i].sessionId, i);

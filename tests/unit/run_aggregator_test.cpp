@@ -7,7 +7,7 @@ using namespace plumbline::metrics;
 namespace {
 
 constexpr int64_t kS = 1'000'000'000;
-constexpr int64_t kMs = 1'000'000;
+constexpr int64_t kOneMs = 1'000'000;
 
 RequestRecord okRecord(int64_t plannedNs, int64_t sendNs, int64_t firstTokenNs, int64_t endNs) {
   RequestRecord r;
@@ -42,11 +42,11 @@ TEST(RunAggregator, WindowIndexFloorsNegativeTimes) {
 
 TEST(RunAggregator, AttributesPlannedSentAndRecords) {
   RunAggregator a;
-  a.addPlanned(100 * kMs, 3);
+  a.addPlanned(100 * kOneMs, 3);
   a.addSends(sends(0, 3, 50'000));
   // Planned in window 0, ends in window 2: counts there, latencies from send and from plan.
-  a.addRecord(okRecord(100 * kMs, 110 * kMs, 500 * kMs, 2 * kS + 100 * kMs));
-  RequestRecord failed = okRecord(200 * kMs, 210 * kMs, -1, -1);
+  a.addRecord(okRecord(100 * kOneMs, 110 * kOneMs, 500 * kOneMs, 2 * kS + 100 * kOneMs));
+  RequestRecord failed = okRecord(200 * kOneMs, 210 * kOneMs, -1, -1);
   failed.error = ErrorClass::Timeout;
   a.addRecord(failed);  // no end: goes to its planned window
   auto ws = a.takeAllWindows();
@@ -58,10 +58,10 @@ TEST(RunAggregator, AttributesPlannedSentAndRecords) {
   EXPECT_EQ(ws[0].completed, 0u);
   EXPECT_EQ(ws[2].completed, 1u);
   EXPECT_EQ(ws[2].startNs, 2 * kS);
-  EXPECT_EQ(ws[2].hist(Metric::Ttft).max(), 390 * kMs);
-  EXPECT_EQ(ws[2].hist(Metric::E2e).max(), 1990 * kMs);
-  EXPECT_EQ(ws[2].hist(Metric::TtftFromPlanned).max(), 400 * kMs);
-  EXPECT_EQ(ws[2].hist(Metric::E2eFromPlanned).max(), 2000 * kMs);
+  EXPECT_EQ(ws[2].hist(Metric::Ttft).max(), 390 * kOneMs);
+  EXPECT_EQ(ws[2].hist(Metric::E2e).max(), 1990 * kOneMs);
+  EXPECT_EQ(ws[2].hist(Metric::TtftFromPlanned).max(), 400 * kOneMs);
+  EXPECT_EQ(ws[2].hist(Metric::E2eFromPlanned).max(), 2000 * kOneMs);
   EXPECT_EQ(ws[2].inputTokens, 100u);
   EXPECT_EQ(a.total(Metric::E2e).count(), 1u);  // the failure has no latencies
   EXPECT_EQ(a.total(Metric::SendLag).count(), 3u);
@@ -82,7 +82,7 @@ TEST(RunAggregator, ClientCountsFillInForMissingServerCounts) {
 
 TEST(RunAggregator, ClosesWindowsInOrderOnceWithoutHoles) {
   RunAggregator a(kS, kS);
-  a.addPlanned(500 * kMs);
+  a.addPlanned(500 * kOneMs);
   EXPECT_TRUE(a.takeClosedWindows(kS).empty());           // window 0 ends at 1 s, +1 s delay
   EXPECT_TRUE(a.takeClosedWindows(2 * kS - 1).empty());
   auto first = a.takeClosedWindows(2 * kS);
@@ -101,11 +101,11 @@ TEST(RunAggregator, ClosesWindowsInOrderOnceWithoutHoles) {
 TEST(RunAggregator, LateRecordsCountOnlyInTotals) {
   RunAggregator a(kS, 0);
   ASSERT_EQ(a.takeClosedWindows(2 * kS).size(), 2u);
-  a.addRecord(okRecord(0, 0, 100 * kMs, 500 * kMs));
-  a.addItl(LatencyHistogram(), 500 * kMs);
+  a.addRecord(okRecord(0, 0, 100 * kOneMs, 500 * kOneMs));
+  a.addItl(LatencyHistogram(), 500 * kOneMs);
   EXPECT_EQ(a.completed(), 1u);
   EXPECT_EQ(a.total(Metric::E2e).count(), 1u);
-  a.addRecord(okRecord(0, 0, 100 * kMs, 2 * kS + 1));
+  a.addRecord(okRecord(0, 0, 100 * kOneMs, 2 * kS + 1));
   auto ws = a.takeAllWindows();
   ASSERT_EQ(ws.size(), 1u);
   EXPECT_EQ(ws[0].index, 2);
@@ -115,15 +115,15 @@ TEST(RunAggregator, LateRecordsCountOnlyInTotals) {
 
 TEST(RunAggregator, HarnessStatePerWindow) {
   RunAggregator a;
-  a.addWorkerSample({0, 100 * kMs, 0.5, 2 * kMs, 10, 1});
-  a.addWorkerSample({0, 600 * kMs, 1.0, 1 * kMs, 30, 2});
-  a.addWorkerSample({1, 300 * kMs, 0.2, 5 * kMs, 7, 0});
-  a.addWorkerSample({1, 1100 * kMs, 0.9, 0, 100, 0});  // next window
+  a.addWorkerSample({0, 100 * kOneMs, 0.5, 2 * kOneMs, 10, 1});
+  a.addWorkerSample({0, 600 * kOneMs, 1.0, 1 * kOneMs, 30, 2});
+  a.addWorkerSample({1, 300 * kOneMs, 0.2, 5 * kOneMs, 7, 0});
+  a.addWorkerSample({1, 1100 * kOneMs, 0.9, 0, 100, 0});  // next window
   auto ws = a.takeAllWindows();
   ASSERT_EQ(ws.size(), 2u);
   EXPECT_DOUBLE_EQ(ws[0].harness.workerCpuMax, 0.75);
   EXPECT_NEAR(ws[0].harness.workerCpuMean, (0.5 + 1.0 + 0.2) / 3, 1e-12);
-  EXPECT_EQ(ws[0].harness.loopDelayMaxNs, 5 * kMs);
+  EXPECT_EQ(ws[0].harness.loopDelayMaxNs, 5 * kOneMs);
   EXPECT_EQ(ws[0].harness.inFlight, 37);
   EXPECT_EQ(ws[0].harness.inFlightCapHits, 3);
   EXPECT_EQ(ws[1].harness.inFlight, 100);
@@ -135,11 +135,11 @@ TEST(RunAggregator, SummaryAndVerdict) {
     a.addPlanned(w * kS + 1, 100);
     a.addSends(sends(w, w == 2 ? 50 : 100, 100'000));
   }
-  a.addRecord(okRecord(0, 0, 100 * kMs, 400 * kMs));
-  RequestRecord cut = okRecord(0, 0, 100 * kMs, 400 * kMs);
+  a.addRecord(okRecord(0, 0, 100 * kOneMs, 400 * kOneMs));
+  RequestRecord cut = okRecord(0, 0, 100 * kOneMs, 400 * kOneMs);
   cut.error = ErrorClass::StreamCut;
   a.addRecord(cut);
-  a.markWorkerDied(3, 3 * kS + 500 * kMs);
+  a.markWorkerDied(3, 3 * kS + 500 * kOneMs);
   a.takeAllWindows();
   RunSummary s = a.summarize(4.0, 100.0, VerdictPolicy{});
   EXPECT_EQ(s.planned, 400u);
@@ -204,7 +204,7 @@ TEST(RunAggregator, TokenCountSourceSaysWhenServerAndClientCountsAreMixed) {
     RunAggregator a;
     a.addPlanned(1, static_cast<uint64_t>(withUsage.size()));
     for (bool usage : withUsage) {
-      RequestRecord r = okRecord(0, 0, 100 * kMs, 400 * kMs);
+      RequestRecord r = okRecord(0, 0, 100 * kOneMs, 400 * kOneMs);
       if (!usage) r.inputTokensServer = r.outputTokensServer = -1;
       a.addRecord(r);
     }

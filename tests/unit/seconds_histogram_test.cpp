@@ -12,7 +12,7 @@ using namespace plumbline::workload;
 using json = nlohmann::json;
 
 namespace {
-SecondsDist dist(const char* text) { return parseSecondsDist(json::parse(text), "d"); }
+SecondsDist secondsDist(const char* text) { return parseSecondsDist(json::parse(text), "d"); }
 uint64_t total(const SecondsHistogram& h) {
   uint64_t n = 0;
   for (const auto& bin : h.bins) n += bin.count;
@@ -21,7 +21,7 @@ uint64_t total(const SecondsHistogram& h) {
 }  // namespace
 
 TEST(SecondsHistogram, FixedIsOneBinAtTheValue) {
-  const auto h = secondsHistogram(dist(R"({"dist":"fixed","value":0.25})"), 1);
+  const auto h = secondsHistogram(secondsDist(R"({"dist":"fixed","value":0.25})"), 1);
   EXPECT_EQ(h.draws, 20000u);
   ASSERT_EQ(h.bins.size(), 1u);
   EXPECT_EQ(h.bins[0].count, 20000u);
@@ -31,7 +31,7 @@ TEST(SecondsHistogram, FixedIsOneBinAtTheValue) {
 }
 
 TEST(SecondsHistogram, ExponentialKeepsFractionsAndMatchesItsQuantiles) {
-  const auto h = secondsHistogram(dist(R"({"dist":"exponential","mean":2.0})"), 7);
+  const auto h = secondsHistogram(secondsDist(R"({"dist":"exponential","mean":2.0})"), 7);
   EXPECT_EQ(total(h), 20000u);
   EXPECT_FALSE(h.bins.empty());
   EXPECT_NEAR(h.mean, 2.0, 0.1);
@@ -42,7 +42,7 @@ TEST(SecondsHistogram, ExponentialKeepsFractionsAndMatchesItsQuantiles) {
 }
 
 TEST(SecondsHistogram, ClampsAreApplied) {
-  const auto h = secondsHistogram(dist(R"({"dist":"lognormal","median":0.5,"sigma":0.8,"min":0.1,"max":2})"), 3);
+  const auto h = secondsHistogram(secondsDist(R"({"dist":"lognormal","median":0.5,"sigma":0.8,"min":0.1,"max":2})"), 3);
   EXPECT_GE(h.min, 0.1);
   EXPECT_LE(h.max, 2.0);
   EXPECT_DOUBLE_EQ(h.max, 2.0);  // some draws hit the upper clamp
@@ -50,7 +50,7 @@ TEST(SecondsHistogram, ClampsAreApplied) {
 
 TEST(SecondsHistogram, IsTheSameDrawsTheRunWaits) {
   // Percentiles equal those of sampleDelayNs driven by the same seeded generator.
-  const SecondsDist d = dist(R"({"dist":"uniform","min":0.2,"max":1.2})");
+  const SecondsDist d = secondsDist(R"({"dist":"uniform","min":0.2,"max":1.2})");
   const auto h = secondsHistogram(d, 11, 1000);
   plumbline::util::Rng rng(11);
   std::vector<double> draws;
@@ -64,5 +64,5 @@ TEST(SecondsHistogram, IsTheSameDrawsTheRunWaits) {
 }
 
 TEST(SecondsHistogram, NoDrawsIsEmpty) {
-  EXPECT_TRUE(secondsHistogram(dist(R"({"dist":"fixed","value":1})"), 1, 0).bins.empty());
+  EXPECT_TRUE(secondsHistogram(secondsDist(R"({"dist":"fixed","value":1})"), 1, 0).bins.empty());
 }

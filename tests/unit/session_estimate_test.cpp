@@ -9,7 +9,7 @@
 #include "workload_test_support.h"
 
 using plumbline::testing::validDocument;
-const auto withSession = plumbline::testing::specWithSession;  // validDocument: 10 sessions/s for 10 s, input 100, output 20
+using plumbline::testing::specWithSession;  // validDocument: 10 sessions/s for 10 s, input 100, output 20
 using namespace plumbline::workload;
 
 namespace {
@@ -20,7 +20,7 @@ const nlohmann::json kZero = {{"dist", "fixed"}, {"value", 0}};
 }  // namespace
 
 TEST(SessionGraph, MultiTurnIsAChainWithThinkTime) {
-  const auto spec = withSession({{"shape", "multi_turn"}, {"turns", {{"dist", "fixed"}, {"value", 4}}},
+  const auto spec = specWithSession({{"shape", "multi_turn"}, {"turns", {{"dist", "fixed"}, {"value", 4}}},
                                  {"think_time_s", {{"dist", "fixed"}, {"value", 1.25}}}});
   const SessionPlan s = drawSession(spec, 3);
   ASSERT_EQ(s.requests.size(), 4u);
@@ -39,7 +39,7 @@ TEST(SessionGraph, MultiTurnIsAChainWithThinkTime) {
 }
 
 TEST(SessionGraph, TreeIsBreadthFirstWithParentContext) {
-  const auto spec = withSession({{"shape", "tree"}, {"branching", 3}, {"depth", 2}});
+  const auto spec = specWithSession({{"shape", "tree"}, {"branching", 3}, {"depth", 2}});
   const SessionPlan s = drawSession(spec, 0);
   ASSERT_EQ(s.requests.size(), 13u);  // 1 + 3 + 9
   EXPECT_EQ(s.rootCount(), 1u);
@@ -54,7 +54,7 @@ TEST(SessionGraph, TreeIsBreadthFirstWithParentContext) {
 }
 
 TEST(SessionGraph, AgenticAppendsToolResultsAfterToolLatency) {
-  const auto spec = withSession({{"shape", "agentic"}, {"steps", {{"dist", "fixed"}, {"value", 3}}},
+  const auto spec = specWithSession({{"shape", "agentic"}, {"steps", {{"dist", "fixed"}, {"value", 3}}},
                                  {"tool_latency_s", {{"dist", "fixed"}, {"value", 0.5}}},
                                  {"tool_result_tokens", {{"dist", "fixed"}, {"value", 7}}}});
   const SessionPlan s = drawSession(spec, 1);
@@ -67,7 +67,7 @@ TEST(SessionGraph, AgenticAppendsToolResultsAfterToolLatency) {
 }
 
 TEST(SessionGraph, SummarizeMapsInParallelThenReducesOverAll) {
-  const auto spec = withSession({{"shape", "summarize"}, {"chunks", {{"dist", "fixed"}, {"value", 5}}}});
+  const auto spec = specWithSession({{"shape", "summarize"}, {"chunks", {{"dist", "fixed"}, {"value", 5}}}});
   const SessionPlan s = drawSession(spec, 9);
   ASSERT_EQ(s.requests.size(), 6u);
   EXPECT_EQ(s.rootCount(), 5u);
@@ -95,7 +95,7 @@ TEST(SessionGraph, SharedPrefixGroupsAreSeededAndLeadEveryRequest) {
 }
 
 TEST(SessionGraph, PlannerIsDeterministicAndSingleStaysPlain) {
-  const auto spec = withSession({{"shape", "multi_turn"}, {"turns", {{"dist", "uniform"}, {"min", 1}, {"max", 8}}},
+  const auto spec = specWithSession({{"shape", "multi_turn"}, {"turns", {{"dist", "uniform"}, {"min", 1}, {"max", 8}}},
                                  {"think_time_s", {{"dist", "exponential"}, {"mean", 2}}}});
   Planner a(spec), b(spec);
   SessionPlan x, y;
@@ -122,7 +122,7 @@ TEST(SessionGraph, SecondsDistributionsClampAndAllowFractions) {
 }
 
 TEST(SessionEstimate, DerivedRatesFollowRequestsPerSession) {
-  const auto spec = withSession({{"shape", "multi_turn"}, {"turns", {{"dist", "fixed"}, {"value", 4}}},
+  const auto spec = specWithSession({{"shape", "multi_turn"}, {"turns", {{"dist", "fixed"}, {"value", 4}}},
                                  {"think_time_s", kZero}});
   const SessionEstimate e = estimateSessions(spec, 100);
   EXPECT_DOUBLE_EQ(e.requestsPerSession, 4.0);
@@ -133,14 +133,14 @@ TEST(SessionEstimate, DerivedRatesFollowRequestsPerSession) {
   EXPECT_DOUBLE_EQ(e.inputTokensPerS, 11200.0);
   EXPECT_DOUBLE_EQ(e.outputTokensPerS, 800.0);
 
-  const auto uniform = withSession({{"shape", "summarize"}, {"chunks", {{"dist", "uniform"}, {"min", 1}, {"max", 5}}}});
+  const auto uniform = specWithSession({{"shape", "summarize"}, {"chunks", {{"dist", "uniform"}, {"min", 1}, {"max", 5}}}});
   const SessionEstimate u = estimateSessions(uniform);
   EXPECT_NEAR(u.requestsPerSession, 4.0, 0.05);  // mean chunks 3, plus the reduce
   EXPECT_NEAR(u.requestRate, 40.0, 0.5);
 }
 
 TEST(SessionEstimate, PlanPreviewCountsEveryRequestAndShowsTheSessionBlock) {
-  const auto spec = withSession({{"shape", "tree"}, {"branching", 2}, {"depth", 2}});
+  const auto spec = specWithSession({{"shape", "tree"}, {"branching", 2}, {"depth", 2}});
   const PlanPreview p = buildPreview(spec);
   EXPECT_EQ(p.requests, p.sessions * 7);
   EXPECT_DOUBLE_EQ(p.session.requestsPerSession, 7.0);

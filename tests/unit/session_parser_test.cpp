@@ -7,7 +7,7 @@
 #include "workload_test_support.h"
 
 using plumbline::testing::validDocument;
-const auto withSession = plumbline::testing::specWithSession;  // validDocument: 10 sessions/s for 10 s, input 100, output 20
+using plumbline::testing::specWithSession;  // validDocument: 10 sessions/s for 10 s, input 100, output 20
 using namespace plumbline::workload;
 
 namespace {
@@ -15,7 +15,7 @@ namespace {
 
 WorkloadError sessionError(const nlohmann::json& session) {
   try {
-    withSession(session);
+    specWithSession(session);
   } catch (const WorkloadError& e) {
     return e;
   }
@@ -29,7 +29,7 @@ const nlohmann::json kThink = {{"dist", "exponential"}, {"mean", 1.5}, {"max", 4
 }  // namespace
 
 TEST(SessionParser, ReadsEveryShape) {
-  auto multi = withSession({{"shape", "multi_turn"}, {"turns", {{"dist", "uniform"}, {"min", 2}, {"max", 6}}},
+  auto multi = specWithSession({{"shape", "multi_turn"}, {"turns", {{"dist", "uniform"}, {"min", 2}, {"max", 6}}},
                             {"think_time_s", kThink}});
   EXPECT_EQ(multi.session.kind, SessionShape::MultiTurn);
   EXPECT_EQ(multi.session.count.clampMin, 2);
@@ -38,12 +38,12 @@ TEST(SessionParser, ReadsEveryShape) {
   EXPECT_DOUBLE_EQ(multi.session.delay.p1, 1.5);
   EXPECT_DOUBLE_EQ(multi.session.delay.clampMax, 4.5);
 
-  auto tree = withSession({{"shape", "tree"}, {"branching", 3}, {"depth", 4}});
+  auto tree = specWithSession({{"shape", "tree"}, {"branching", 3}, {"depth", 4}});
   EXPECT_EQ(tree.session.kind, SessionShape::Tree);
   EXPECT_EQ(tree.session.branching, 3u);
   EXPECT_EQ(tree.session.depth, 4u);
 
-  auto agentic = withSession({{"shape", "agentic"}, {"steps", kFixed3},
+  auto agentic = specWithSession({{"shape", "agentic"}, {"steps", kFixed3},
                               {"tool_latency_s", {{"dist", "uniform"}, {"min", 0.05}, {"max", 0.25}}},
                               {"tool_result_tokens", {{"dist", "fixed"}, {"value", 200}}}});
   EXPECT_EQ(agentic.session.kind, SessionShape::Agentic);
@@ -51,9 +51,9 @@ TEST(SessionParser, ReadsEveryShape) {
   EXPECT_DOUBLE_EQ(agentic.session.delay.p2, 0.25);
   EXPECT_DOUBLE_EQ(agentic.session.toolResultTokens.p1, 200);
 
-  auto summarize = withSession({{"shape", "summarize"}, {"chunks", kFixed3}});
+  auto summarize = specWithSession({{"shape", "summarize"}, {"chunks", kFixed3}});
   EXPECT_EQ(summarize.session.kind, SessionShape::Summarize);
-  EXPECT_EQ(withSession({{"shape", "single"}}).session.kind, SessionShape::Single);
+  EXPECT_EQ(specWithSession({{"shape", "single"}}).session.kind, SessionShape::Single);
 }
 
 TEST(SessionParser, MistakesNameTheirPath) {
@@ -102,7 +102,7 @@ TEST(SessionParser, KeysOfAnotherShapeAreRejectedByName) {
 }
 
 TEST(SessionParser, CountWithoutMaxIsCappedAtTheLimit) {
-  auto spec = withSession({{"shape", "summarize"}, {"chunks", {{"dist", "exponential"}, {"mean", 50}}}});
+  auto spec = specWithSession({{"shape", "summarize"}, {"chunks", {{"dist", "exponential"}, {"mean", 50}}}});
   EXPECT_EQ(spec.session.count.clampMax, kMaxSessionCount);
 }
 

@@ -8,7 +8,7 @@ using namespace plumbline::workload;
 
 namespace {
 
-std::string errorOf(const std::string& text) {
+std::string datasetErrorOf(const std::string& text) {
   try {
     ShareGptDataset::fromText(text, "chat.json");
   } catch (const WorkloadError& e) {
@@ -33,23 +33,23 @@ TEST(ShareGptDataset, ReadsConversationsInFileOrderAndIgnoresOtherKeys) {
 }
 
 TEST(ShareGptDataset, MalformedFilesNameFileEntryAndField) {
-  EXPECT_EQ(errorOf(R"({"id": "a"})"), "chat.json: expected an array of conversations, got object");
-  EXPECT_EQ(errorOf(R"([{"id": "a", "conversations": []}, 3])"),
+  EXPECT_EQ(datasetErrorOf(R"({"id": "a"})"), "chat.json: expected an array of conversations, got object");
+  EXPECT_EQ(datasetErrorOf(R"([{"id": "a", "conversations": []}, 3])"),
             "chat.json: [1]: expected an object {\"id\", \"conversations\"}, got integer 3");
-  EXPECT_EQ(errorOf(R"([{"conversations": []}])"), "chat.json: [0].id: missing required key");
-  EXPECT_EQ(errorOf(R"([{"id": 1.5, "conversations": []}])"),
+  EXPECT_EQ(datasetErrorOf(R"([{"conversations": []}])"), "chat.json: [0].id: missing required key");
+  EXPECT_EQ(datasetErrorOf(R"([{"id": 1.5, "conversations": []}])"),
             "chat.json: [0].id: expected a string or an integer, got number 1.5");
-  EXPECT_EQ(errorOf(R"([{"id": "a"}])"), "chat.json: [0].conversations: missing required key");
-  EXPECT_EQ(errorOf(R"([{"id": "a", "conversations": {}}])"),
+  EXPECT_EQ(datasetErrorOf(R"([{"id": "a"}])"), "chat.json: [0].conversations: missing required key");
+  EXPECT_EQ(datasetErrorOf(R"([{"id": "a", "conversations": {}}])"),
             "chat.json: [0].conversations: expected an array, got object");
-  EXPECT_EQ(errorOf(R"([{"id": "a", "conversations": [{"from": "human", "value": "x"}, {"from": 2, "value": "y"}]}])"),
+  EXPECT_EQ(datasetErrorOf(R"([{"id": "a", "conversations": [{"from": "human", "value": "x"}, {"from": 2, "value": "y"}]}])"),
             "chat.json: [0].conversations[1].from: expected a string, got integer 2");
-  EXPECT_EQ(errorOf(R"([{"id": "a", "conversations": [{"from": "human"}]}])"),
+  EXPECT_EQ(datasetErrorOf(R"([{"id": "a", "conversations": [{"from": "human"}]}])"),
             "chat.json: [0].conversations[0].value: missing required key");
-  EXPECT_EQ(errorOf(R"([{"id": "a", "conversations": ["hi"]}])"),
+  EXPECT_EQ(datasetErrorOf(R"([{"id": "a", "conversations": ["hi"]}])"),
             "chat.json: [0].conversations[0]: expected an object {\"from\", \"value\"}, got string");
-  EXPECT_NE(errorOf(R"([{"id": "a", "conv)").find("chat.json: invalid JSON at byte"), std::string::npos);
-  EXPECT_NE(errorOf("").find("chat.json: invalid JSON"), std::string::npos);
+  EXPECT_NE(datasetErrorOf(R"([{"id": "a", "conv)").find("chat.json: invalid JSON at byte"), std::string::npos);
+  EXPECT_NE(datasetErrorOf("").find("chat.json: invalid JSON"), std::string::npos);
 }
 
 TEST(ShareGptDataset, MissingFileIsAnErrorNamingIt) {

@@ -7,17 +7,13 @@
 #include "core/tokenizer/tokenizer.h"
 #include "core/workload/sharegpt_prompts.h"
 #include "core/workload/workload_error.h"
+#include "tests/unit/qwen3_tokenizer.h"
 
 using namespace plumbline::workload;
+using plumbline::testing::qwen3;
 using plumbline::tokenizer::Tokenizer;
 
 namespace {
-
-Tokenizer& qwen3() {
-  static Tokenizer tokenizer =
-      Tokenizer::fromFile(std::string(PLUMBLINE_SOURCE_DIR) + "/tests/tokenizer/qwen3/tokenizer.json");
-  return tokenizer;
-}
 
 ShareGptDataset sample() {
   return ShareGptDataset::fromFile(std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/datasets/sample_chat.json");

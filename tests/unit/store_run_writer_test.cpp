@@ -44,7 +44,7 @@ WindowRow sampleWindow(int64_t idx) {
   return w;
 }
 
-nlohmann::json sampleSummary() {
+nlohmann::json sampleSummaryJson() {
   return {{"verdict", "harness_limited"},
           {"verdict_reasons", {"window 3 s: send lag p99 4.2 ms > 1 ms"}},
           {"planned", 1000},
@@ -74,7 +74,7 @@ TEST(StoreRunWriter, RoundTripsRequestsWindowsAndHistograms) {
                           requests.begin() + static_cast<long>(i + 1000)});
     for (int64_t w = 0; w < 3; ++w)
       writer.addWindow(sampleWindow(w), {{"ttft", blob + std::to_string(w)}, {"e2e", "e"}});
-    writer.finish(sampleSummary(), {{"ttft", blob}}, true);
+    writer.finish(sampleSummaryJson(), {{"ttft", blob}}, true);
   }
   RunReader reader(path);
   std::vector<metrics::RequestRecord> back;
@@ -114,7 +114,7 @@ TEST(StoreRunWriter, FinishSetsColumnsFromSummary) {
   {
     RunWriter writer(path, testing::sampleRunInfo());
     id = writer.runId();
-    writer.finish(sampleSummary(), {}, true);
+    writer.finish(sampleSummaryJson(), {}, true);
   }
   auto run = RunReader(path).getRun(id);
   ASSERT_TRUE(run);
@@ -123,8 +123,8 @@ TEST(StoreRunWriter, FinishSetsColumnsFromSummary) {
   EXPECT_TRUE(run->endedAt.has_value());
   EXPECT_EQ(run->verdict, "harness_limited");
   EXPECT_EQ(nlohmann::json::parse(run->verdictReasonsJson.value()),
-            sampleSummary()["verdict_reasons"]);
-  EXPECT_EQ(nlohmann::json::parse(run->summaryJson.value()), sampleSummary());
+            sampleSummaryJson()["verdict_reasons"]);
+  EXPECT_EQ(nlohmann::json::parse(run->summaryJson.value()), sampleSummaryJson());
   EXPECT_EQ(run->planned, 1000);
   EXPECT_EQ(run->sent, 990);
   EXPECT_EQ(run->completed, 950);

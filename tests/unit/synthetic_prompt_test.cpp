@@ -4,18 +4,11 @@
 #include <gtest/gtest.h>
 
 #include "core/tokenizer/synthetic_prompt.h"
+#include "tests/unit/qwen3_tokenizer.h"
 
 using namespace plumbline::tokenizer;
 
-namespace {
-
-Tokenizer& qwen3() {
-  static Tokenizer tokenizer = Tokenizer::fromFile(std::string(PLUMBLINE_SOURCE_DIR) +
-                                                   "/tests/tokenizer/qwen3/tokenizer.json");
-  return tokenizer;
-}
-
-}  // namespace
+using plumbline::testing::qwen3;
 
 TEST(SyntheticPrompt, HitsEveryLengthFrom1To4096Exactly) {
   SyntheticPromptBuilder builder(qwen3());

@@ -8,7 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/tokenizer/tokenizer.h"
+#include "tests/unit/qwen3_tokenizer.h"
 
+using plumbline::testing::qwen3;
 using plumbline::tokenizer::Tokenizer;
 
 namespace {
@@ -18,11 +20,6 @@ const std::string kDataDir = std::string(PLUMBLINE_SOURCE_DIR) + "/tests/tokeniz
 nlohmann::json loadReference() {
   std::ifstream in(kDataDir + "reference_ids.json");
   return nlohmann::json::parse(in);
-}
-
-Tokenizer& qwen3() {
-  static Tokenizer tokenizer = Tokenizer::fromFile(kDataDir + "qwen3/tokenizer.json");
-  return tokenizer;
 }
 
 }  // namespace

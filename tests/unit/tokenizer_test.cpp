@@ -34,7 +34,7 @@ nlohmann::json tinyTokenizer() {
       {"model", {{"type", "BPE"}, {"vocab", vocab}, {"merges", {"h e", "l l", "he ll", "Ġ w"}}}}};
 }
 
-std::string errorOf(const nlohmann::json& json) {
+std::string tokenizerErrorOf(const nlohmann::json& json) {
   try {
     Tokenizer::fromJson(json, "tiny.json");
   } catch (const TokenizerError& error) {
@@ -97,33 +97,33 @@ TEST(Tokenizer, AcceptsMergesAsPairs) {
 TEST(TokenizerErrors, NameTheFileAndJsonPath) {
   auto json = tinyTokenizer();
   json["model"]["merges"][2] = "he ll x";
-  EXPECT_EQ(errorOf(json),
+  EXPECT_EQ(tokenizerErrorOf(json),
             "tiny.json: model.merges[2]: expected two symbols separated by one space");
   json = tinyTokenizer();
   json["model"]["merges"][1] = "l zz";
-  EXPECT_NE(errorOf(json).find("tiny.json: model.merges[1]: merge of \"l\" and \"zz\""),
+  EXPECT_NE(tokenizerErrorOf(json).find("tiny.json: model.merges[1]: merge of \"l\" and \"zz\""),
             std::string::npos);
   json = tinyTokenizer();
   json["model"]["type"] = "WordPiece";
-  EXPECT_EQ(errorOf(json),
+  EXPECT_EQ(tokenizerErrorOf(json),
             "tiny.json: model.type: unsupported model \"WordPiece\" (supported: BPE)");
   json = tinyTokenizer();
   json.erase("pre_tokenizer");
-  EXPECT_EQ(errorOf(json), "tiny.json: pre_tokenizer: missing required key");
+  EXPECT_EQ(tokenizerErrorOf(json), "tiny.json: pre_tokenizer: missing required key");
   json = tinyTokenizer();
   const nlohmann::json split = {
       {"type", "Split"}, {"pattern", {{"Regex", "(["}}}, {"behavior", "Isolated"}};
   json["pre_tokenizer"] = {{"type", "Sequence"}, {"pretokenizers", nlohmann::json::array({split})}};
   EXPECT_NE(
-      errorOf(json).find("tiny.json: pre_tokenizer.pretokenizers[0].pattern.Regex: bad pattern"),
+      tokenizerErrorOf(json).find("tiny.json: pre_tokenizer.pretokenizers[0].pattern.Regex: bad pattern"),
       std::string::npos);
   json = tinyTokenizer();
   json["normalizer"] = {{"type", "NFKC"}};
-  EXPECT_EQ(errorOf(json),
+  EXPECT_EQ(tokenizerErrorOf(json),
             "tiny.json: normalizer.type: unsupported normalizer \"NFKC\" (supported: NFC)");
   json = tinyTokenizer();
   json["model"]["vocab"].erase("Ā");
-  EXPECT_EQ(errorOf(json), "tiny.json: model.vocab: no entry for the byte-level symbol of byte 0");
+  EXPECT_EQ(tokenizerErrorOf(json), "tiny.json: model.vocab: no entry for the byte-level symbol of byte 0");
 }
 
 TEST(TokenizerErrors, ReportUnreadableAndMalformedFiles) {

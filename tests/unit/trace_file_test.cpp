@@ -16,7 +16,7 @@ namespace {
 const std::string kTraces = std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/traces/";
 
 /// "PATH | REASON" of the error parsing `text`, or "accepted".
-std::string errorOf(const std::string& text, TraceFormat format) {
+std::string traceErrorOf(const std::string& text, TraceFormat format) {
   try {
     parseTraceText(text, "t.txt", format);
   } catch (const WorkloadError& e) {
@@ -71,42 +71,42 @@ TEST(TraceFile, MooncakeKeepsHashIdsAndMilliseconds) {
 
 TEST(TraceFile, AzureErrorsNameLineAndField) {
   const std::string h = kHeader;
-  EXPECT_EQ(errorOf("TIME,In,Out\n", TraceFormat::AzureCsv).rfind("t.txt:1 | field '(header)'", 0), 0u);
-  EXPECT_EQ(errorOf(h + "2023-11-16 18:15:46.68,374,44\n2023-13-16 18:15:46.6,3,4\n",
+  EXPECT_EQ(traceErrorOf("TIME,In,Out\n", TraceFormat::AzureCsv).rfind("t.txt:1 | field '(header)'", 0), 0u);
+  EXPECT_EQ(traceErrorOf(h + "2023-11-16 18:15:46.68,374,44\n2023-13-16 18:15:46.6,3,4\n",
                     TraceFormat::AzureCsv)
                 .rfind("t.txt:3 | field 'TIMESTAMP': a date or time field is out of range", 0),
             0u);
-  EXPECT_EQ(errorOf(h + "yesterday,374,44\n", TraceFormat::AzureCsv).rfind("t.txt:2 | field 'TIMESTAMP': not a date", 0), 0u);
-  EXPECT_EQ(errorOf(h + "2023-11-16 18:15:46.1234567890,1,1\n", TraceFormat::AzureCsv).rfind("t.txt:2 | field 'TIMESTAMP': bad fractional", 0), 0u);
-  EXPECT_EQ(errorOf(h + "2023-11-16 18:15:46.6,-4,44\n", TraceFormat::AzureCsv),
+  EXPECT_EQ(traceErrorOf(h + "yesterday,374,44\n", TraceFormat::AzureCsv).rfind("t.txt:2 | field 'TIMESTAMP': not a date", 0), 0u);
+  EXPECT_EQ(traceErrorOf(h + "2023-11-16 18:15:46.1234567890,1,1\n", TraceFormat::AzureCsv).rfind("t.txt:2 | field 'TIMESTAMP': bad fractional", 0), 0u);
+  EXPECT_EQ(traceErrorOf(h + "2023-11-16 18:15:46.6,-4,44\n", TraceFormat::AzureCsv),
             "t.txt:2 | field 'ContextTokens': expected a non-negative whole number, got '-4'");
-  EXPECT_EQ(errorOf(h + "2023-11-16 18:15:46.6,4,4.5\n", TraceFormat::AzureCsv),
+  EXPECT_EQ(traceErrorOf(h + "2023-11-16 18:15:46.6,4,4.5\n", TraceFormat::AzureCsv),
             "t.txt:2 | field 'GeneratedTokens': expected a non-negative whole number, got '4.5'");
-  EXPECT_EQ(errorOf(h + "2023-11-16 18:15:46.6,4\n", TraceFormat::AzureCsv).rfind("t.txt:2 | field 'GeneratedTokens': missing column", 0), 0u);
-  EXPECT_EQ(errorOf(h + "2023-11-16 18:15:46.6,4,5,6\n", TraceFormat::AzureCsv).rfind("t.txt:2 | field 'GeneratedTokens': more than 3 columns", 0), 0u);
-  EXPECT_EQ(errorOf(h + "2023-11-16 18:15:46.6,4,5\n2023-11-16 18:15:46.5,4,5\n", TraceFormat::AzureCsv)
+  EXPECT_EQ(traceErrorOf(h + "2023-11-16 18:15:46.6,4\n", TraceFormat::AzureCsv).rfind("t.txt:2 | field 'GeneratedTokens': missing column", 0), 0u);
+  EXPECT_EQ(traceErrorOf(h + "2023-11-16 18:15:46.6,4,5,6\n", TraceFormat::AzureCsv).rfind("t.txt:2 | field 'GeneratedTokens': more than 3 columns", 0), 0u);
+  EXPECT_EQ(traceErrorOf(h + "2023-11-16 18:15:46.6,4,5\n2023-11-16 18:15:46.5,4,5\n", TraceFormat::AzureCsv)
                 .rfind("t.txt:3 | field 'TIMESTAMP': earlier than the row before it (line 2)", 0),
             0u);
-  EXPECT_EQ(errorOf(h, TraceFormat::AzureCsv), "t.txt | the trace has no rows");
-  EXPECT_EQ(errorOf("", TraceFormat::MooncakeJsonl), "t.txt | the trace has no rows");
+  EXPECT_EQ(traceErrorOf(h, TraceFormat::AzureCsv), "t.txt | the trace has no rows");
+  EXPECT_EQ(traceErrorOf("", TraceFormat::MooncakeJsonl), "t.txt | the trace has no rows");
 }
 
 TEST(TraceFile, MooncakeErrorsNameLineAndField) {
   const std::string ok = "{\"timestamp\": 0, \"input_length\": 1, \"output_length\": 1}\n";
-  EXPECT_EQ(errorOf(ok + "{\"timestamp\": 5, \"input_length\": 1}\n", TraceFormat::MooncakeJsonl),
+  EXPECT_EQ(traceErrorOf(ok + "{\"timestamp\": 5, \"input_length\": 1}\n", TraceFormat::MooncakeJsonl),
             "t.txt:2 | field 'output_length': missing");
-  EXPECT_EQ(errorOf(ok + "{\"timestamp\": 5, \"input_length\": -1, \"output_length\": 1}\n", TraceFormat::MooncakeJsonl),
+  EXPECT_EQ(traceErrorOf(ok + "{\"timestamp\": 5, \"input_length\": -1, \"output_length\": 1}\n", TraceFormat::MooncakeJsonl),
             "t.txt:2 | field 'input_length': expected a non-negative whole number, got '-1'");
-  EXPECT_EQ(errorOf(ok + "{\"timestamp\": \"5\", \"input_length\": 1, \"output_length\": 1}\n", TraceFormat::MooncakeJsonl)
+  EXPECT_EQ(traceErrorOf(ok + "{\"timestamp\": \"5\", \"input_length\": 1, \"output_length\": 1}\n", TraceFormat::MooncakeJsonl)
                 .rfind("t.txt:2 | field 'timestamp': expected non-negative milliseconds", 0),
             0u);
-  EXPECT_EQ(errorOf(ok + "{\"input_length\": 1, \"output_length\": 1}\n", TraceFormat::MooncakeJsonl),
+  EXPECT_EQ(traceErrorOf(ok + "{\"input_length\": 1, \"output_length\": 1}\n", TraceFormat::MooncakeJsonl),
             "t.txt:2 | field 'timestamp': missing");
-  EXPECT_EQ(errorOf(ok + "{\"timestamp\": 5, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1, \"x\"]}\n", TraceFormat::MooncakeJsonl)
+  EXPECT_EQ(traceErrorOf(ok + "{\"timestamp\": 5, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1, \"x\"]}\n", TraceFormat::MooncakeJsonl)
                 .rfind("t.txt:2 | field 'hash_ids'", 0),
             0u);
-  EXPECT_EQ(errorOf(ok + "{\"timestamp\": 5, \n", TraceFormat::MooncakeJsonl).rfind("t.txt:2 | field '(line)': invalid JSON", 0), 0u);
-  EXPECT_EQ(errorOf(ok + "[1, 2]\n", TraceFormat::MooncakeJsonl), "t.txt:2 | field '(line)': expected one JSON object per line");
+  EXPECT_EQ(traceErrorOf(ok + "{\"timestamp\": 5, \n", TraceFormat::MooncakeJsonl).rfind("t.txt:2 | field '(line)': invalid JSON", 0), 0u);
+  EXPECT_EQ(traceErrorOf(ok + "[1, 2]\n", TraceFormat::MooncakeJsonl), "t.txt:2 | field '(line)': expected one JSON object per line");
 }
 
 TEST(TraceFile, MissingFileNamesIt) {
@@ -146,19 +146,19 @@ TEST(TraceFile, ShippedTracesParseWhole) {
 TEST(TraceFile, TimestampsBeyondNanosecondRangeAreRefused) {
   const std::string text = fuzzInput("trace_year_2623_overflow.bin");
   ASSERT_FALSE(text.empty());
-  EXPECT_EQ(errorOf(text, TraceFormat::AzureCsv).rfind("t.txt:3 | field 'TIMESTAMP': the year is outside 1970-2200", 0), 0u)
-      << errorOf(text, TraceFormat::AzureCsv);
-  EXPECT_EQ(errorOf(std::string(kHeader) + "1969-12-31 23:59:59,1,1\n", TraceFormat::AzureCsv)
+  EXPECT_EQ(traceErrorOf(text, TraceFormat::AzureCsv).rfind("t.txt:3 | field 'TIMESTAMP': the year is outside 1970-2200", 0), 0u)
+      << traceErrorOf(text, TraceFormat::AzureCsv);
+  EXPECT_EQ(traceErrorOf(std::string(kHeader) + "1969-12-31 23:59:59,1,1\n", TraceFormat::AzureCsv)
                 .rfind("t.txt:2 | field 'TIMESTAMP': the year is outside 1970-2200", 0),
             0u);
-  EXPECT_EQ(errorOf("{\"timestamp\": 9223372036854775807, \"input_length\": 1, \"output_length\": 1}\n",
+  EXPECT_EQ(traceErrorOf("{\"timestamp\": 9223372036854775807, \"input_length\": 1, \"output_length\": 1}\n",
                     TraceFormat::MooncakeJsonl),
             "t.txt:1 | field 'timestamp': at most 1e12 milliseconds, got '9223372036854775807'");
-  EXPECT_EQ(errorOf("{\"timestamp\": 1e300, \"input_length\": 1, \"output_length\": 1}\n",
+  EXPECT_EQ(traceErrorOf("{\"timestamp\": 1e300, \"input_length\": 1, \"output_length\": 1}\n",
                     TraceFormat::MooncakeJsonl)
                 .rfind("t.txt:1 | field 'timestamp': at most 1e12 milliseconds", 0),
             0u);
-  EXPECT_EQ(errorOf("{\"timestamp\": 1000000000000, \"input_length\": 1, \"output_length\": 1}\n",
+  EXPECT_EQ(traceErrorOf("{\"timestamp\": 1000000000000, \"input_length\": 1, \"output_length\": 1}\n",
                     TraceFormat::MooncakeJsonl),
             "accepted");
 }
@@ -167,10 +167,10 @@ TEST(TraceFile, TimestampsBeyondNanosecondRangeAreRefused) {
 TEST(TraceFile, MooncakeNumberTooLargeForADoubleIsAJsonErrorOnItsLine) {
   const std::string text = fuzzInput("trace_number_overflow.bin");
   ASSERT_FALSE(text.empty());
-  EXPECT_EQ(errorOf(text, TraceFormat::MooncakeJsonl).rfind("t.txt:1 | field '(line)': invalid JSON: ", 0), 0u)
-      << errorOf(text, TraceFormat::MooncakeJsonl);
+  EXPECT_EQ(traceErrorOf(text, TraceFormat::MooncakeJsonl).rfind("t.txt:1 | field '(line)': invalid JSON: ", 0), 0u)
+      << traceErrorOf(text, TraceFormat::MooncakeJsonl);
   const std::string ok = "{\"timestamp\": 0, \"input_length\": 1, \"output_length\": 1}\n";
-  EXPECT_EQ(errorOf(ok + "{\"timestamp\": 1e999, \"input_length\": 1, \"output_length\": 1}\n",
+  EXPECT_EQ(traceErrorOf(ok + "{\"timestamp\": 1e999, \"input_length\": 1, \"output_length\": 1}\n",
                     TraceFormat::MooncakeJsonl)
                 .rfind("t.txt:2 | field '(line)': invalid JSON: ", 0),
             0u);

@@ -24,7 +24,7 @@ std::vector<std::string> pathsOf(const json& document) {
   for (const auto& w : workloadWarnings(parseWorkload(document))) paths.push_back(w.path);
   return paths;
 }
-bool has(const std::vector<std::string>& paths, const std::string& path) {
+bool hasPath(const std::vector<std::string>& paths, const std::string& path) {
   return std::find(paths.begin(), paths.end(), path) != paths.end();
 }
 }  // namespace
@@ -34,20 +34,20 @@ TEST(WorkloadWarnings, QuietDocumentHasNone) { EXPECT_TRUE(pathsOf(quietDocument
 TEST(WorkloadWarnings, TemperatureZeroAndAbsent) {
   auto d = quietDocument();
   d["requests"]["sampling"]["temperature"] = 0;
-  EXPECT_TRUE(has(pathsOf(d), "requests.sampling.temperature"));
+  EXPECT_TRUE(hasPath(pathsOf(d), "requests.sampling.temperature"));
   d["requests"]["sampling"].erase("temperature");
-  EXPECT_TRUE(has(pathsOf(d), "requests.sampling.temperature"));
+  EXPECT_TRUE(hasPath(pathsOf(d), "requests.sampling.temperature"));
 }
 
 TEST(WorkloadWarnings, NaturalLengthsAndMaxTokensCap) {
   auto d = quietDocument();
   d["requests"]["sampling"]["ignore_eos"] = false;
-  EXPECT_TRUE(has(pathsOf(d), "requests.sampling.ignore_eos"));
+  EXPECT_TRUE(hasPath(pathsOf(d), "requests.sampling.ignore_eos"));
   d["requests"]["sampling"]["ignore_eos"] = true;
   d["requests"]["sampling"]["max_tokens"] = 5;  // output draws are fixed 20
-  EXPECT_TRUE(has(pathsOf(d), "requests.sampling.max_tokens"));
+  EXPECT_TRUE(hasPath(pathsOf(d), "requests.sampling.max_tokens"));
   d["requests"]["sampling"]["max_tokens"] = 50;
-  EXPECT_FALSE(has(pathsOf(d), "requests.sampling.max_tokens"));
+  EXPECT_FALSE(hasPath(pathsOf(d), "requests.sampling.max_tokens"));
 }
 
 TEST(WorkloadWarnings, RatePastTheEmbeddedEngine) {
@@ -55,25 +55,25 @@ TEST(WorkloadWarnings, RatePastTheEmbeddedEngine) {
   d["target"] = json::parse(R"({"url":"embedded","mock":{"preset":"overloaded"}})");
   d["requests"]["output_tokens"] = json::parse(R"({"dist":"fixed","value":500})");
   d["load"]["stages"] = json::parse(R"([{"rate":10,"duration_s":60},{"ramp_to":2000,"duration_s":60}])");
-  EXPECT_TRUE(has(pathsOf(d), "load.stages[1].ramp_to"));
+  EXPECT_TRUE(hasPath(pathsOf(d), "load.stages[1].ramp_to"));
   d["load"]["stages"] = json::parse(R"([{"rate":1,"duration_s":1200}])");
-  EXPECT_FALSE(has(pathsOf(d), "load.stages[0].rate"));
+  EXPECT_FALSE(hasPath(pathsOf(d), "load.stages[0].rate"));
 }
 
 TEST(WorkloadWarnings, InFlightAboveTheCap) {
   auto d = quietDocument();  // default preset: 50 ms + 20 × 10 ms = 0.25 s a request
   d["load"]["max_in_flight"] = 10;
-  EXPECT_TRUE(has(pathsOf(d), "load.max_in_flight"));  // 50/s × 0.25 s = 12.5
+  EXPECT_TRUE(hasPath(pathsOf(d), "load.max_in_flight"));  // 50/s × 0.25 s = 12.5
   d["load"]["max_in_flight"] = 20;
-  EXPECT_FALSE(has(pathsOf(d), "load.max_in_flight"));
+  EXPECT_FALSE(hasPath(pathsOf(d), "load.max_in_flight"));
 }
 
 TEST(WorkloadWarnings, ShortRunsAndTooFewRequests) {
   auto d = quietDocument();
   d["load"]["stages"] = json::parse(R"([{"rate":100,"duration_s":5},{"rate":1,"duration_s":2}])");
   const auto paths = pathsOf(d);
-  EXPECT_TRUE(has(paths, "load.stages"));                // 7 s, 502 requests
-  EXPECT_TRUE(has(paths, "load.stages[1].duration_s"));  // 2 sessions
+  EXPECT_TRUE(hasPath(paths, "load.stages"));                // 7 s, 502 requests
+  EXPECT_TRUE(hasPath(paths, "load.stages[1].duration_s"));  // 2 sessions
   EXPECT_EQ(std::count(paths.begin(), paths.end(), "load.stages"), 2);
 }
 

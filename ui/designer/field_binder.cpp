@@ -12,7 +12,7 @@ namespace plumbline::ui::designer {
 namespace {
 
 const QString kErrorStyle = QStringLiteral("color: #b00020;");
-const QString kWarningStyle = QStringLiteral("color: #8a5a00;");
+const QString kFieldWarningStyle = QStringLiteral("color: #8a5a00;");
 
 /// A number when the text is one; otherwise the text as a string, so the loader names the
 /// field ("expected a number, got a string") instead of the form silently dropping it.
@@ -234,7 +234,7 @@ std::string FieldBinder::show(const std::string& path, const QString& message, b
                             : error           ? line + QLatin1Char('\n') + previous
                                               : previous + QLatin1Char('\n') + line);
   if (error || previous.isEmpty())
-    binding->message->setStyleSheet(error ? kErrorStyle : kWarningStyle);
+    binding->message->setStyleSheet(error ? kErrorStyle : kFieldWarningStyle);
   binding->message->show();
   if (error && binding->editor)
     binding->editor->setStyleSheet(QStringLiteral("border: 1px solid #b00020;"));

@@ -19,14 +19,14 @@ namespace plumbline::ui::history {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QString reasonsText(const store::RunRow& row) {
   if (!row.verdictReasonsJson) return {};
   auto j = nlohmann::json::parse(*row.verdictReasonsJson, nullptr, false);
   if (!j.is_array()) return {};
   QStringList lines;
-  for (const auto& r : j) lines << (r.is_string() ? q(r.get<std::string>()) : q(r.dump()));
+  for (const auto& r : j) lines << (r.is_string() ? qs(r.get<std::string>()) : qs(r.dump()));
   return lines.join(QStringLiteral("\n"));
 }
 
@@ -113,16 +113,16 @@ void RunDetailPane::showRun(const QString& dbPath, qint64 runId) {
     m_meta->setText(QStringLiteral("#%1 · workload %2 · target %3 · model %4 · started %5 · %6 s · "
                                    "status %7 · Plumbline %8")
                         .arg(row->id)
-                        .arg(q(row->workloadName), q(row->targetUrl), q(row->model),
-                             q(row->createdAt),
+                        .arg(qs(row->workloadName), qs(row->targetUrl), qs(row->model),
+                             qs(row->createdAt),
                              row->durationS ? QString::number(*row->durationS, 'f', 1)
                                             : QStringLiteral("?"),
-                             q(row->status), q(row->toolVersion)));
-    m_name->setText(q(row->name));
+                             qs(row->status), qs(row->toolVersion)));
+    m_name->setText(qs(row->name));
     m_savedTags.clear();
-    for (const auto& t : reader.tags(runId)) m_savedTags << q(t);
+    for (const auto& t : reader.tags(runId)) m_savedTags << qs(t);
     m_tags->setText(m_savedTags.join(QStringLiteral(", ")));
-    m_notes->setPlainText(q(row->notes.value_or("")));
+    m_notes->setPlainText(qs(row->notes.value_or("")));
     m_editors->setEnabled(true);
     m_status->clear();
     m_charts->loadRun(reader, runId);
