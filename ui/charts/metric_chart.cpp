@@ -81,6 +81,8 @@ MetricChart::Line& MetricChart::line(const QString& name) {
   l->series->attachAxis(m_x);
   l->series->attachAxis(m_y);
   applyStyle(name, l->series);
+  // The line is ours to paint: hiding or showing the series must repaint the plot.
+  connect(l->series, &QLineSeries::visibleChanged, viewport(), qOverload<>(&QWidget::update));
   l->drawn.reserve(kMaxPoints);
   m_paintOrder.push_back(l.get());
   return *m_lines.emplace(name, std::move(l)).first->second;
