@@ -149,7 +149,7 @@ void MetricChart::drawForeground(QPainter* painter, const QRectF& rect) {
 
 void MetricChart::paintEvent(QPaintEvent* event) {
   QPainter painter(viewport());
-  if (painter.paintEngine()->type() != QPaintEngine::Raster) {
+  if (!m_cacheStatic || painter.paintEngine()->type() != QPaintEngine::Raster) {
     painter.end();  // e.g. an SVG export: Qt Charts paints itself, in vectors
     QChartView::paintEvent(event);
     return;

@@ -58,6 +58,8 @@ class MetricChart : public QChartView {
   QString title() const { return m_title; }
   /// How often Qt Charts' part of the picture was rendered (not blitted), for tests.
   int staticLayerRenders() const { return m_staticRenders; }
+  /// Off: every paint goes through Qt Charts as before the cache (bench/chart_paint_uibench).
+  void setCachesQtChartsPicture(bool on) { m_cacheStatic = on; }
 
  protected:
   void drawForeground(QPainter* painter, const QRectF& rect) override;
@@ -91,6 +93,7 @@ class MetricChart : public QChartView {
   QPixmap m_static;            ///< Qt Charts' part of the picture, as last rendered
   bool m_staticDirty = true;   ///< the scene changed since m_static was rendered
   bool m_renderingStatic = false;
+  bool m_cacheStatic = true;
   int m_staticRenders = 0;
 };
 
