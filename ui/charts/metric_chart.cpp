@@ -191,7 +191,7 @@ void MetricChart::paintLines(QPainter* painter, const QRectF& plot, const QRectF
   painter->setRenderHint(QPainter::Antialiasing, false);
   const double sx = plot.width() / xSpan, sy = plot.height() / ySpan;
   for (const Line* l : m_paintOrder) {
-    if (l->drawn.empty() || !l->series->isVisible()) continue;
+    if (l->drawn.empty() || !l->series->isVisible() || l->series->pen().style() == Qt::NoPen) continue;
     m_polyline.clear();
     for (const auto& p : l->drawn)
       m_polyline.append(QPointF(plot.left() + (p.x - m_x->min()) * sx, plot.bottom() - (p.y - m_y->min()) * sy));
@@ -200,7 +200,7 @@ void MetricChart::paintLines(QPainter* painter, const QRectF& plot, const QRectF
     const QPen wide = l->series->pen();
     QPen thin(wide.color(), 1);
     thin.setCosmetic(true);
-    if (wide.style() != Qt::SolidLine && wide.style() != Qt::NoPen) {
+    if (wide.style() != Qt::SolidLine) {
       QList<qreal> pattern = wide.dashPattern();  // in pen widths: keep the dashes' length
       for (qreal& v : pattern) v *= std::max<qreal>(1, wide.widthF());
       thin.setDashPattern(pattern);
