@@ -13,10 +13,12 @@ workload=${1:?usage: bench/studio_watch.sh WORKLOAD.json [--rate R] [--duration 
 shift
 build=build/release
 shot=""
+duration=0
 extra=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --rate|--duration) extra+=("$1" "$2"); shift 2 ;;
+    --rate) extra+=("$1" "$2"); shift 2 ;;
+    --duration) extra+=("$1" "$2"); duration=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     --screenshot) shot=$2; shift 2 ;;
     *) echo "studio_watch.sh: unknown option $1" >&2; exit 2 ;;
@@ -39,7 +41,12 @@ set -euo pipefail
 "$STUDIO" --db "$DB" --open "$WORKLOAD" --start $EXTRA_ARGS &
 studio_pid=$!
 plumbline=$(dirname "$STUDIO")/plumbline
-started=0
+# Asleep while the run goes (a poll spawns processes: the headless run it is compared with has
+# no such neighbour), then once a second until its row has a verdict.
+if [[ ${DURATION%.*} -gt 2 ]]; then
+  sleep $(( ${DURATION%.*} - 1 )) &
+  wait $! || true
+fi
 for _ in $(seq 1 3600); do
   sleep 1
   kill -0 "$studio_pid" 2>/dev/null || { echo "studio exited early" >&2; exit 1; }
@@ -58,7 +65,7 @@ kill "$studio_pid"
 wait "$studio_pid" || true
 INNER
 )
-STUDIO=$studio DB=$db WORKLOAD=$workload SHOT=$shot EXTRA_ARGS="${extra[*]:-}" \
+STUDIO=$studio DB=$db WORKLOAD=$workload SHOT=$shot DURATION=$duration EXTRA_ARGS="${extra[*]:-}" \
   xvfb-run -a -s "-screen 0 1600x1000x24" bash -c "$inner"
 
 echo "== studio while watching (one line per second: t_s max_stall_ms rss_kb)"

@@ -22,6 +22,11 @@ MainWindow::MainWindow(const StudioContext& context, QWidget* parent)
   m_tabs->addTab(m_live, QStringLiteral("Live run"));
   m_tabs->addTab(m_history, QStringLiteral("History"));
   m_tabs->addTab(m_compare, QStringLiteral("Compare"));
+  // Opaque pages: a label or progress bar that changes on every live tick then repaints from
+  // its page down, not the tab widget's frame under it as well (a fifth of the studio's paint).
+  for (QWidget* page : {static_cast<QWidget*>(m_designer), static_cast<QWidget*>(m_live),
+                        static_cast<QWidget*>(m_history), static_cast<QWidget*>(m_compare)})
+    page->setAutoFillBackground(true);
   setCentralWidget(m_tabs);
 
   connect(m_designer, &designer::DesignerView::runRequested, this,

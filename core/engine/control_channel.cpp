@@ -3,6 +3,7 @@
 #include <event2/event.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <array>
@@ -64,7 +65,9 @@ void ControlChannel::readSome() {
 
 void ControlChannel::writeSome() {
   while (m_outPos < m_out.size()) {
-    const ssize_t n = write(m_fd, m_out.data() + m_outPos, m_out.size() - m_outPos);
+    // MSG_NOSIGNAL: a peer that is gone (a worker that died, a coordinator that was killed) is
+    // EPIPE here and a closed channel, not SIGPIPE ending this process and the run with it.
+    const ssize_t n = ::send(m_fd, m_out.data() + m_outPos, m_out.size() - m_outPos, MSG_NOSIGNAL);
     if (n < 0) {
       if (errno == EINTR) continue;
       if (errno == EAGAIN || errno == EWOULDBLOCK) {

@@ -12,6 +12,7 @@ namespace plumbline::engine {
 
 /// One end of a worker ⇄ coordinator socket, driven by a libevent loop: non-blocking reads
 /// into a FrameReader, buffered non-blocking writes. Sends the greeting on construction.
+/// `fd` is a stream socket (socketpair): writes use send(MSG_NOSIGNAL).
 class ControlChannel {
  public:
   using OnFrame = std::function<void(Frame&&)>;

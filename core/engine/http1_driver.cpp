@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "core/engine/diagnostic_switches.h"
 #include "core/net/arrival_stamp.h"
 #include "core/util/clock.h"
 #include "core/util/clock_pair.h"
@@ -28,7 +29,6 @@ constexpr int64_t kMaxConnectTimeoutNs = 10'000'000'000;
 constexpr int64_t kIdleCheckNs = 500'000'000;
 /// A kernel arrival stamp older than this at the read is not trusted (a wall-clock step).
 constexpr int64_t kMaxStampAgeNs = 60'000'000'000;
-constexpr const char* kArrivalStampsEnv = "PLUMBLINE_ARRIVAL_STAMPS";
 
 timeval driverTimeval(int64_t ns) {
   if (ns < 0) ns = 0;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <thread>
 
+#include "core/engine/diagnostic_switches.h"
 #include "core/engine/coordinator.h"
 #include "core/engine/endpoint_url.h"
 #include "core/engine/request_driver.h"
@@ -92,6 +93,7 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
   }
   const uint32_t workers = opt.workers != 0 ? opt.workers : std::max(1u, std::thread::hardware_concurrency());
 
+  if (std::string why = diagnosticSwitchesError(); !why.empty()) throw UsageError(why);
   std::unique_ptr<mock::EmbeddedTarget> embedded;
   std::string baseUrl = spec.target.url;
   if (baseUrl == "embedded") {

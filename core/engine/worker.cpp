@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/engine/diagnostic_switches.h"
 #include "core/engine/connection_reuse.h"
 #include "core/tokenizer/tokenizer.h"
 #include "core/util/clock.h"
@@ -24,7 +25,6 @@ constexpr int64_t kScheduleEndSlackNs = 100'000'000;
 constexpr int kMaxSendsPerTurn = 64;
 /// Hidden benchmark knob: a fixed spin margin in µs instead of the adaptive one
 /// (bench/spin_margin.sh compares the two in one run).
-constexpr const char* kFixedSpinEnv = "PLUMBLINE_SPIN_MARGIN_US";
 /// Request bodies are built this long before their planned instant, so building is never
 /// part of the send lag.
 constexpr int64_t kPrepareNs = 2'000'000;
@@ -111,7 +111,7 @@ void Worker::configure(const std::string& json) {
   if (m_config) return fatal("config sent twice");
   m_config = WorkerConfig::fromJson(nlohmann::json::parse(json));
   prctl(PR_SET_NAME, ("pl-worker-" + std::to_string(m_config->workerId)).c_str());  // for top and perf
-  if (auto fixedNs = SpinMargin::fixedMarginFromEnv(kFixedSpinEnv, std::getenv(kFixedSpinEnv)))
+  if (auto fixedNs = SpinMargin::fixedMarginFromEnv(kWorkerSpinEnv, std::getenv(kWorkerSpinEnv)))
     m_spinMargin = SpinMargin::fixed(*fixedNs);
   m_http = makeRequestDriver(m_base, *m_config, [this](Transfer& t) { onRequestDone(t); });
   m_bodies = std::make_unique<RequestBodyBuilder>(*m_config);

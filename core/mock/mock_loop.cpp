@@ -1,5 +1,6 @@
 #include "core/mock/mock_loop.h"
 
+#include "core/engine/diagnostic_switches.h"
 #include "core/mock/accept_backoff.h"
 #include "core/mock/request_recorder.h"
 
@@ -34,10 +35,9 @@ constexpr std::string_view kModelsBody =
 constexpr int kConnectionTimeoutS = 3600;
 /// Benchmark-only knob: a fixed first-token spin margin in µs (0 = plain timers) instead of
 /// the adaptive one, so that one benchmark can show the mock's lateness with and without it.
-constexpr const char* kMockFixedSpinEnv = "PLUMBLINE_MOCK_SPIN_MARGIN_US";
 
 DeadlineWaiter makeDeadlineWaiter() {
-  if (auto fixedNs = engine::SpinMargin::fixedMarginFromEnv(kMockFixedSpinEnv, std::getenv(kMockFixedSpinEnv)))
+  if (auto fixedNs = engine::SpinMargin::fixedMarginFromEnv(engine::kMockSpinEnv, std::getenv(engine::kMockSpinEnv)))
     return DeadlineWaiter(engine::SpinMargin::fixed(*fixedNs));
   return DeadlineWaiter();
 }

@@ -75,3 +75,26 @@ TEST(BadWorkloadCli, UnknownOrImpossibleHttpClientChoiceExitsTwoNamingIt) {
   }
   EXPECT_FALSE(exists(tmp.file("x.db")));
 }
+
+// The benchmark-only switches the workers and the embedded mock read are checked before the
+// run starts: a mistyped one exits 2 naming variable and value, and writes nothing (it was a
+// worker that died on start before).
+TEST(BadWorkloadCli, AMistypedDiagnosticSwitchExitsTwoNamingIt) {
+  TempDir tmp;
+  const std::string workload = std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/quickstart.json";
+  struct Case {
+    const char* name;
+    const char* value;
+    const char* message;
+  };
+  for (const Case& c : {Case{"PLUMBLINE_ARRIVAL_STAMPS", "yes", "PLUMBLINE_ARRIVAL_STAMPS: 'yes' is neither 0 nor 1"},
+                        Case{"PLUMBLINE_SPIN_MARGIN_US", "50us", "PLUMBLINE_SPIN_MARGIN_US: '50us' is not a whole"},
+                        Case{"PLUMBLINE_MOCK_SPIN_MARGIN_US", "-3", "PLUMBLINE_MOCK_SPIN_MARGIN_US: '-3' is not a whole"}}) {
+    setenv(c.name, c.value, 1);
+    ChildProcess p({PLUMBLINE_BIN, "run", workload, "--db", tmp.file("x.db"), "--duration", "1"}, tmp.file("out.txt"));
+    unsetenv(c.name);
+    EXPECT_EQ(p.wait(10000), 2) << c.name << ": " << p.output();
+    EXPECT_NE(p.output().find(c.message), std::string::npos) << p.output();
+    EXPECT_FALSE(exists(tmp.file("x.db"))) << c.name;
+  }
+}

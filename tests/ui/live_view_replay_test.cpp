@@ -1,5 +1,6 @@
 // The live view fed by a recorded telemetry stream (tests/data/live/quickstart_v1.plml,
 // recorded from a real quickstart run) draws the values the stream carries.
+#include <cmath>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTest>
@@ -114,6 +115,43 @@ class LiveViewReplayTest : public QObject {
     QVERIFY(!spy.first().first().toString().isEmpty());
     QVERIFY(view.notices()->rowCount() >= 1);
     QCOMPARE(view.banner()->state(), VerdictBanner::State::NoVerdict);
+  }
+
+  // A tick changes the progress text; that must not re-lay out the view (which on screen
+  // repainted the whole window four times a second): the label is sized once per run.
+  void ticksDoNotReLayOutTheView() {
+    ui::StudioContext ctx;
+    ui::live::LiveView view(ctx);
+    view.resize(1400, 900);
+    view.show();
+    std::string head = live::encodeLiveGreeting();
+    live::LiveHello hello;
+    hello.runId = 7;
+    hello.runName = hello.workloadName = "relayout";
+    hello.durationS = 600;
+    hello.plannedTotal = 3'000'000;
+    hello.windowNs = 1'000'000'000;
+    head += live::encodeLiveFrame(hello);
+    view.client()->feed(QByteArray(head.data(), static_cast<qsizetype>(head.size())));
+    QCoreApplication::processEvents();
+    struct LayoutCounter : QObject {
+      int count = 0;
+      bool eventFilter(QObject*, QEvent* e) override {
+        if (e->type() == QEvent::LayoutRequest) ++count;
+        return false;
+      }
+    } counter;
+    view.installEventFilter(&counter);
+    for (int i = 1; i <= 40; ++i) {  // elapsed 0:00 .. 9:59, sent 1 .. 3,000,000: widths vary
+      live::LiveTick t;
+      t.atNs = int64_t{i} * 15'000'000'000 - 1'000'000'000;
+      t.requestedRps = t.achievedRps = 5000;
+      t.sent = i == 40 ? 3'000'000 : static_cast<uint64_t>(std::pow(1.45, i));
+      const std::string frame = live::encodeLiveFrame(t);
+      view.client()->feed(QByteArray(frame.data(), static_cast<qsizetype>(frame.size())));
+      QCoreApplication::processEvents();
+    }
+    QCOMPARE(counter.count, 0);
   }
 
  private:

@@ -168,6 +168,40 @@ class RunChartsTest : public QObject {
     QVERIFY(hidden.pixelColor(static_cast<int>(plot.center().x()), static_cast<int>(yPx)) != colour);
   }
 
+  // Qt Charts' part (axes, labels, legend) is cached between ticks: a chart whose axes grew
+  // after it was first painted must look exactly like one painted once with the same points,
+  // and a tick that only adds points inside the axes must not render that part again.
+  void cachedAxesFollowTheDataAndPlainTicksOnlyBlit() {
+    MetricChart grown(QStringLiteral("test"), QStringLiteral("units"));
+    MetricChart fresh(QStringLiteral("test"), QStringLiteral("units"));
+    for (MetricChart* c : {&grown, &fresh}) c->resize(600, 400);
+    grown.append(QStringLiteral("a"), 0, 5);
+    grown.append(QStringLiteral("a"), 4, 6);
+    QVERIFY(grown.flush());
+    QCoreApplication::processEvents();
+    grown.grab();  // the first paint lays the chart out; let that settle
+    QCoreApplication::processEvents();
+    const QImage before = grown.grab().toImage();
+    const int rendersBefore = grown.staticLayerRenders();
+    QVERIFY(rendersBefore >= 1);
+    grown.append(QStringLiteral("a"), 5, 6.5);  // inside the axes (0..10, 0..~7)
+    QVERIFY(grown.flush());
+    QCoreApplication::processEvents();
+    const QImage inside = grown.grab().toImage();
+    QCOMPARE(grown.staticLayerRenders(), rendersBefore);
+    QVERIFY(inside != before);  // the new segment is there
+    grown.append(QStringLiteral("a"), 37, 420);  // both axes grow: new labels
+    QVERIFY(grown.flush());
+    QCoreApplication::processEvents();
+    const QImage after = grown.grab().toImage();
+    QVERIFY(grown.staticLayerRenders() > rendersBefore);
+    for (auto [x, y] : {std::pair{0.0, 5.0}, {4.0, 6.0}, {5.0, 6.5}, {37.0, 420.0}})
+      fresh.append(QStringLiteral("a"), x, y);
+    QVERIFY(fresh.flush());
+    QCoreApplication::processEvents();
+    QCOMPARE(after, fresh.grab().toImage());
+  }
+
   void exportsPngAndSvg() {
     RunCharts charts;
     charts.resize(900, 600);

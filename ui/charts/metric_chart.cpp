@@ -4,6 +4,8 @@
 #include <QGraphicsLayout>
 #include <QLegend>
 #include <QLineSeries>
+#include <QPaintEngine>
+#include <QPaintEvent>
 #include <QPainter>
 #include <QValueAxis>
 #include <algorithm>
@@ -58,8 +60,14 @@ MetricChart::MetricChart(const QString& title, const QString& yUnit, QWidget* pa
   chart->addAxis(m_x, Qt::AlignBottom);
   chart->addAxis(m_y, Qt::AlignLeft);
   setRenderHint(QPainter::Antialiasing, false);
+  // paintEvent covers every pixel (the cached picture, then the lines): the widgets under the
+  // chart (tab pane, backgrounds) need not be painted first on every tick.
+  viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
   setMinimumSize(260, 150);
   m_polyline.reserve(static_cast<qsizetype>(kMaxPoints));
+  // Any change Qt Charts makes to what it draws (axes, labels, layout, legend, hover) passes
+  // through the scene; the lines do not (the series are empty).
+  connect(scene(), &QGraphicsScene::changed, this, [this] { m_staticDirty = true; });
 }
 
 MetricChart::Line& MetricChart::line(const QString& name) {
@@ -73,6 +81,8 @@ MetricChart::Line& MetricChart::line(const QString& name) {
   l->series->attachAxis(m_x);
   l->series->attachAxis(m_y);
   applyStyle(name, l->series);
+  // The line is ours to paint: hiding or showing the series must repaint the plot.
+  connect(l->series, &QLineSeries::visibleChanged, viewport(), qOverload<>(&QWidget::update));
   l->drawn.reserve(kMaxPoints);
   m_paintOrder.push_back(l.get());
   return *m_lines.emplace(name, std::move(l)).first->second;
@@ -123,30 +133,89 @@ bool MetricChart::flush() {
   }
   if (changed) {
     rescale();
-    viewport()->update();  // the lines are ours: Qt Charts does not know they changed
+    // The lines are ours: Qt Charts does not know they changed. Only the plot area (and the
+    // pen's width beyond it) needs painting; new axes repaint their own part via the scene.
+    const QRect plot = mapFromScene(chart()->mapRectToScene(chart()->plotArea())).boundingRect();
+    viewport()->update(plot.adjusted(-2, -2, 3, 3));
   }
   return changed;
 }
 
 void MetricChart::drawForeground(QPainter* painter, const QRectF& rect) {
   QChartView::drawForeground(painter, rect);
-  const QRectF plot = chart()->mapRectToScene(chart()->plotArea());
+  if (m_renderingStatic) return;
+  paintLines(painter, chart()->mapRectToScene(chart()->plotArea()), rect);
+}
+
+void MetricChart::paintEvent(QPaintEvent* event) {
+  QPainter painter(viewport());
+  if (!m_cacheStatic || painter.paintEngine()->type() != QPaintEngine::Raster) {
+    painter.end();  // e.g. an SVG export: Qt Charts paints itself, in vectors
+    QChartView::paintEvent(event);
+    return;
+  }
+  const qreal dpr = viewport()->devicePixelRatioF();
+  if (m_staticDirty || m_static.deviceIndependentSize().toSize() != viewport()->size() ||
+      m_static.devicePixelRatio() != dpr)
+    renderStaticLayer();
+  const QRectF exposed = event->rect();
+  painter.drawPixmap(exposed, m_static, QRectF(exposed.topLeft() * dpr, exposed.size() * dpr));
+  const QRectF plot = mapFromScene(chart()->mapRectToScene(chart()->plotArea())).boundingRect();
+  paintLines(&painter, plot, exposed);
+}
+
+void MetricChart::renderStaticLayer() {
+  const qreal dpr = viewport()->devicePixelRatioF();
+  if (m_static.size() != viewport()->size() * dpr) m_static = QPixmap(viewport()->size() * dpr);
+  m_static.setDevicePixelRatio(dpr);
+  m_static.fill(viewport()->palette().color(viewport()->backgroundRole()));
+  QPainter painter(&m_static);
+  painter.setRenderHints(renderHints());
+  m_renderingStatic = true;
+  render(&painter, QRectF(QPointF(0, 0), QSizeF(viewport()->size())), viewport()->rect());
+  m_renderingStatic = false;
+  m_staticDirty = false;
+  ++m_staticRenders;
+}
+
+void MetricChart::changeEvent(QEvent* event) {
+  m_staticDirty = true;  // palette, font, style: redraw Qt Charts' part
+  QChartView::changeEvent(event);
+}
+
+void MetricChart::paintLines(QPainter* painter, const QRectF& plot, const QRectF& clip) {
   const double xSpan = m_x->max() - m_x->min(), ySpan = m_y->max() - m_y->min();
   if (plot.isEmpty() || xSpan <= 0 || ySpan <= 0) return;
   painter->save();
-  painter->setClipRect(plot.intersected(rect));
+  painter->setClipRect(plot.intersected(clip));
   painter->setRenderHint(QPainter::Antialiasing, false);
   const double sx = plot.width() / xSpan, sy = plot.height() / ySpan;
   for (const Line* l : m_paintOrder) {
-    if (l->drawn.empty() || !l->series->isVisible()) continue;
+    if (l->drawn.empty() || !l->series->isVisible() || l->series->pen().style() == Qt::NoPen) continue;
     m_polyline.clear();
     for (const auto& p : l->drawn)
       m_polyline.append(QPointF(plot.left() + (p.x - m_x->min()) * sx, plot.bottom() - (p.y - m_y->min()) * sy));
-    painter->setPen(l->series->pen());
-    if (m_polyline.size() == 1)
-      painter->drawPoint(m_polyline.first());
-    else
-      painter->drawPolyline(m_polyline);
+    // The series' 2 px pen as three 1 px passes a pixel apart: Qt strokes a wide pen with a
+    // join at every point (an atan2 each, most of a tick's paint), a 1 px pen with Bresenham.
+    const QPen wide = l->series->pen();
+    QPen thin(wide.color(), 1);
+    thin.setCosmetic(true);
+    if (wide.style() != Qt::SolidLine) {
+      QList<qreal> pattern = wide.dashPattern();  // in pen widths: keep the dashes' length
+      for (qreal& v : pattern) v *= std::max<qreal>(1, wide.widthF());
+      thin.setDashPattern(pattern);
+    }
+    painter->setPen(thin);
+    const int passes = wide.widthF() > 1.5 ? 3 : 1;
+    for (int pass = 0; pass < passes; ++pass) {
+      const QPointF shift(pass == 1 ? 1 : 0, pass == 2 ? 1 : 0);
+      painter->translate(shift);
+      if (m_polyline.size() == 1)
+        painter->drawPoint(m_polyline.first());
+      else
+        painter->drawPolyline(m_polyline);
+      painter->translate(-shift);
+    }
   }
   painter->restore();
 }

@@ -28,6 +28,14 @@ QString clock(double s) {
   return QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
 }
 
+QString progressText(const QString& elapsed, const QString& remaining, const QString& eta, int64_t sent,
+                     int64_t planned) {
+  return QStringLiteral("elapsed %1 · remaining %2 · ETA %3 · sent %4 / %5")
+      .arg(elapsed, remaining, eta)
+      .arg(sent)
+      .arg(planned);
+}
+
 }  // namespace
 
 LiveView::LiveView(const StudioContext& context, QWidget* parent)
@@ -240,6 +248,14 @@ void LiveView::onHello(const plumbline::live::LiveHello& h) {
                             .arg(h.runId)
                             .arg(QString::fromStdString(h.runName), QString::fromStdString(h.targetUrl)));
   m_progress->setValue(0);
+  // Sized once for the widest text of this run: a label whose size hint changes on every tick
+  // re-lays out the whole window (and repaints all of it) four times a second.
+  const QString widest = progressText(clock(h.durationS), clock(h.durationS), QStringLiteral("00:00:00"),
+                                      std::max<int64_t>(h.plannedTotal, 0), std::max<int64_t>(h.plannedTotal, 0));
+  m_progressLabel->setText(progressText(clock(0), clock(h.durationS), QStringLiteral("--:--:--"), 0,
+                                        std::max<int64_t>(h.plannedTotal, 0)));
+  m_progressLabel->setFixedSize(m_progressLabel->fontMetrics().horizontalAdvance(widest) + 8,
+                                m_progressLabel->sizeHint().height());
   setRunning(true);
   m_poll->start();
 }
@@ -251,10 +267,8 @@ void LiveView::onTick(const plumbline::live::LiveTick& t) {
   if (total > 0) m_progress->setValue(static_cast<int>(std::min(1.0, elapsed / total) * 1000));
   const QString eta = QDateTime::currentDateTime().addMSecs(static_cast<qint64>(remaining * 1000))
                           .toString(QStringLiteral("HH:mm:ss"));
-  m_progressLabel->setText(QStringLiteral("elapsed %1 · remaining %2 · ETA %3 · sent %4 / %5")
-                               .arg(clock(elapsed), clock(remaining), eta)
-                               .arg(t.sent)
-                               .arg(m_hello ? m_hello->plannedTotal : static_cast<int64_t>(t.planned)));
+  m_progressLabel->setText(progressText(clock(elapsed), clock(remaining), eta, t.sent,
+                                        m_hello ? m_hello->plannedTotal : static_cast<int64_t>(t.planned)));
 }
 
 void LiveView::onEnd(const plumbline::live::LiveEnd& e) {

@@ -1,0 +1,21 @@
+#include "core/engine/diagnostic_switches.h"
+
+#include <cstdlib>
+#include <stdexcept>
+
+#include "core/engine/spin_margin.h"
+#include "core/net/arrival_stamp.h"
+
+namespace plumbline::engine {
+
+std::string diagnosticSwitchesError() {
+  try {
+    (void)net::arrivalStampsFromEnv(kArrivalStampsEnv, std::getenv(kArrivalStampsEnv));
+    for (const char* name : {kWorkerSpinEnv, kMockSpinEnv}) (void)SpinMargin::fixedMarginFromEnv(name, std::getenv(name));
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return {};
+}
+
+}  // namespace plumbline::engine
