@@ -9,8 +9,8 @@
 #include <memory>
 #include <thread>
 
-#include "core/engine/diagnostic_switches.h"
 #include "core/engine/coordinator.h"
+#include "core/engine/diagnostic_switches.h"
 #include "core/engine/endpoint_url.h"
 #include "core/engine/request_driver.h"
 #include "core/engine/live_run.h"

@@ -250,7 +250,9 @@ void LiveView::onHello(const plumbline::live::LiveHello& h) {
   m_progress->setValue(0);
   // Sized once for the widest text of this run: a label whose size hint changes on every tick
   // re-lays out the whole window (and repaints all of it) four times a second.
-  const QString widest = progressText(clock(h.durationS), clock(h.durationS), QStringLiteral("00:00:00"),
+  // Elapsed can pass the planned length while the run drains: leave room for it.
+  const QString widest = progressText(clock(std::max(h.durationS * 1.2 + 60, 600.0)), clock(h.durationS),
+                                      QStringLiteral("00:00:00"),
                                       std::max<int64_t>(h.plannedTotal, 0), std::max<int64_t>(h.plannedTotal, 0));
   m_progressLabel->setText(progressText(clock(0), clock(h.durationS), QStringLiteral("--:--:--"), 0,
                                         std::max<int64_t>(h.plannedTotal, 0)));
