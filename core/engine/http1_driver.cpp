@@ -30,10 +30,6 @@ constexpr int64_t kIdleCheckNs = 500'000'000;
 /// A kernel arrival stamp older than this at the read is not trusted (a wall-clock step).
 constexpr int64_t kMaxStampAgeNs = 60'000'000'000;
 
-timeval driverTimeval(int64_t ns) {
-  if (ns < 0) ns = 0;
-  return timeval{static_cast<time_t>(ns / 1'000'000'000), static_cast<suseconds_t>((ns % 1'000'000'000) / 1000)};
-}
 
 /// Errors after which another address of the same host may still answer.
 bool tryNextAddress(int err) {
@@ -55,7 +51,7 @@ Http1Driver::Http1Driver(event_base* base, const WorkerConfig& config, OnDone on
   m_endpoint = std::move(*endpoint);
   m_addresses = net::resolveEndpoint(m_endpoint, m_resolveError);
   m_headPrefix = net::requestHeadPrefix(m_endpoint, config.stream, config.apiKey);
-  const timeval tv = driverTimeval(config.timeoutMs * 1'000'000);
+  const timeval tv = util::toTimeval(config.timeoutMs * 1'000'000);
   m_commonTimeout = event_base_init_common_timeout(base, &tv);
 }
 
@@ -172,7 +168,7 @@ bool Http1Driver::connectTo(Http1Connection& c, Transfer& t, size_t index) {
 }
 
 void Http1Driver::armTimer(Http1Connection& c, int64_t afterNs) {
-  const timeval tv = driverTimeval(afterNs);
+  const timeval tv = util::toTimeval(afterNs);
   evtimer_add(c.timer, &tv);
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/engine/connection_reuse.h"
+#include "core/util/clock.h"
 
 
 namespace plumbline::engine {
@@ -16,11 +17,6 @@ constexpr uint64_t kTextStream = 5'000'000'000'000ULL;
 constexpr uint64_t kPrefixStream = 7'000'000'000'000ULL;
 constexpr uint64_t kMaxRequestsPerSession = 8192;  ///< above the parser's limits (4096 nodes, 1001 requests)
 constexpr int kMaxSessionSendsPerTurn = 64;
-
-timeval sessionTimeval(int64_t ns) {
-  if (ns < 0) ns = 0;
-  return timeval{static_cast<time_t>(ns / 1'000'000'000), static_cast<suseconds_t>((ns % 1'000'000'000) / 1000)};
-}
 
 nlohmann::json message(const char* role, std::string content) {
   return {{"role", role}, {"content", std::move(content)}};
@@ -229,7 +225,7 @@ void SessionRunner::pump() {
 
 void SessionRunner::armTimer() {
   if (m_due.empty() || m_stopping) return;
-  const timeval tv = sessionTimeval(m_due.top().atNs - m_http.nowRel());
+  const timeval tv = util::toTimeval(m_due.top().atNs - m_http.nowRel());
   evtimer_add(m_timer, &tv);
 }
 

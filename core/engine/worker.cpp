@@ -34,11 +34,6 @@ constexpr size_t kMaxPrepared = 256;
 constexpr int64_t kCountSliceNs = 1'000'000;
 constexpr int64_t kCountMarginNs = 300'000;
 constexpr int64_t kMaxCountWaitNs = 50'000'000;
-
-timeval toTimeval(int64_t ns) {
-  if (ns < 0) ns = 0;
-  return timeval{static_cast<time_t>(ns / 1'000'000'000), static_cast<suseconds_t>((ns % 1'000'000'000) / 1000)};
-}
 }  // namespace
 
 Worker::Worker(int controlFd) {
@@ -62,7 +57,7 @@ void Worker::armTimer(event* timer, int64_t delayNs) {
   // libevent adds the delay to the time it cached at the start of this loop turn: refresh it,
   // or the timer fires early by however long this turn has run.
   event_base_update_cache_time(m_base);
-  const timeval tv = toTimeval(delayNs);
+  const timeval tv = util::toTimeval(delayNs);
   evtimer_add(timer, &tv);
 }
 
@@ -121,7 +116,7 @@ void Worker::configure(const std::string& json) {
   }
   m_sessionRunner = std::make_unique<SessionRunner>(m_base, *m_config, *m_http, *m_bodies,
                                                     [this](int64_t planned, int64_t sent) { noteSend(planned, sent); });
-  const timeval stats = toTimeval(kStatsIntervalNs), flush = toTimeval(kFlushIntervalNs);
+  const timeval stats = util::toTimeval(kStatsIntervalNs), flush = util::toTimeval(kFlushIntervalNs);
   event_add(m_statsTimer, &stats);
   event_add(m_flushTimer, &flush);
   m_lastStatsWallNs = util::monotonicNs();
@@ -322,7 +317,7 @@ void Worker::sendStats() {
 
 void Worker::stop(int64_t graceNs) {
   if (m_stopping) {  // a second stop (a second signal) cuts the grace period short
-    const timeval tv = toTimeval(graceNs);
+    const timeval tv = util::toTimeval(graceNs);
     evtimer_add(m_graceTimer, &tv);  // re-adding a pending timer reschedules it
     return;
   }
@@ -331,7 +326,7 @@ void Worker::stop(int64_t graceNs) {
   m_sessionRunner->stop();
   evtimer_del(m_sendTimer);
   m_sendTimerAtNs = -1;
-  const timeval tv = toTimeval(graceNs);
+  const timeval tv = util::toTimeval(graceNs);
   evtimer_add(m_graceTimer, &tv);
   maybeFinish();
 }
@@ -359,7 +354,7 @@ void Worker::onCountTimer(int, short, void* self) { static_cast<Worker*>(self)->
 
 void Worker::scheduleCounting(int64_t delayNs) {
   if (evtimer_pending(m_countTimer, nullptr) != 0) return;
-  const timeval tv = toTimeval(delayNs);
+  const timeval tv = util::toTimeval(delayNs);
   evtimer_add(m_countTimer, &tv);
 }
 

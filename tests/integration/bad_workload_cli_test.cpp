@@ -4,6 +4,8 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "tests/integration/child_process.h"
 
@@ -14,6 +16,20 @@ namespace {
 bool exists(const std::string& p) {
   struct stat st{};
   return stat(p.c_str(), &st) == 0;
+}
+
+struct Exit {
+  int code;
+  std::string output;
+};
+
+/// Runs plumbline with NAME=VALUE in its environment (and only its own).
+Exit runWithEnv(const char* name, const char* value, const std::vector<std::string>& args, const std::string& out) {
+  setenv(name, value, 1);
+  ChildProcess p(args, out);
+  unsetenv(name);
+  const int code = p.wait(10000);
+  return {code, p.output()};
 }
 }  // namespace
 
@@ -66,12 +82,12 @@ TEST(BadWorkloadCli, UnknownOrImpossibleHttpClientChoiceExitsTwoNamingIt) {
   };
   for (const Case& c : {Case{"nativ", "http://127.0.0.1:9", "PLUMBLINE_HTTP_CLIENT=nativ: unknown HTTP client"},
                         Case{"native", "https://127.0.0.1:9", "PLUMBLINE_HTTP_CLIENT=native: the native client"}}) {
-    setenv("PLUMBLINE_HTTP_CLIENT", c.value, 1);
-    ChildProcess p({PLUMBLINE_BIN, "run", workload, "--target", c.target, "--db", tmp.file("x.db"), "--duration", "1"},
-                   tmp.file("out.txt"));
-    unsetenv("PLUMBLINE_HTTP_CLIENT");
-    EXPECT_EQ(p.wait(10000), 2) << c.value << ": " << p.output();
-    EXPECT_NE(p.output().find(c.message), std::string::npos) << p.output();
+    const Exit e = runWithEnv("PLUMBLINE_HTTP_CLIENT", c.value,
+                              {PLUMBLINE_BIN, "run", workload, "--target", c.target, "--db", tmp.file("x.db"),
+                               "--duration", "1"},
+                              tmp.file("out.txt"));
+    EXPECT_EQ(e.code, 2) << c.value << ": " << e.output;
+    EXPECT_NE(e.output.find(c.message), std::string::npos) << e.output;
   }
   EXPECT_FALSE(exists(tmp.file("x.db")));
 }
@@ -90,11 +106,10 @@ TEST(BadWorkloadCli, AMistypedDiagnosticSwitchExitsTwoNamingIt) {
   for (const Case& c : {Case{"PLUMBLINE_ARRIVAL_STAMPS", "yes", "PLUMBLINE_ARRIVAL_STAMPS: 'yes' is neither 0 nor 1"},
                         Case{"PLUMBLINE_SPIN_MARGIN_US", "50us", "PLUMBLINE_SPIN_MARGIN_US: '50us' is not a whole"},
                         Case{"PLUMBLINE_MOCK_SPIN_MARGIN_US", "-3", "PLUMBLINE_MOCK_SPIN_MARGIN_US: '-3' is not a whole"}}) {
-    setenv(c.name, c.value, 1);
-    ChildProcess p({PLUMBLINE_BIN, "run", workload, "--db", tmp.file("x.db"), "--duration", "1"}, tmp.file("out.txt"));
-    unsetenv(c.name);
-    EXPECT_EQ(p.wait(10000), 2) << c.name << ": " << p.output();
-    EXPECT_NE(p.output().find(c.message), std::string::npos) << p.output();
+    const Exit e = runWithEnv(c.name, c.value, {PLUMBLINE_BIN, "run", workload, "--db", tmp.file("x.db"), "--duration", "1"},
+                              tmp.file("out.txt"));
+    EXPECT_EQ(e.code, 2) << c.name << ": " << e.output;
+    EXPECT_NE(e.output.find(c.message), std::string::npos) << e.output;
     EXPECT_FALSE(exists(tmp.file("x.db"))) << c.name;
   }
 }
