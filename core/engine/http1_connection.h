@@ -27,6 +27,7 @@ struct Http1Connection {
   size_t written = 0;           ///< bytes of head + body written so far
   size_t address = 0;           ///< which of the endpoint's addresses it connects to
   bool connecting = false;
+  bool warming = false;         ///< opened ahead of the first requests (preconnect), no request yet
   bool served = false;          ///< carried a request before: a keep-alive reuse
   int64_t deadlineNs = 0;       ///< the request's timeout, on the run's clock
   int64_t idleSinceNs = 0;      ///< when it last became idle

@@ -100,19 +100,42 @@ Http1Connection* Http1Driver::takeConnection(Transfer& t) {
     t.record.error = ErrorClass::Connect;  // the host did not resolve (m_resolveError says why)
     return nullptr;
   }
-  Http1Connection* c = nullptr;
-  if (!m_spare.empty()) {
-    c = m_spare.back();
-    m_spare.pop_back();
-  } else {
-    m_connections.push_back(std::make_unique<Http1Connection>());
-    c = m_connections.back().get();
-    c->driver = this;
-    c->timer = evtimer_new(m_base, &Http1Driver::onTimer, c);
-  }
-  if (connectTo(*c, t, m_preferredAddress)) return c;
+  Http1Connection* c = spareConnection();
+  if (const int err = connectTo(*c, m_preferredAddress); err == 0) return c;
+  else noteSocketError(t, err);
   m_spare.push_back(c);
   return nullptr;
+}
+
+Http1Connection* Http1Driver::spareConnection() {
+  if (!m_spare.empty()) {
+    Http1Connection* c = m_spare.back();
+    m_spare.pop_back();
+    return c;
+  }
+  m_connections.push_back(std::make_unique<Http1Connection>());
+  Http1Connection* c = m_connections.back().get();
+  c->driver = this;
+  c->timer = evtimer_new(m_base, &Http1Driver::onTimer, c);
+  return c;
+}
+
+size_t Http1Driver::preconnect(size_t count, int64_t untilNs) {
+  size_t started = 0;
+  for (; started < count && !m_addresses.empty() && nowRel() < untilNs; ++started) {
+    Http1Connection* c = spareConnection();
+    if (connectTo(*c, m_preferredAddress) != 0) {  // refused, or out of descriptors: requests will say so
+      m_spare.push_back(c);
+      break;
+    }
+    if (!c->connecting) {
+      makeIdle(*c);
+      continue;
+    }
+    c->warming = true;
+    armTimer(*c, m_connectTimeoutNs);
+  }
+  return started;
 }
 
 bool Http1Driver::stillOpen(Http1Connection& c) {
@@ -133,13 +156,10 @@ void Http1Driver::noteSocketError(Transfer& t, int osErrno) {
   t.socketErrno = osErrno;
 }
 
-bool Http1Driver::connectTo(Http1Connection& c, Transfer& t, size_t index) {
+int Http1Driver::connectTo(Http1Connection& c, size_t index) {
   const net::SocketAddress& a = m_addresses[index];
   const int fd = socket(a.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  if (fd < 0) {
-    noteSocketError(t, errno);
-    return false;
-  }
+  if (fd < 0) return errno;
   const int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   if (m_arrivalStamps) net::enableArrivalStamps(fd);  // refused: reads are timed when read
@@ -153,18 +173,17 @@ bool Http1Driver::connectTo(Http1Connection& c, Transfer& t, size_t index) {
   if (::connect(fd, reinterpret_cast<const sockaddr*>(&a.storage), a.length) == 0) {
     c.connecting = false;
     event_add(c.readEvent, nullptr);
-    return true;
+    return 0;
   }
   const int err = errno;
   if (err == EINPROGRESS) {
     c.connecting = true;
     event_add(c.writeEvent, nullptr);
-    return true;
+    return 0;
   }
   closeSocket(c);
-  if (tryNextAddress(err) && index + 1 < m_addresses.size()) return connectTo(c, t, index + 1);
-  noteSocketError(t, err);
-  return false;
+  if (tryNextAddress(err) && index + 1 < m_addresses.size()) return connectTo(c, index + 1);
+  return err;
 }
 
 void Http1Driver::armTimer(Http1Connection& c, int64_t afterNs) {
@@ -178,6 +197,19 @@ void Http1Driver::connected(Http1Connection& c) {
   event_add(c.readEvent, nullptr);
   armTimer(c, c.deadlineNs - nowRel());
   writeRequest(c);
+}
+
+void Http1Driver::warmed(Http1Connection& c) {
+  c.warming = false;
+  evtimer_del(c.timer);
+  int err = 0;
+  socklen_t len = sizeof err;
+  if (getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) err = errno;
+  if (err != 0) return retire(c);  // a request that needs it opens its own and reports why
+  c.connecting = false;
+  m_preferredAddress = c.address;
+  event_add(c.readEvent, nullptr);
+  makeIdle(c);
 }
 
 void Http1Driver::writeRequest(Http1Connection& c) {
@@ -219,6 +251,7 @@ void Http1Driver::writeRequest(Http1Connection& c) {
 void Http1Driver::onWritable(int, short, void* connection) {
   auto& c = *static_cast<Http1Connection*>(connection);
   Http1Driver& d = *c.driver;
+  if (c.warming) return d.warmed(c);
   if (c.transfer == nullptr) return;
   if (c.connecting) {
     int err = 0;
@@ -229,7 +262,8 @@ void Http1Driver::onWritable(int, short, void* connection) {
     } else {
       Transfer& t = *c.transfer;
       d.closeSocket(c);
-      if (tryNextAddress(err) && c.address + 1 < d.m_addresses.size() && d.connectTo(c, t, c.address + 1)) {
+      if (tryNextAddress(err) && c.address + 1 < d.m_addresses.size()) err = d.connectTo(c, c.address + 1);
+      if (err == 0 && c.fd >= 0) {
         if (!c.connecting) d.connected(c);
       } else {
         if (t.record.error == ErrorClass::None) d.noteSocketError(t, err);
@@ -252,6 +286,10 @@ void Http1Driver::onReadable(int, short, void* connection) {
 void Http1Driver::onTimer(int, short, void* connection) {
   auto& c = *static_cast<Http1Connection*>(connection);
   Http1Driver& d = *c.driver;
+  if (c.warming) {  // a connection opened ahead that never completed: nobody is waiting for it
+    c.warming = false;
+    return d.retire(c);
+  }
   if (c.transfer == nullptr) return;
   d.fail(c, ErrorClass::Timeout);
   d.drainFinished();
@@ -403,6 +441,7 @@ void Http1Driver::closeSocket(Http1Connection& c) {
   ::close(c.fd);
   c.fd = -1;
   c.connecting = false;
+  c.warming = false;
   --m_open;
 }
 

@@ -31,6 +31,7 @@ class Http1Driver final : public RequestDriver {
   void drainFinished() override;
   void abortAll(metrics::ErrorClass cls) override;
   size_t socketsOpen() const override { return m_open; }
+  size_t preconnect(size_t count, int64_t untilNs) override;
   std::string_view clientName() const override { return "native"; }
   /// Connections open and idle, ready for reuse.
   size_t idleConnections() const { return m_idle.size(); }
@@ -42,8 +43,13 @@ class Http1Driver final : public RequestDriver {
   static void onBody(void* connection, const char* p, size_t n);
 
   Http1Connection* takeConnection(Transfer& t);
-  /// Opens a socket to address `index` and starts connecting; false (t's error set) if not.
-  bool connectTo(Http1Connection& c, Transfer& t, size_t index);
+  /// A closed connection object to open (reused, or new).
+  Http1Connection* spareConnection();
+  /// Opens a socket to address `index` (or a later one that may answer) and starts
+  /// connecting; 0, or the errno that stopped it.
+  int connectTo(Http1Connection& c, size_t index);
+  /// A connection opened ahead finished connecting: idle if it did, closed if it did not.
+  void warmed(Http1Connection& c);
   void writeRequest(Http1Connection& c);
   void readResponse(Http1Connection& c);
   void connected(Http1Connection& c);

@@ -42,6 +42,15 @@ class RequestDriver {
   virtual void abortAll(metrics::ErrorClass cls) = 0;
   /// Client connections open, in use or idle in the keep-alive pool.
   virtual size_t socketsOpen() const = 0;
+  /// Starts opening up to `count` keep-alive connections before the first requests need them,
+  /// stopping early once the run's clock reaches `untilNs`; they join the idle pool when
+  /// connected (a failure leaves nothing behind: the request that needs one reports it).
+  /// Returns how many it started. The libcurl client opens connections only on demand.
+  virtual size_t preconnect(size_t count, int64_t untilNs) {
+    (void)count;
+    (void)untilNs;
+    return 0;
+  }
   /// "native" or "curl": which client this is (diagnostics, benchmarks).
   virtual std::string_view clientName() const = 0;
 

@@ -4,6 +4,7 @@
 #include <event2/event.h>
 #include <sys/prctl.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -34,6 +35,13 @@ constexpr size_t kMaxPrepared = 256;
 constexpr int64_t kCountSliceNs = 1'000'000;
 constexpr int64_t kCountMarginNs = 300'000;
 constexpr int64_t kMaxCountWaitNs = 50'000'000;
+/// Before the first send, connections are opened for the sessions due in its first this long
+/// (at most kMaxWarmConnections, and never in the last kWarmStopNs before it): a cold start
+/// that opens them on demand falls behind by milliseconds while each connect and the server's
+/// accept cost more than the gap between sends, and every late send needs one more.
+constexpr int64_t kWarmHorizonNs = 10'000'000;
+constexpr size_t kMaxWarmConnections = 256;
+constexpr int64_t kWarmStopNs = 5'000'000;
 }  // namespace
 
 Worker::Worker(int controlFd) {
@@ -89,6 +97,7 @@ void Worker::onFrame(Frame&& f) {
           return;
         }
         for (auto& s : sessions) m_pending.push_back(s);
+        warmConnections();
         return sendDue();
       }
       case FrameType::EndOfSessions:
@@ -174,6 +183,19 @@ void Worker::sendDue() {
   }
   prepareSoon();  // after the sends: building the next bodies never delays a due one
   armSendTimer();
+}
+
+void Worker::warmConnections() {
+  if (m_warmed || m_pending.empty()) return;
+  m_warmed = true;
+  const int64_t first = m_pending.front().plannedNs;
+  size_t due = 0;
+  for (const auto& s : m_pending) {
+    if (s.plannedNs >= first + kWarmHorizonNs) break;
+    ++due;
+  }
+  const size_t cap = static_cast<size_t>(std::max<int64_t>(1, m_config->maxInFlight));
+  m_http->preconnect(std::min({due, cap, kMaxWarmConnections}), first - kWarmStopNs);
 }
 
 void Worker::spinUntil(int64_t plannedNs) {

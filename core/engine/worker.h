@@ -48,6 +48,9 @@ class Worker {
   void sendDue();
   void armSendTimer();
   void armTimer(event* timer, int64_t delayNs);
+  /// Opens keep-alive connections for the first sends before they are due (once, on the
+  /// first sessions received).
+  void warmConnections();
   void spinUntil(int64_t plannedNs);
   void startSession(const workload::SessionPlan& s, Transfer* prepared);
   void prepareSoon();
@@ -97,6 +100,7 @@ class Worker {
   int64_t m_spinNs = 0;  ///< spent spinning to planned instants since the last stats
   SpinMargin m_spinMargin;  ///< how early the send timer fires; the rest is spun
   int64_t m_sendTimerAtNs = -1;  ///< when the sleeping send timer was asked to fire (run time), else -1
+  bool m_warmed = false;  ///< connections for the first sends opened (warmConnections)
   bool m_endOfSessions = false;
   bool m_stopping = false;
   bool m_doneSent = false;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdint>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -318,6 +319,46 @@ TEST(Http1Driver, IdleConnectionClosedByTheServerIsNotUsedAgain) {
   EXPECT_EQ(c.done[1].record.error, ErrorClass::None);
   EXPECT_EQ(server.requests(), 2);
   EXPECT_EQ(server.connections(), 2);
+}
+
+TEST(Http1Driver, PreconnectedConnectionsWaitIdleAndCarryTheFirstRequests) {
+  ScriptedHttpServer server([](int, int, const std::string&) { return std::optional<Reply>(okReply()); });
+  Client c(server.url(), false);
+  EXPECT_EQ(c.driver->preconnect(3, INT64_MAX), 3u);
+  EXPECT_EQ(c.driver->inFlight(), 0u);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (c.driver->idleConnections() < 3 && std::chrono::steady_clock::now() < deadline) c.runFor(10);
+  EXPECT_EQ(c.driver->idleConnections(), 3u);
+  EXPECT_EQ(c.driver->socketsOpen(), 3u);
+  EXPECT_TRUE(c.done.empty());  // opening connections is not a request: nothing is reported
+  c.send(driverChatBody(false), 3);  // three at once: each takes a connection opened ahead
+  ASSERT_TRUE(c.runUntil(3));
+  for (const Finished& f : c.done) EXPECT_EQ(f.record.error, ErrorClass::None) << f.response;
+  EXPECT_EQ(server.requests(), 3);
+  EXPECT_EQ(server.connections(), 3);
+  EXPECT_EQ(c.driver->socketsOpen(), 3u);
+}
+
+TEST(Http1Driver, PreconnectStopsAtItsDeadlineAndLeavesNothingBehindWhenRefused) {
+  ScriptedHttpServer server([](int, int, const std::string&) { return std::optional<Reply>(okReply()); });
+  Client late(server.url(), false);
+  EXPECT_EQ(late.driver->preconnect(4, late.driver->nowRel() - 1), 0u);  // too late for any
+  EXPECT_EQ(late.driver->socketsOpen(), 0u);
+
+  int port = 0;  // a port that was just free: nothing listens there
+  {
+    ScriptedHttpServer gone([](int, int, const std::string&) { return std::optional<Reply>(); });
+    port = std::stoi(gone.url().substr(17, 5));
+  }
+  Client c("http://127.0.0.1:" + std::to_string(port) + "/v1/chat/completions", false);
+  c.driver->preconnect(2, INT64_MAX);
+  c.runFor(200);  // the refusals arrive
+  EXPECT_EQ(c.driver->socketsOpen(), 0u);
+  EXPECT_EQ(c.driver->idleConnections(), 0u);
+  EXPECT_TRUE(c.done.empty());
+  c.send(driverChatBody(false));  // the request that needed one says why it could not be sent
+  ASSERT_TRUE(c.runUntil(1));
+  EXPECT_EQ(c.done[0].record.error, ErrorClass::Connect);
 }
 
 TEST(Http1Driver, ApiKeyTravelsOnlyInTheAuthorizationHeader) {
