@@ -195,7 +195,12 @@ void Worker::warmConnections() {
     ++due;
   }
   const size_t cap = static_cast<size_t>(std::max<int64_t>(1, m_config->maxInFlight));
-  m_http->preconnect(std::min({due, cap, kMaxWarmConnections}), first - kWarmStopNs);
+  if (m_http->preconnect(std::min({due, cap, kMaxWarmConnections}), first - kWarmStopNs) == 0) return;
+  // The connects held the loop before any send was due: not a delay of the run's (the loop-delay
+  // probe restarts), and not a wake-up lateness for the spin margin to learn from.
+  m_loopDelayMaxNs = 0;
+  m_probeDueNs = util::monotonicNs() + kProbeIntervalNs;
+  armTimer(m_probeTimer, kProbeIntervalNs);
 }
 
 void Worker::spinUntil(int64_t plannedNs) {
