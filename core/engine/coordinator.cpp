@@ -11,6 +11,7 @@
 #include "core/engine/early_stop_signal.h"
 #include "core/engine/harness_limit.h"
 #include "core/engine/session_frames.h"
+#include "core/util/background_thread.h"
 #include "core/util/clock.h"
 #include "core/workload/prompt_materials.h"
 
@@ -109,8 +110,14 @@ void Coordinator::start() {
 
 RunOutcome Coordinator::run() {
   start();
-  tick();
-  event_base_dispatch(m_base);
+  {
+    // Every child (workers, an embedded target) exists now. The coordinator only needs its
+    // share of CPU, never a given instant (sessions go out a second ahead): it waits for a
+    // worker's slice to end rather than taking the CPU from a worker about to send.
+    const util::BackgroundScheduling background;
+    tick();
+    event_base_dispatch(m_base);
+  }
   if (m_opt.statusLine) std::fprintf(stderr, "\r\x1b[K");
   countPlannedUpTo(m_stopAtNs >= 0 ? m_stopAtNs : INT64_MAX);
   // Sent between the stop instant and the Stop frame's arrival at their worker: they were due

@@ -5,7 +5,6 @@
 #include <event2/event.h>
 #include <event2/listener.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -18,6 +17,7 @@
 
 #include "core/engine/live_socket.h"
 #include "core/live/live_stream.h"
+#include "core/util/background_thread.h"
 
 namespace plumbline::engine {
 
@@ -255,7 +255,7 @@ LiveServer::LiveServer(LiveServerOptions options) : m_state(std::make_unique<Sta
   s.finishTimer = evtimer_new(s.base, &State::onFinishTimeout, &s);
   event_add(s.wake, nullptr);
   s.thread = std::thread([&s] {
-    pthread_setname_np(pthread_self(), "pl-live");  // tells its CPU apart in top and perf
+    util::markBackgroundThread("pl-live");  // named for top and perf; never preempts a worker's spin
     s.loop();
   });
 }

@@ -1,8 +1,5 @@
 #include "core/store/run_writer.h"
 
-#include "core/util/host_name.h"
-
-#include <pthread.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -10,6 +7,8 @@
 #include "core/store/database.h"
 #include "core/store/store_error.h"
 #include "core/store/time_format.h"
+#include "core/util/background_thread.h"
+#include "core/util/host_name.h"
 
 namespace plumbline::store {
 
@@ -223,7 +222,7 @@ void RunWriter::stopAndJoin() {
 }
 
 void RunWriter::writerLoop() {
-  pthread_setname_np(pthread_self(), "pl-writer");  // tells its CPU apart in top and perf
+  util::markBackgroundThread("pl-writer");  // named for top and perf; never preempts a worker's spin
   auto lastCommit = std::chrono::steady_clock::now() - kCommitInterval;
   for (;;) {
     Queue batch;
