@@ -101,8 +101,9 @@ Http1Connection* Http1Driver::takeConnection(Transfer& t) {
     return nullptr;
   }
   Http1Connection* c = spareConnection();
-  if (const int err = connectTo(*c, m_preferredAddress); err == 0) return c;
-  else noteSocketError(t, err);
+  const int err = connectTo(*c, m_preferredAddress);
+  if (err == 0) return c;
+  noteSocketError(t, err);
   m_spare.push_back(c);
   return nullptr;
 }

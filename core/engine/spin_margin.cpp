@@ -9,7 +9,8 @@ namespace plumbline::engine {
 
 SpinMargin::SpinMargin() : SpinMargin(Params{}) {}
 
-SpinMargin::SpinMargin(Params p) : m_params(p), m_marginNs(p.maxNs) {
+SpinMargin::SpinMargin(Params p)
+    : m_params(p), m_marginNs(p.initialNs < 0 ? p.maxNs : std::clamp(p.initialNs, p.minNs, p.maxNs)) {
   if (p.minNs < 0 || p.maxNs < p.minNs || p.lagGoalNs < 0 || p.epochSamples == 0 || !(p.lateFraction >= 0) ||
       !(p.slackFraction >= 0))
     throw std::invalid_argument("spin margin: need 0 <= min <= max, goal >= 0, fractions >= 0, epoch > 0");
@@ -20,7 +21,7 @@ SpinMargin::SpinMargin(Params p) : m_params(p), m_marginNs(p.maxNs) {
 }
 
 SpinMargin SpinMargin::fixed(int64_t marginNs) {
-  SpinMargin m(Params{marginNs, marginNs, 0, 0.01, 0.005, 1});
+  SpinMargin m(Params{marginNs, marginNs, 0, 0.01, 0.005, 1, marginNs});
   m.m_adaptive = false;
   return m;
 }

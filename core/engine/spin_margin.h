@@ -23,9 +23,13 @@ class SpinMargin {
     double slackFraction = 0.005;
     /// The margin is recomputed every epoch from the last two epochs' wake-ups.
     uint32_t epochSamples = 128;
+    /// The margin until the first epoch is complete (clamped to [minNs, maxNs]; negative =
+    /// maxNs). Wake-ups are only seen where the timer sleeps, i.e. where the gap to the next
+    /// deadline exceeds the margin: a margin that starts above the usual gap never learns.
+    int64_t initialNs = -1;
   };
 
-  /// Adaptive; until the first epoch is complete the margin is `maxNs`.
+  /// Adaptive; until the first epoch is complete the margin is `initialNs` (default `maxNs`).
   SpinMargin();
   explicit SpinMargin(Params p);
   /// A margin that never adapts (the benchmark's comparison with a fixed spin).

@@ -99,6 +99,7 @@ class Worker {
   int64_t m_lastStatsCpuNs = 0;
   int64_t m_spinNs = 0;  ///< spent spinning to planned instants since the last stats
   SpinMargin m_spinMargin;  ///< how early the send timer fires; the rest is spun
+  int64_t m_sendTurnEndNs = 0;  ///< when the last send turn (spin and sends) ended, monotonic
   int64_t m_sendTimerAtNs = -1;  ///< when the sleeping send timer was asked to fire (run time), else -1
   bool m_warmed = false;  ///< connections for the first sends opened (warmConnections)
   bool m_endOfSessions = false;

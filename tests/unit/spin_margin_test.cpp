@@ -35,6 +35,20 @@ TEST(SpinMargin, StartsAtTheMaximumUntilAnEpochHasBeenSeen) {
   EXPECT_EQ(m.marginNs(), 0);  // every wake-up was within the goal: no spin at all
 }
 
+TEST(SpinMargin, CanStartBelowTheMaximumAndLearnUpwards) {
+  SpinMargin::Params p = params();
+  p.initialNs = 50'000;
+  SpinMargin m(p);
+  EXPECT_EQ(m.marginNs(), 50'000);  // the worker's start: low enough for its timer to sleep and learn
+  feed(m, 100, 120'000);            // a timer that is always 120 µs late
+  EXPECT_GE(m.marginNs(), 70'000);  // 120 late − 50 goal
+  EXPECT_LE(m.marginNs(), 74'000);
+  p.initialNs = 500'000;  // out of bounds: clamped
+  EXPECT_EQ(SpinMargin(p).marginNs(), 200'000);
+  p.initialNs = -1;  // unset: the maximum
+  EXPECT_EQ(SpinMargin(p).marginNs(), 200'000);
+}
+
 TEST(SpinMargin, SpinsJustEnoughToBringTheP99UnderTheGoal) {
   SpinMargin m(params());
   feed(m, 200, 120'000);  // a timer that is always 120 µs late
