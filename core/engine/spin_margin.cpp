@@ -9,11 +9,11 @@ namespace plumbline::engine {
 
 SpinMargin::SpinMargin() : SpinMargin(Params{}) {}
 
-SpinMargin::SpinMargin(Params p)
-    : m_params(p), m_marginNs(p.initialNs < 0 ? p.maxNs : std::clamp(p.initialNs, p.minNs, p.maxNs)) {
+SpinMargin::SpinMargin(Params p) : m_params(p), m_marginNs(p.maxNs) {
   if (p.minNs < 0 || p.maxNs < p.minNs || p.lagGoalNs < 0 || p.epochSamples == 0 || !(p.lateFraction >= 0) ||
       !(p.slackFraction >= 0))
     throw std::invalid_argument("spin margin: need 0 <= min <= max, goal >= 0, fractions >= 0, epoch > 0");
+  if (p.initialNs >= 0) m_marginNs = std::clamp(p.initialNs, p.minNs, p.maxNs);
   // Lateness up to max + goal matters to the choice; anything later shares the overflow bucket.
   const auto buckets = static_cast<size_t>((p.maxNs + p.lagGoalNs) / kBucketNs + 2);
   m_current.assign(buckets, 0);

@@ -222,7 +222,8 @@ void Worker::spinUntil(int64_t plannedNs) {
   const int64_t start = util::monotonicNs();
   while (m_http->nowRel() < plannedNs) {
   }
-  m_spinNs += util::monotonicNs() - start;  // idle time: not counted as CPU use
+  m_sendTurnEndNs = util::monotonicNs();
+  m_spinNs += m_sendTurnEndNs - start;  // idle time: not counted as CPU use
 }
 
 void Worker::armSendTimer() {
