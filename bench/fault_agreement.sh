@@ -12,7 +12,7 @@
 #                                 [--seed N] [--non-streaming]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-bin="$here/../build/dev/app/plumbline"
+bin="$here/../build/release/app/plumbline"
 if [ $# -gt 0 ] && [[ "$1" != --* ]]; then bin="$1"; shift; fi
 rate=40 duration=5 fault_rate=0.04 seed=3 stream=true
 while [ $# -gt 0 ]; do

@@ -8,7 +8,7 @@
 #   bench/mock_capacity.sh [PLUMBLINE_BIN] [--threads N] [--connections C] [--duration S] [--perf]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-bin="$here/../build/dev/app/plumbline"
+bin="$here/../build/release/app/plumbline"
 if [ $# -gt 0 ] && [[ "$1" != --* ]]; then bin="$1"; shift; fi
 threads=1 connections=32 duration=5 perf=false
 while [ $# -gt 0 ]; do

@@ -8,7 +8,7 @@
 # other builds running alongside): 39k-60k req/s with wrk -t1 -c64, 43k-51k with -t2 -c128.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-bin="${1:-$here/../build/dev/app/plumbline}"
+bin="${1:-$here/../build/release/app/plumbline}"
 shift || true
 threads=2 connections=64 duration=5 wrk_threads=1 stream=false
 while [ $# -gt 0 ]; do

@@ -20,7 +20,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 mode="${1:-sweep}"
 shift || true
-bin="$here/../build/dev/app/plumbline"
+bin="$here/../build/release/app/plumbline"
 if [ $# -gt 0 ] && [[ "$1" != --* ]]; then bin="$1"; shift; fi
 rates="1 2 4 8 12 16 20 24" duration=10 preset=gpu-8b input=512 output=256
 while [ $# -gt 0 ]; do
