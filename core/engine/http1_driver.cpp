@@ -31,6 +31,14 @@ constexpr int64_t kIdleCheckNs = 500'000'000;
 constexpr int64_t kMaxStampAgeNs = 60'000'000'000;
 
 
+/// How a non-blocking connect ended: 0, or its errno.
+int connectError(int fd) {
+  int err = 0;
+  socklen_t len = sizeof err;
+  if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) err = errno;
+  return err;
+}
+
 /// Errors after which another address of the same host may still answer.
 bool tryNextAddress(int err) {
   return err == ECONNREFUSED || err == ENETUNREACH || err == EHOSTUNREACH || err == EAFNOSUPPORT;
@@ -192,10 +200,14 @@ void Http1Driver::armTimer(Http1Connection& c, int64_t afterNs) {
   evtimer_add(c.timer, &tv);
 }
 
-void Http1Driver::connected(Http1Connection& c) {
+void Http1Driver::markConnected(Http1Connection& c) {
   c.connecting = false;
   m_preferredAddress = c.address;
   event_add(c.readEvent, nullptr);
+}
+
+void Http1Driver::connected(Http1Connection& c) {
+  markConnected(c);
   armTimer(c, c.deadlineNs - nowRel());
   writeRequest(c);
 }
@@ -203,13 +215,8 @@ void Http1Driver::connected(Http1Connection& c) {
 void Http1Driver::warmed(Http1Connection& c) {
   c.warming = false;
   evtimer_del(c.timer);
-  int err = 0;
-  socklen_t len = sizeof err;
-  if (getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) err = errno;
-  if (err != 0) return retire(c);  // a request that needs it opens its own and reports why
-  c.connecting = false;
-  m_preferredAddress = c.address;
-  event_add(c.readEvent, nullptr);
+  if (connectError(c.fd) != 0) return retire(c);  // a request that needs it opens its own and reports why
+  markConnected(c);
   makeIdle(c);
 }
 
@@ -255,16 +262,14 @@ void Http1Driver::onWritable(int, short, void* connection) {
   if (c.warming) return d.warmed(c);
   if (c.transfer == nullptr) return;
   if (c.connecting) {
-    int err = 0;
-    socklen_t len = sizeof err;
-    if (getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) err = errno;
+    int err = connectError(c.fd);
     if (err == 0) {
       d.connected(c);
     } else {
       Transfer& t = *c.transfer;
       d.closeSocket(c);
       if (tryNextAddress(err) && c.address + 1 < d.m_addresses.size()) err = d.connectTo(c, c.address + 1);
-      if (err == 0 && c.fd >= 0) {
+      if (err == 0) {
         if (!c.connecting) d.connected(c);
       } else {
         if (t.record.error == ErrorClass::None) d.noteSocketError(t, err);

@@ -52,6 +52,8 @@ class Http1Driver final : public RequestDriver {
   void warmed(Http1Connection& c);
   void writeRequest(Http1Connection& c);
   void readResponse(Http1Connection& c);
+  /// A connect completed: the socket is read from now on and its address is preferred.
+  void markConnected(Http1Connection& c);
   void connected(Http1Connection& c);
   void armTimer(Http1Connection& c, int64_t afterNs);
   /// The request ended: completed (its response read) or failed with `cls`.
