@@ -107,6 +107,30 @@ TEST(StoreRunWriter, RoundTripsRequestsWindowsAndHistograms) {
   ASSERT_EQ(reader.listRuns().size(), 1u);
 }
 
+// Rows go in blocks of 32 per statement and the rest one by one: batches just around a block
+// (and the writer joining queued batches as it likes) keep every row, in order, column for column.
+TEST(StoreRunWriter, KeepsEveryRowWhateverTheBatchSizes) {
+  TempDir dir;
+  const std::string path = dir.file("runs.db");
+  std::vector<metrics::RequestRecord> all;
+  int64_t id = 0;
+  {
+    RunWriter writer(path, testing::sampleRunInfo());
+    id = writer.runId();
+    for (size_t n : {1u, 31u, 32u, 33u, 63u, 64u, 65u, 0u, 97u, 2u}) {
+      auto batch = testing::sampleRequests(n, all.size());
+      all.insert(all.end(), batch.begin(), batch.end());
+      writer.addRequests(std::move(batch));
+    }
+    writer.finish(sampleSummaryJson(), {}, true);
+  }
+  RunReader reader(path);
+  std::vector<metrics::RequestRecord> back;
+  reader.forEachRequest(id, [&](const metrics::RequestRecord& r) { back.push_back(r); });
+  ASSERT_EQ(back.size(), all.size());
+  for (size_t i = 0; i < back.size(); ++i) testing::expectSameRequest(back[i], all[i]);
+}
+
 TEST(StoreRunWriter, FinishSetsColumnsFromSummary) {
   TempDir dir;
   std::string path = dir.file("runs.db");
