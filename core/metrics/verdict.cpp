@@ -10,6 +10,9 @@ namespace {
 
 constexpr double kNsPerS = 1e9;
 constexpr double kIdleCpu = 0.25;  ///< below this share of a core, a worker was not the bottleneck
+/// Connections open rising by at least this many within late windows is named with them: each
+/// new connection costs the worker a connect (and the server an accept) between its sends.
+constexpr int64_t kManyNewConnections = 100;
 
 std::string stripZeros(std::string s) {
   if (s.find('.') == std::string::npos) return s;
@@ -97,6 +100,30 @@ int64_t pooledLagP99(const std::vector<WindowEvidence>& ws, size_t i, size_t j) 
   return all.back().first;
 }
 
+/// What the harness's own evidence says about windows [i, j] that sent late, for a worker that
+/// was busy enough not to be "mostly idle": its event loop held up for as long as the
+/// tolerance or longer at once (one long turn, or the worker off its CPU), and many new
+/// connections opened. Empty when neither shows: the lateness stays unexplained, not guessed.
+std::string lateBecause(const std::vector<WindowEvidence>& ws, size_t i, size_t j, int64_t toleranceNs) {
+  int64_t heldNs = 0;
+  for (size_t k = i; k <= j; ++k) heldNs = std::max(heldNs, ws[k].harness.loopDelayMaxNs);
+  std::vector<std::string> why;
+  if (heldNs >= toleranceNs) why.push_back("a worker's event loop was held up to " + formatMs(heldNs) + " ms at once");
+  // Connections open before the first of them: the window before (if it is the one just
+  // before), nothing before the run's first window, unknown otherwise.
+  int64_t before = -1;
+  if (ws[i].index == 0) before = 0;
+  else if (i > 0 && ws[i - 1].index == ws[i].index - 1) before = ws[i - 1].harness.connectionsOpen;
+  int64_t peak = 0;
+  for (size_t k = i; k <= j; ++k) peak = std::max(peak, ws[k].harness.connectionsOpen);
+  if (before >= 0 && peak - before >= kManyNewConnections)
+    why.push_back("connections open rose from " + formatCount(static_cast<uint64_t>(before)) + " to " +
+                  formatCount(static_cast<uint64_t>(peak)));
+  std::string out;
+  for (const std::string& w : why) out += (out.empty() ? "" : "; ") + w;
+  return out.empty() ? out : " (" + out + ")";
+}
+
 /// Send lag p99 per group of consecutive windows holding at least kMinSendsForLagP99 sends
 /// (a short last group joins the one before it); a group over tolerance marks its windows.
 /// So far (a run still going), a short last group is not judged yet: windows still to come
@@ -138,6 +165,7 @@ void judgeSendLag(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
                              formatMs(p.sendLagToleranceNs) + " ms tolerance";
         // Idle workers that still sent late were held up from outside (host pauses, other load).
         if (busiest < kIdleCpu) reason += " while workers were mostly idle (the machine held them up)";
+        else reason += lateBecause(judged, i, j, p.sendLagToleranceNs);
         return reason;
       },
       out);

@@ -125,6 +125,33 @@ TEST(Verdict, CapHitsExplainButDoNotDecide) {
   EXPECT_EQ(v.reasons[1], "windows 5\u201310 s: in-flight cap (max_in_flight) reached 1,234 times");
 }
 
+// A busy worker's late windows say what the harness saw: its loop held up as long as the
+// tolerance at once, and connections open rising by 100 or more (from 0 in the first window).
+TEST(Verdict, LateWindowsOfABusyWorkerSayWhatHeldItUp) {
+  auto ws = healthyRun(6);
+  for (auto& w : ws) w.harness.connectionsOpen = 40;
+  ws[0].sendLagP99Ns = 14'000'000;
+  ws[0].harness.loopDelayMaxNs = 7'450'000;
+  ws[0].harness.connectionsOpen = 507;
+  ws[1].harness.connectionsOpen = ws[2].harness.connectionsOpen = 507;
+  ws[3].sendLagP99Ns = 2'800'000;
+  ws[3].harness.loopDelayMaxNs = 2'500'000;
+  ws[3].harness.connectionsOpen = 650;  // from 507: 143 more
+  ws[4].harness.connectionsOpen = 650;
+  ws[5].sendLagP99Ns = 1'500'000;  // late, no long hold, no new connections: said as it is
+  ws[5].harness.loopDelayMaxNs = 900'000;
+  ws[5].harness.connectionsOpen = 660;
+  const Verdict v = judgeRun(ws);
+  ASSERT_EQ(v.reasons.size(), 3u);
+  EXPECT_EQ(v.reasons[0],
+            "window 0–1 s: send lag p99 14 ms > 1 ms tolerance (a worker's event loop was held up to "
+            "7.45 ms at once; connections open rose from 0 to 507)");
+  EXPECT_EQ(v.reasons[1],
+            "window 3–4 s: send lag p99 2.8 ms > 1 ms tolerance (a worker's event loop was held up to 2.5 ms "
+            "at once; connections open rose from 507 to 650)");
+  EXPECT_EQ(v.reasons[2], "window 5–6 s: send lag p99 1.5 ms > 1 ms tolerance");
+}
+
 TEST(Verdict, ExtraReasonsMakeItLimited) {
   auto v = judgeEvidence(healthyRun(), 6000, 6000, VerdictPolicy{}, {"connection limit reached"});
   EXPECT_EQ(v.kind, VerdictKind::HarnessLimited);
