@@ -10,15 +10,19 @@
 # resolves ~130 µs at 20 ms) and the mock's GET /mock/timing/requests. Build with
 # `cmake --preset release`. Usage:
 #   bench/timing_accuracy.sh [PLUMBLINE_BIN] [--duration S] [--workers W] [--max-rate R]
-#                            [--part a|b] [--compare]
+#                            [--part a|b] [--compare] [--arrival constant|poisson]
 # --max-rate skips the ladder and halves R. --compare repeats (b) with the client timing
 # tokens when it read them (PLUMBLINE_ARRIVAL_STAMPS=0) and with the mock on plain timers
-# (PLUMBLINE_MOCK_SPIN_MARGIN_US=0): what each side's fix removes.
+# (PLUMBLINE_MOCK_SPIN_MARGIN_US=0) and with the mock timing requests from their read instead
+# of their kernel arrival (PLUMBLINE_MOCK_ARRIVAL_STAMPS=0): what each side's fix removes.
+# --arrival sets (b)'s arrival process at the same mean rate: constant (the default; one
+# request every 1 ms, so each first token, 20 ms after its request, is due just as a later
+# request arrives) or poisson (no such alignment).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bin="$here/../build/release/app/plumbline"
 if [ $# -gt 0 ] && [[ "$1" != --* ]]; then bin="$1"; shift; fi
-duration=10 workers=2 max_rate="" part="" compare=0
+duration=10 workers=2 max_rate="" part="" compare=0 arrival=constant
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) duration="$2"; shift 2 ;;
@@ -26,9 +30,11 @@ while [ $# -gt 0 ]; do
     --max-rate) max_rate="$2"; shift 2 ;;
     --part) part="$2"; shift 2 ;;
     --compare) compare=1; shift ;;
+    --arrival) arrival="$2"; shift 2 ;;
     *) echo "timing_accuracy: unknown argument $1" >&2; exit 2 ;;
   esac
 done
+case "$arrival" in constant|poisson) ;; *) echo "timing_accuracy: --arrival is constant or poisson, not $arrival" >&2; exit 2 ;; esac
 [ "$duration" -le 60 ] || { echo "timing_accuracy: --duration is capped at 60 s" >&2; exit 2; }
 work="$(mktemp -d)"
 trap 'stop_mocks; rm -rf "$work"' EXIT
@@ -39,7 +45,7 @@ workload() {  # $1 = url, $2 = stream, $3 = output tokens
   cat >"$work/w.json" <<JSON
 {"plumbline": 1, "name": "timing accuracy",
  "target": {"url": "$1", "api": "chat", "model": "mock", "stream": $2},
- "load": {"arrival": "constant", "seed": 1, "stages": [{"rate": 100, "duration_s": 1}], "max_in_flight": 20000},
+ "load": {"arrival": "${4:-constant}", "seed": 1, "stages": [{"rate": 100, "duration_s": 1}], "max_in_flight": 20000},
  "requests": {"input_tokens": {"dist": "fixed", "value": 64}, "output_tokens": {"dist": "fixed", "value": $3},
               "sampling": {"ignore_eos": true, "temperature": 0}},
  "verdict": {"send_lag_tolerance_ms": 1}}
@@ -53,7 +59,7 @@ run() {  # $1 = rate, $2 = seconds [$3 = workers]; leaves the summary in $work/s
 part_b() {  # $1 = what this variant is; the caller's environment picks the variant
   rm -f "$work/runs.db"
   start_mock fixed --listen 127.0.0.1:0 --threads 1 --ttft-ms 20 --itl-ms 1
-  workload "$mock_url" true 16
+  workload "$mock_url" true 16 "$arrival"
   local cpu0 cpu1
   cpu0=$(cpu_ticks "${mock_pids[@]}")
   set +e; run 1000 "$duration" 1; set -e
@@ -98,10 +104,11 @@ stop_mocks
 fi
 
 if [ "$part" != a ]; then
-  part_b "1000/s streaming, mock TTFT 20 ms (client: arrival stamps; mock: adaptive first-token spin)"
+  part_b "1000/s streaming ($arrival arrivals), mock TTFT 20 ms (client: arrival stamps; mock: adaptive first-token spin, requests timed from their arrival)"
   if [ "$compare" = 1 ]; then
     PLUMBLINE_ARRIVAL_STAMPS=0 part_b "the same, the client timing tokens when it read them (PLUMBLINE_ARRIVAL_STAMPS=0)"
     PLUMBLINE_MOCK_SPIN_MARGIN_US=0 part_b "the same, the mock on plain timers (PLUMBLINE_MOCK_SPIN_MARGIN_US=0)"
+    PLUMBLINE_MOCK_ARRIVAL_STAMPS=0 part_b "the same, the mock timing requests from its read (PLUMBLINE_MOCK_ARRIVAL_STAMPS=0)"
   fi
 fi
 uptime

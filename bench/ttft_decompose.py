@@ -3,12 +3,13 @@
 
 Usage: ttft_decompose.py CLIENT_TSV MOCK_TXT TTFT_MS
   CLIENT_TSV  "send_ns first_token_ns" per request, run-relative (the run's requests table)
-  MOCK_TXT    "received_ns first_write_ns" per stream, CLOCK_MONOTONIC (GET /mock/timing/requests)
+  MOCK_TXT    "received_ns first_write_ns" per stream, CLOCK_MONOTONIC (GET /mock/timing/requests;
+              received = the request's kernel arrival stamp, or its read for a connection's first)
 One worker sends in planned order, one mock loop reads in arrival order: the i-th send is the
 i-th request the mock read. Per request (all exact, the run's t0 cancels out):
   measured − configured = mock lateness + outside the mock
-  mock lateness     = first write began − (request read and parsed + configured TTFT)
-  outside the mock  = (mock read it − client send began) + (client's first-token instant − mock write began)
+  mock lateness     = first write began − (request received + configured TTFT)
+  outside the mock  = (mock received it − client send began) + (client's first-token instant − mock write began)
 The two legs of "outside" need the run's t0 on the monotonic clock, which the run does not
 store; it is bounded by every request (neither leg is negative), and the legs are printed with
 the bound's half-width.
@@ -41,7 +42,7 @@ def main():
         return 1
     late = [w - r - ttft for r, w in mock]
     outside = [m - ttft - l for m, l in zip(measured, late)]
-    hi = min(r - s for (s, _), (r, _) in zip(client, mock))   # t0 <= mock read − send
+    hi = min(r - s for (s, _), (r, _) in zip(client, mock))   # t0 <= mock received − send
     lo = max(w - f for (_, f), (_, w) in zip(client, mock))   # t0 >= mock write − first token
     note = ""
     if lo > hi:
@@ -56,9 +57,9 @@ def main():
         note = f"  (± {half:.1f})"
     excess = [m - ttft for m in measured]
     line("measured TTFT − configured (exact, per request)", excess)
-    line("  the mock's lateness (write began − read − TTFT)", late)
+    line("  the mock's lateness (write began − received − TTFT)", late)
     line("  outside the mock (measured − the mock's own TTFT)", outside)
-    line("    request leg: send began → mock had read+parsed it", [r - s - t0 for (s, _), (r, _) in zip(client, mock)], note)
+    line("    request leg: send began → mock received it", [r - s - t0 for (s, _), (r, _) in zip(client, mock)], note)
     line("    reply leg: mock write began → client's token instant", [f + t0 - w for (_, f), (_, w) in zip(client, mock)], note)
     p99 = pct(excess, .99)
     print(f"    target 5b (measured − configured ≤ 200 µs at p99): {p99 / 1000:.1f} µs: "

@@ -10,7 +10,7 @@ namespace plumbline::engine {
 
 std::string diagnosticSwitchesError() {
   try {
-    (void)net::arrivalStampsFromEnv(kArrivalStampsEnv, std::getenv(kArrivalStampsEnv));
+    for (const char* name : {kArrivalStampsEnv, kMockArrivalEnv}) (void)net::arrivalStampsFromEnv(name, std::getenv(name));
     for (const char* name : {kWorkerSpinEnv, kMockSpinEnv}) (void)SpinMargin::fixedMarginFromEnv(name, std::getenv(name));
   } catch (const std::invalid_argument& e) {
     return e.what();

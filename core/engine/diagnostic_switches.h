@@ -10,6 +10,8 @@ namespace plumbline::engine {
 inline constexpr const char* kArrivalStampsEnv = "PLUMBLINE_ARRIVAL_STAMPS";       ///< 0 | 1
 inline constexpr const char* kWorkerSpinEnv = "PLUMBLINE_SPIN_MARGIN_US";          ///< fixed worker spin
 inline constexpr const char* kMockSpinEnv = "PLUMBLINE_MOCK_SPIN_MARGIN_US";       ///< fixed mock spin
+/// 0 | 1: the mock times requests from their read instead of their kernel arrival stamp.
+inline constexpr const char* kMockArrivalEnv = "PLUMBLINE_MOCK_ARRIVAL_STAMPS";
 
 /// Empty when every switch set in the environment holds a valid value; else what is wrong.
 std::string diagnosticSwitchesError();

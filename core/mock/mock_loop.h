@@ -28,6 +28,7 @@ class EngineScheduler;
 class FaultyBodyReply;
 class MockStatsBoard;
 class AcceptBackoff;
+class RequestArrivals;
 struct MockStats;
 class TimedCompletion;
 
@@ -91,6 +92,7 @@ class MockLoop {
   uint64_t m_requestCount = 0;
   event_base* m_base = nullptr;
   evhttp* m_http = nullptr;
+  std::unique_ptr<RequestArrivals> m_arrivals;  ///< when each request reached the socket
   std::unique_ptr<AcceptBackoff> m_acceptBackoff;  ///< pauses accepting while descriptors run out
   event* m_stopEvent = nullptr;
   event* m_engineEvent = nullptr;

@@ -44,9 +44,14 @@ std::string MockStatsBoard::firstWritesText() const {
   return mock::firstWritesText(std::move(writes));
 }
 
+uint64_t MockStatsBoard::timedFromArrival() const {
+  return sum(m_stats.get(), m_loops, &MockStats::requestsTimedFromArrival);
+}
+
 std::string MockStatsBoard::toJson() const {
   std::string out = "{\"requests_received\":" + std::to_string(received()) + ",\"requests_completed\":" +
-                    std::to_string(completed()) + ",\"tokens_sent\":" + std::to_string(tokens()) + ",\"faults\":{";
+                    std::to_string(completed()) + ",\"tokens_sent\":" + std::to_string(tokens()) +
+                    ",\"requests_timed_from_arrival\":" + std::to_string(timedFromArrival()) + ",\"faults\":{";
   for (size_t i = 0; i < kFaultClassCount; ++i) {
     if (i != 0) out += ',';
     out += '"';

@@ -53,6 +53,12 @@ TimedCompletion::TimedCompletion(MockLoop& loop, MockStats& stats, evhttp_reques
       m_schedule(schedule),
       m_plan(plan) {
   m_timer = evtimer_new(loop.base(), &TimedCompletion::onTimer, this);
+  // Tokens go before new requests are read (evhttp's reads run at the base's lower priority
+  // when RequestArrivals gave it two): a due token that came up in the same turn as another
+  // request's bytes would otherwise wait for that request to be read and parsed. With requests
+  // timed from their arrival, a constant rate whose gap divides the TTFT lines each first token
+  // up with a later request's arrival exactly.
+  if (m_timer != nullptr) event_priority_set(m_timer, 0);
 }
 
 TimedCompletion::~TimedCompletion() {

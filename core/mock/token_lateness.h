@@ -18,7 +18,8 @@ class TokenLateness {
  public:
   /// A token written `lateNs` after it was due (negative: early, kept as 0 and counted).
   void record(bool first, int64_t lateNs);
-  /// A stream's first token, read at `receivedNs` and written at `writtenNs` (CLOCK_MONOTONIC),
+  /// A stream's first token, its request received at `receivedNs` (its arrival, or its read:
+  /// MockLoop::handleCompletion) and written at `writtenNs` (CLOCK_MONOTONIC),
   /// kept for `GET /mock/timing/requests` (the first kMaxFirstWrites of the server's life).
   void recordFirstWrite(int64_t receivedNs, int64_t writtenNs);
   /// Adds this loop's histograms to `first` and `later`, and its early writes to `early`.
@@ -38,7 +39,7 @@ class TokenLateness {
 
 /// `{"first_token_late_us":{count,p50,p90,p99,max},"later_token_late_us":{...},"early_writes":n}`
 /// (µs with three decimals); "late" is when the write began minus due, the due instant counted from
-/// when the mock had read and parsed the request.
+/// when the request arrived (or, for a connection's first request, was read).
 std::string tokenLatenessJson(const metrics::LatencyHistogram& first, const metrics::LatencyHistogram& later,
                               uint64_t early);
 

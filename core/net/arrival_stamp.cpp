@@ -2,6 +2,7 @@
 
 #include <sys/socket.h>
 
+#include <cerrno>
 #include <cstring>
 #include <ctime>
 #include <stdexcept>
@@ -14,7 +15,8 @@ bool enableArrivalStamps(int fd) {
   return setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) == 0;
 }
 
-ssize_t recvWithArrival(int fd, char* buf, size_t len, int64_t& arrivalRealNs) {
+namespace {
+ssize_t recvStamped(int fd, char* buf, size_t len, int flags, int64_t& arrivalRealNs) {
   arrivalRealNs = -1;
   iovec iov{buf, len};
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec)) * 2];
@@ -23,7 +25,7 @@ ssize_t recvWithArrival(int fd, char* buf, size_t len, int64_t& arrivalRealNs) {
   msg.msg_iovlen = 1;
   msg.msg_control = control;
   msg.msg_controllen = sizeof control;
-  const ssize_t n = recvmsg(fd, &msg, 0);
+  const ssize_t n = recvmsg(fd, &msg, flags);
   if (n <= 0) return n;
   for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
     if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SO_TIMESTAMPNS) continue;
@@ -32,6 +34,20 @@ ssize_t recvWithArrival(int fd, char* buf, size_t len, int64_t& arrivalRealNs) {
     arrivalRealNs = static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
   }
   return n;
+}
+}  // namespace
+
+ssize_t recvWithArrival(int fd, char* buf, size_t len, int64_t& arrivalRealNs) {
+  return recvStamped(fd, buf, len, 0, arrivalRealNs);
+}
+
+int64_t peekArrival(int fd, char* scratch, size_t scanLen) {
+  int64_t arrivalRealNs = -1;
+  ssize_t n = 0;
+  do {
+    n = recvStamped(fd, scratch, scanLen, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT, arrivalRealNs);
+  } while (n < 0 && errno == EINTR);
+  return n > 0 ? arrivalRealNs : -1;
 }
 
 int64_t arrivalOnMonotonic(int64_t arrivalRealNs, int64_t nowRealNs, int64_t nowMonoNs, int64_t maxAgeNs) {

@@ -17,6 +17,12 @@ bool enableArrivalStamps(int fd);
 /// (CLOCK_REALTIME ns), or -1 when the kernel gave no stamp. Same return value and errno as recv.
 ssize_t recvWithArrival(int fd, char* buf, size_t len, int64_t& arrivalRealNs);
 
+/// When the last of the bytes queued on `fd` (and not yet read) arrived, CLOCK_REALTIME ns, or
+/// -1 (nothing queued, no stamp, or more than `scanLen` bytes ahead of it: then the stamp is of
+/// the segment holding byte `scanLen`). Reads nothing: MSG_PEEK with MSG_TRUNC walks the queue
+/// without copying; `scratch` (`scanLen` bytes) is only there to make the request valid.
+int64_t peekArrival(int fd, char* scratch, size_t scanLen);
+
 /// A kernel stamp (CLOCK_REALTIME) on CLOCK_MONOTONIC, given both clocks read now. The two
 /// clocks differ by an offset that only a clock step changes, so the conversion is exact
 /// unless the wall clock was set in between; a stamp that is missing, after now, or older

@@ -105,7 +105,8 @@ TEST(BadWorkloadCli, AMistypedDiagnosticSwitchExitsTwoNamingIt) {
   };
   for (const Case& c : {Case{"PLUMBLINE_ARRIVAL_STAMPS", "yes", "PLUMBLINE_ARRIVAL_STAMPS: 'yes' is neither 0 nor 1"},
                         Case{"PLUMBLINE_SPIN_MARGIN_US", "50us", "PLUMBLINE_SPIN_MARGIN_US: '50us' is not a whole"},
-                        Case{"PLUMBLINE_MOCK_SPIN_MARGIN_US", "-3", "PLUMBLINE_MOCK_SPIN_MARGIN_US: '-3' is not a whole"}}) {
+                        Case{"PLUMBLINE_MOCK_SPIN_MARGIN_US", "-3", "PLUMBLINE_MOCK_SPIN_MARGIN_US: '-3' is not a whole"},
+                        Case{"PLUMBLINE_MOCK_ARRIVAL_STAMPS", "on", "PLUMBLINE_MOCK_ARRIVAL_STAMPS: 'on' is neither 0 nor 1"}}) {
     const Exit e = runWithEnv(c.name, c.value, {PLUMBLINE_BIN, "run", workload, "--db", tmp.file("x.db"), "--duration", "1"},
                               tmp.file("out.txt"));
     EXPECT_EQ(e.code, 2) << c.name << ": " << e.output;

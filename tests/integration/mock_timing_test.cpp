@@ -1,7 +1,13 @@
 // Scripted timing and client disconnects of `plumbline mock` (generous bounds only:
 // tests never assert on tight wall-clock numbers).
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -105,6 +111,103 @@ TEST(MockTiming, ParallelStreamsOnAllLoopsComplete) {
   EXPECT_EQ(stats["requests_received"], kClients * kEach);
   EXPECT_EQ(stats["requests_completed"], kClients * kEach);
   EXPECT_EQ(stats["tokens_sent"], kClients * kEach * 10);
+}
+
+/// One keep-alive HTTP/1.1 connection to the mock, written and read by hand: a request goes out
+/// in one write, and its reply is read whole (Content-Length), each within a bounded time.
+class KeepAliveClient {
+ public:
+  explicit KeepAliveClient(const std::string& baseUrl) {
+    const int port = std::stoi(baseUrl.substr(baseUrl.rfind(':') + 1));
+    m_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<uint16_t>(port));
+    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+    if (m_fd < 0 || connect(m_fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) m_fd = -1;
+  }
+  ~KeepAliveClient() {
+    if (m_fd >= 0) close(m_fd);
+  }
+  bool ok() const { return m_fd >= 0; }
+  bool send(const std::string& body) {
+    const std::string r = "POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                          "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    return write(m_fd, r.data(), r.size()) == static_cast<ssize_t>(r.size());
+  }
+  /// The status line and body of the next reply, or "" when none came within 5 s.
+  std::string reply() {
+    std::string in;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    for (;;) {
+      const size_t head = in.find("\r\n\r\n");
+      if (head != std::string::npos) {
+        const size_t cl = in.find("Content-Length: ");
+        if (cl != std::string::npos && cl < head) {
+          const size_t need = head + 4 + std::stoul(in.substr(cl + 16));
+          if (in.size() >= need) return in.substr(0, need);
+        }
+      }
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+      pollfd p{m_fd, POLLIN, 0};
+      if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) return "";
+      char buf[4096];
+      const ssize_t n = read(m_fd, buf, sizeof buf);
+      if (n <= 0) return "";
+      in.append(buf, static_cast<size_t>(n));
+    }
+  }
+
+ private:
+  int m_fd = -1;
+};
+
+// The mock times a request from when its bytes reached the socket (the kernel's stamp), not from
+// when its loop read them. Proven by holding the mock (SIGSTOP) while a request arrives on a
+// kept-alive connection: timed from arrival, the 300 ms TTFT has run out when the mock resumes
+// 500 ms later and the reply comes at once; timed from the read, it would come 300 ms after.
+// A connection's first request is timed from its read (the watch starts with it).
+TEST(MockTiming, RequestsAreTimedFromTheirArrivalNotTheirRead) {
+  EmbeddedTarget mock({PLUMBLINE_BIN, "", 300.0, 0.0, 1});
+  KeepAliveClient client(mock.baseUrl());
+  ASSERT_TRUE(client.ok());
+  const std::string body = R"({"prompt":"x","max_tokens":1,"ignore_eos":true})";
+  ASSERT_TRUE(client.send(body));
+  ASSERT_NE(client.reply().find("HTTP/1.1 200"), std::string::npos);
+
+  ASSERT_EQ(kill(mock.pid(), SIGSTOP), 0);
+  const auto sent = std::chrono::steady_clock::now();
+  const bool wrote = client.send(body);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  ASSERT_EQ(kill(mock.pid(), SIGCONT), 0);
+  ASSERT_TRUE(wrote);
+  const std::string second = client.reply();
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - sent).count();
+  ASSERT_NE(second.find("HTTP/1.1 200"), std::string::npos) << second;
+  EXPECT_GE(ms, 500.0);
+  EXPECT_LT(ms, 700.0) << "timed from the read, the reply would come ~800 ms after the send";
+  const auto stats = statsOf(mock);
+  EXPECT_EQ(stats["requests_received"], 2);
+  EXPECT_EQ(stats["requests_timed_from_arrival"], 1);
+}
+
+// A closed connection's descriptor number comes back for the next one: that connection's first
+// request is timed from its read again, and only its later requests from their arrival.
+TEST(MockTiming, ANewConnectionOnAReusedDescriptorStartsFromTheRead) {
+  EmbeddedTarget mock({PLUMBLINE_BIN, "", 1.0, 0.0, 1});
+  const std::string body = R"({"prompt":"x","max_tokens":1,"ignore_eos":true})";
+  for (int connection = 0; connection < 3; ++connection) {
+    {
+      KeepAliveClient client(mock.baseUrl());
+      ASSERT_TRUE(client.ok());
+      for (int i = 0; i < 3; ++i) {
+        ASSERT_TRUE(client.send(body));
+        ASSERT_NE(client.reply().find("HTTP/1.1 200"), std::string::npos) << connection << " " << i;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the mock sees the close
+    EXPECT_EQ(statsOf(mock)["requests_timed_from_arrival"], 2 * (connection + 1)) << "after connection " << connection;
+  }
 }
 
 TEST(MockTiming, SigtermWithStreamsInFlightExitsZero) {

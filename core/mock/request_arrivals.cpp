@@ -1,0 +1,79 @@
+#include "core/mock/request_arrivals.h"
+
+#include <event2/event.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <stdexcept>
+
+#include "core/net/arrival_stamp.h"
+#include "core/util/clock_pair.h"
+
+namespace plumbline::mock {
+
+namespace {
+/// How far into a connection's queued bytes a stamp is looked for (a 32k-token prompt is
+/// ~128 KB): the peek copies nothing, the buffer only makes the call valid.
+constexpr size_t kScanBytes = 1 << 20;
+/// A stamp older than this when its request is parsed is not this request's.
+constexpr int64_t kMaxAgeNs = 1'000'000'000;
+constexpr int kBatch = 64;
+}  // namespace
+
+RequestArrivals::RequestArrivals(event_base* base) : m_scratch(new char[kScanBytes]) {
+  if (event_base_priority_init(base, 2) != 0) throw std::runtime_error("mock: cannot set event priorities");
+  m_epoll = epoll_create1(EPOLL_CLOEXEC);
+  if (m_epoll < 0) throw std::runtime_error("mock: cannot create the arrival watch");
+  m_event = event_new(base, m_epoll, EV_READ | EV_PERSIST, &RequestArrivals::onReady, this);
+  // Priority 0 runs before evhttp's reads (priority 1) that the same readiness activates.
+  if (m_event == nullptr || event_priority_set(m_event, 0) != 0 || event_add(m_event, nullptr) != 0) {
+    if (m_event != nullptr) event_free(m_event);
+    close(m_epoll);
+    throw std::runtime_error("mock: cannot watch request arrivals");
+  }
+}
+
+RequestArrivals::~RequestArrivals() {
+  event_free(m_event);
+  close(m_epoll);
+}
+
+int64_t RequestArrivals::take(int fd) {
+  if (fd < 0) return -1;
+  if (static_cast<size_t>(fd) >= m_arrivalRealNs.size()) m_arrivalRealNs.resize(static_cast<size_t>(fd) + 1, -1);
+  const int64_t realNs = m_arrivalRealNs[static_cast<size_t>(fd)];
+  m_arrivalRealNs[static_cast<size_t>(fd)] = -1;
+  epoll_event ev{};
+  ev.events = EPOLLIN | EPOLLET;
+  ev.data.u64 = static_cast<uint64_t>(fd);
+  if (epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &ev) == 0) {
+    // Not watched until now: this socket is new (any stamp kept was a closed socket's).
+    net::enableArrivalStamps(fd);
+    return -1;
+  }
+  if (errno != EEXIST || realNs < 0) return -1;
+  const util::ClockPair now = util::readClockPair();
+  const int64_t age = now.realNs - realNs;
+  if (age < 0 || age > kMaxAgeNs) return -1;
+  return now.monoNs - age;
+}
+
+void RequestArrivals::onReady(int /*fd*/, short /*events*/, void* self) { static_cast<RequestArrivals*>(self)->drain(); }
+
+void RequestArrivals::drain() {
+  epoll_event ready[kBatch];
+  int n = 0;
+  do {
+    n = epoll_wait(m_epoll, ready, kBatch, 0);
+    for (int i = 0; i < n; ++i) {
+      const auto fd = static_cast<int>(ready[i].data.u64);
+      const int64_t stamp = net::peekArrival(fd, m_scratch.get(), kScanBytes);
+      if (stamp < 0) continue;  // nothing queued (evhttp read it already) or the peer closed
+      if (static_cast<size_t>(fd) >= m_arrivalRealNs.size()) m_arrivalRealNs.resize(static_cast<size_t>(fd) + 1, -1);
+      m_arrivalRealNs[static_cast<size_t>(fd)] = stamp;
+    }
+  } while (n == kBatch);
+}
+
+}  // namespace plumbline::mock
