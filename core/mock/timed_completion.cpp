@@ -26,12 +26,16 @@ int64_t countDue(int64_t nowNs, int64_t firstNs, int64_t itlNs, int64_t limit) {
 /// Writes what evhttp queued for `request` to its socket now. A bufferevent writes only when
 /// the loop next reports the socket writable, after every other callback of this turn: tens
 /// of µs that would count as the mock's lateness. Safe for chunks (evhttp has no callback on
-/// their write); the bufferevent's pending write then finds its buffer empty.
+/// their write). When everything went, the write watch evhttp just enabled is dropped again in
+/// the same turn, so the loop neither changes its epoll registration twice per token nor wakes
+/// to find the buffer empty; what did not go (a full socket buffer) is left to the bufferevent.
 void flushNow(evhttp_request* request) {
   evhttp_connection* connection = evhttp_request_get_connection(request);
   bufferevent* bev = connection != nullptr ? evhttp_connection_get_bufferevent(connection) : nullptr;
   if (bev == nullptr) return;
-  evbuffer_write(bufferevent_get_output(bev), bufferevent_getfd(bev));  // errors: the bufferevent sees them too
+  evbuffer* out = bufferevent_get_output(bev);
+  evbuffer_write(out, bufferevent_getfd(bev));  // errors: the bufferevent sees them too
+  if (evbuffer_get_length(out) == 0) bufferevent_disable(bev, EV_WRITE);
 }
 }  // namespace
 
