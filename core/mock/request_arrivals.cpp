@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <stdexcept>
+#include <utility>
 
 #include "core/net/arrival_stamp.h"
 #include "core/util/clock_pair.h"
@@ -39,11 +40,15 @@ RequestArrivals::~RequestArrivals() {
   close(m_epoll);
 }
 
+int64_t& RequestArrivals::slot(int fd) {
+  const auto i = static_cast<size_t>(fd);
+  if (i >= m_arrivalRealNs.size()) m_arrivalRealNs.resize(i + 1, -1);
+  return m_arrivalRealNs[i];
+}
+
 int64_t RequestArrivals::take(int fd) {
   if (fd < 0) return -1;
-  if (static_cast<size_t>(fd) >= m_arrivalRealNs.size()) m_arrivalRealNs.resize(static_cast<size_t>(fd) + 1, -1);
-  const int64_t realNs = m_arrivalRealNs[static_cast<size_t>(fd)];
-  m_arrivalRealNs[static_cast<size_t>(fd)] = -1;
+  const int64_t realNs = std::exchange(slot(fd), -1);
   epoll_event ev{};
   ev.events = EPOLLIN | EPOLLET;
   ev.data.u64 = static_cast<uint64_t>(fd);
@@ -53,10 +58,10 @@ int64_t RequestArrivals::take(int fd) {
     return -1;
   }
   if (errno != EEXIST || realNs < 0) return -1;
+  // The client's rule for a credible stamp; it answers "now" for one that is not.
   const util::ClockPair now = util::readClockPair();
-  const int64_t age = now.realNs - realNs;
-  if (age < 0 || age > kMaxAgeNs) return -1;
-  return now.monoNs - age;
+  const int64_t monoNs = net::arrivalOnMonotonic(realNs, now.realNs, now.monoNs, kMaxAgeNs);
+  return monoNs == now.monoNs ? -1 : monoNs;
 }
 
 void RequestArrivals::onReady(int /*fd*/, short /*events*/, void* self) { static_cast<RequestArrivals*>(self)->drain(); }
@@ -69,9 +74,7 @@ void RequestArrivals::drain() {
     for (int i = 0; i < n; ++i) {
       const auto fd = static_cast<int>(ready[i].data.u64);
       const int64_t stamp = net::peekArrival(fd, m_scratch.get(), kScanBytes);
-      if (stamp < 0) continue;  // nothing queued (evhttp read it already) or the peer closed
-      if (static_cast<size_t>(fd) >= m_arrivalRealNs.size()) m_arrivalRealNs.resize(static_cast<size_t>(fd) + 1, -1);
-      m_arrivalRealNs[static_cast<size_t>(fd)] = stamp;
+      if (stamp >= 0) slot(fd) = stamp;  // else nothing queued (evhttp read it already) or the peer closed
     }
   } while (n == kBatch);
 }

@@ -35,6 +35,8 @@ class RequestArrivals {
  private:
   static void onReady(int fd, short events, void* self);
   void drain();
+  /// The stamp kept for `fd` (grown on demand, -1 = none).
+  int64_t& slot(int fd);
 
   int m_epoll = -1;
   event* m_event = nullptr;
