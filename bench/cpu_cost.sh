@@ -14,6 +14,11 @@
 #   reference:     h2load --rps on the instant mock at the same rate, and Plumbline sending in
 #                  h2load's own pattern (bursts every 10 ms, from a trace): the like-for-like
 #                  ratio, since evenly timed sends pay a wake-up per request that bursts share.
+#   libcurl:       bench/curl_loop (the issue's "bare libcurl multi loop": socket API + epoll,
+#                  reused handles, keep-alive, counts SSE events and nothing more), in each of
+#                  the three patterns on the same mocks, its own getrusage; each Plumbline figure
+#                  is then given as a ratio to it. The issue's targets as ratios to its figures
+#                  for libcurl: 15/17.5 = 0.86 per request, 6/7.5 = 0.80 per chunk.
 # Usage: bench/cpu_cost.sh [PLUMBLINE_BIN] [--workers N] [--rate R] [--stream-rate R]
 #                          [--short S] [--long S]
 set -euo pipefail
@@ -37,6 +42,8 @@ for tool in sqlite3 awk; do command -v $tool >/dev/null || { echo "cpu_cost: $to
 [ -x "$bin" ] || { echo "cpu_cost: no plumbline binary at $bin" >&2; exit 1; }
 [ -x "$probe" ] || probe="$(dirname "$bin")/../bench/rusage_probe"
 [ -x "$probe" ] || { echo "cpu_cost: rusage_probe not built (cmake --build --preset release --target rusage_probe)" >&2; exit 1; }
+curl_loop="$(dirname "$probe")/curl_loop"
+[ -x "$curl_loop" ] || { echo "cpu_cost: curl_loop not built (cmake --build --preset release --target curl_loop)" >&2; exit 1; }
 
 work="$(mktemp -d)"
 trap 'stop_mocks; rm -rf "$work"' EXIT
@@ -78,6 +85,26 @@ echo "counted: user+sys of plumbline run and every child it reaped (RUSAGE_CHILD
 ns_short="$(measured_run "$work/nonstream.json" "$url_instant" "$rate" "$short")"
 ns_long="$(measured_run "$work/nonstream.json" "$url_instant" "$rate" "$long")"
 report "non-streaming @ $rate rps" req "$ns_short" "$ns_long"
+# libcurl_run LABEL UNIT(req|chunk) PLUMBLINE_US ARGS...: runs curl_loop, prints its CPU per unit
+# and Plumbline's figure as a ratio to it.
+libcurl_run() {
+  local label="$1" unit="$2" ours="$3"; shift 3
+  local out
+  out="$("$curl_loop" "$@")" || { echo "cpu_cost: curl_loop did not complete every request: $out" >&2; exit 1; }
+  awk -v label="$label" -v unit="$unit" -v ours="$ours" -v line="$out" 'BEGIN {
+      n = split(line, kv, " "); for (i = 1; i <= n; ++i) { split(kv[i], p, "="); f[p[1]] = p[2] }
+      cpu = f["user_s"] + f["sys_s"]; count = (unit == "req") ? f["completed"] : f["chunks"]
+      us = cpu * 1e6 / (count > 0 ? count : 1)
+      printf "libcurl multi loop, %s\t%.3f s CPU (%.0f%% system) / %d %s (send late p99 %.0f us)\t%.2f us/%s\tplumbline/libcurl %.2f\n",
+        label, cpu, 100 * f["sys_s"] / cpu, count, unit, f["late_p99_us"], us, unit, ours / us }'
+}
+# marginal_us SHORT LONG UNIT: Plumbline's marginal CPU per request or chunk, as report() prints it.
+marginal_us() {
+  awk -v s="$1" -v l="$2" -v unit="$3" 'BEGIN { split(s, a, " "); split(l, b, " "); col = (unit == "req") ? 2 : 3
+    d = b[col] - a[col]; if (d < 1) d = 1; printf "%.4f", (b[1] - a[1]) * 1e6 / d }'
+}
+libcurl_run "evenly at $rate rps" req "$(marginal_us "$ns_short" "$ns_long" req)" \
+  --url "$url_instant" --rate "$rate" --duration "$long" --pattern even
 if command -v h2load >/dev/null; then
   # The reference in the same run and machine state: h2load's CPU per request, same mock, same rate.
   per_client=$(( (rate + 63) / 64 ))
@@ -113,8 +140,13 @@ JSON
       -v lag="$(sed -n '/"send_lag_ms"/,/}/ s/.*"p99": *\([0-9.e+-]*\).*/\1/p' "$work/s.json" | head -1)" -v b="$burst" 'BEGIN {
       printf "plumbline, h2load'"'"'s send pattern (%d at once every 10 ms)\t%.3f s CPU (%.0f%% system) / %d req (%s, send lag p99 %.2f ms)\t%.2f us/req (whole run)\n",
         b, u + s, 100 * s / (u + s), n, v, lag, (u + s) * 1e6 / (n > 0 ? n : 1) }'
+  bursts_us="$(awk -v u="$bu" -v s="$bs" -v n="$(json_field completed "$work/s.json")" 'BEGIN { printf "%.4f", (u + s) * 1e6 / (n > 0 ? n : 1) }')"
+  libcurl_run "h2load's send pattern ($burst at once every 10 ms; ratio of plumbline's whole run)" req "$bursts_us" \
+    --url "$url_instant" --rate "$rate" --duration "$long" --pattern bursts
 fi
 st_short="$(measured_run "$work/stream.json" "$url_paced" "$stream_rate" "$short")"
 st_long="$(measured_run "$work/stream.json" "$url_paced" "$stream_rate" "$long")"
 report "streaming 64 tok @ 5 ms, $stream_rate streams/s" chunk "$st_short" "$st_long"
+libcurl_run "streaming 64 tok @ 5 ms, $stream_rate streams/s" chunk "$(marginal_us "$st_short" "$st_long" chunk)" \
+  --url "$url_paced" --rate "$stream_rate" --duration "$long" --pattern even --stream
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
