@@ -2,7 +2,13 @@
 
 #include <simdjson.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <string>
 
 namespace plumbline::mock {
@@ -56,11 +62,26 @@ struct BlockHasher {
 // One parse at a time per thread (like the parser): the hasher of the request being parsed.
 thread_local BlockHasher t_hasher;
 
+/// The prompt hash, eight bytes per step (a byte at a time it was a quarter of the mock's CPU
+/// with 32k-token prompts: each step waits for the last multiply). The shift carries the high
+/// bytes' difference down into the bits the next multiply spreads upwards.
+uint64_t hashText(uint64_t h, std::string_view text) {
+  const char* p = text.data();
+  size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    uint64_t w = 0;
+    std::memcpy(&w, p + i, 8);
+    h = (h ^ w) * kFnvPrime;
+    h ^= h >> 29;
+  }
+  for (; i < text.size(); ++i) h = (h ^ static_cast<unsigned char>(p[i])) * kFnvPrime;
+  return h;
+}
+
 void addText(MockRequest& req, std::string_view text) {
   req.promptTokens += countWords(text);
   if (t_hasher.blockWords > 0) t_hasher.add(req, text);
-  for (char c : text) req.promptHash = (req.promptHash ^ static_cast<unsigned char>(c)) * kFnvPrime;
-  req.promptHash = (req.promptHash ^ 0xffu) * kFnvPrime;  // separator between parts
+  req.promptHash = (hashText(req.promptHash, text) ^ 0xffu) * kFnvPrime;  // separator between parts
 }
 
 void parseContent(MockRequest& req, value content) {
@@ -150,12 +171,32 @@ std::string_view paddedCopy(std::string_view body, std::string& buffer) {
 }  // namespace
 
 int64_t countWords(std::string_view text) {
+  const char* p = text.data();
+  const size_t n = text.size();
+  size_t i = 0;
   int64_t words = 0;
-  bool inWord = false;
-  for (char c : text) {
-    const bool space = isSpace(c);
-    if (!space && !inWord) ++words;
-    inWord = !space;
+  bool spaceBefore = true;  // a word starts at a non-space byte after a space (or the start)
+#ifdef __SSE2__
+  // Sixteen bytes per compare, sixty-four per count: a mask of the whitespace bytes (' ' and
+  // '\t'..'\r', as isSpace); the word starts are the non-space bytes after a space.
+  const __m128i blank = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t'), four = _mm_set1_epi8(4);
+  const auto spaceMask = [&](const char* at) {
+    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+    const __m128i fromTab = _mm_sub_epi8(c, tab);  // '\t'..'\r' become 0..4, all else above 4
+    const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(fromTab, four), fromTab);
+    return static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(_mm_or_si128(control, _mm_cmpeq_epi8(c, blank)))));
+  };
+  for (; i + 64 <= n; i += 64) {
+    const uint64_t space = spaceMask(p + i) | spaceMask(p + i + 16) << 16 | spaceMask(p + i + 32) << 32 |
+                           spaceMask(p + i + 48) << 48;
+    words += std::popcount(~space & ((space << 1) | (spaceBefore ? 1u : 0u)));
+    spaceBefore = (space >> 63) != 0;
+  }
+#endif
+  for (; i < n; ++i) {
+    const bool space = isSpace(p[i]);
+    if (!space && spaceBefore) ++words;
+    spaceBefore = space;
   }
   return words;
 }

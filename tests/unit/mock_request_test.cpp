@@ -1,6 +1,8 @@
 // Request parsing, mock tokenization and output length of `plumbline mock`.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "core/mock/completion_formatter.h"
@@ -33,6 +35,52 @@ TEST(MockRequest, CountsWhitespaceSeparatedWords) {
   EXPECT_EQ(countWords("   "), 0);
   EXPECT_EQ(countWords("one"), 1);
   EXPECT_EQ(countWords(" one\ttwo\n\nthree  "), 3);
+}
+
+// countWords reads sixty-four bytes at a time: every kind of whitespace, bytes next to the
+// whitespace range and high bytes, at every offset across those steps, as a byte-by-byte reading.
+TEST(MockRequest, CountsWordsAsAByteByByteReadingDoes) {
+  const std::string alphabet = std::string("ab \t\n\v\f\r\x08\x0e\x1f!") + '\xa0' + '\x89' + '\xff';
+  uint64_t state = 12345;
+  for (int trial = 0; trial < 5000; ++trial) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    const size_t length = (state >> 33) % 200;
+    std::string text;
+    for (size_t i = 0; i < length; ++i) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      text += alphabet[(state >> 33) % alphabet.size()];
+    }
+    int64_t expected = 0;
+    bool spaceBefore = true;
+    for (char c : text) {
+      const bool space = c == ' ' || (c >= '\t' && c <= '\r');
+      if (!space && spaceBefore) ++expected;
+      spaceBefore = space;
+    }
+    ASSERT_EQ(countWords(text), expected) << "trial " << trial << ", length " << length;
+  }
+}
+
+// The prompt hash reads eight bytes at a time: a change in any byte, at any place in those
+// steps, changes it, and the natural length it draws keeps its mean when prompts differ only
+// in the high bytes of a step.
+TEST(MockRequest, PromptHashDependsOnEveryByte) {
+  const std::string base(40, 'a');
+  std::set<uint64_t> hashes{parseOk(ApiKind::Completions, R"({"prompt":")" + base + R"("})").promptHash};
+  for (size_t i = 0; i < base.size(); ++i) {
+    std::string changed = base;
+    changed[i] = 'b';
+    hashes.insert(parseOk(ApiKind::Completions, R"({"prompt":")" + changed + R"("})").promptHash);
+  }
+  EXPECT_EQ(hashes.size(), base.size() + 1);
+  double sum = 0;
+  constexpr int kPrompts = 4000;
+  for (int i = 0; i < kPrompts; ++i) {
+    const std::string digits = std::to_string(10'000'000 + i);  // eight bytes, the first step
+    const auto req = parseOk(ApiKind::Completions, R"({"prompt":"abcd)" + digits.substr(4) + R"( and more after it"})");
+    sum += static_cast<double>(completionTokens(req, 64.0));
+  }
+  EXPECT_NEAR(sum / kPrompts, 64.0, 3.0);
 }
 
 TEST(MockRequest, ParsesChatFields) {
