@@ -62,6 +62,7 @@ MockLoop::MockLoop(const MockSettings& settings, int listenFd, MockStatsBoard& b
       m_board(board),
       m_stats(board.forLoop(index)),
       m_index(index),
+      m_bulk(&m_stats.requestBytesReadInBulk),
       m_deadlines(makeDeadlineWaiter()) {
   try {
     setUp(listenFd);
@@ -83,7 +84,7 @@ void MockLoop::setUp(int listenFd) {
   // Before any other event (it gives the base two priorities). Benchmark-only switch: off, the
   // mock times requests from their read, to show what arrival stamps remove.
   if (m_base != nullptr && net::arrivalStampsFromEnv(engine::kMockArrivalEnv, std::getenv(engine::kMockArrivalEnv)))
-    m_arrivals = std::make_unique<RequestArrivals>(m_base);
+    m_arrivals = std::make_unique<RequestArrivals>(m_base, &m_bulk);
   m_http = m_base != nullptr ? evhttp_new(m_base) : nullptr;
   if (m_http == nullptr) throw std::runtime_error("mock: cannot create an event loop");
   evhttp_set_allowed_methods(m_http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT |
@@ -209,7 +210,7 @@ void MockLoop::handleCompletion(evhttp_request* request, ApiKind kind) {
   const int64_t readNs = monotonicNs();
   evhttp_connection* connection = evhttp_request_get_connection(request);
   bufferevent* bev = connection != nullptr ? evhttp_connection_get_bufferevent(connection) : nullptr;
-  const int64_t arrivedNs = bev != nullptr && m_arrivals ? m_arrivals->take(bufferevent_getfd(bev)) : -1;
+  const int64_t arrivedNs = bev != nullptr && m_arrivals ? m_arrivals->take(bev) : -1;
   const bool fromArrival = arrivedNs >= 0 && arrivedNs <= readNs;
   const int64_t receivedNs = fromArrival ? arrivedNs : readNs;
   if (fromArrival) MockStats::bump(m_stats.requestsTimedFromArrival);

@@ -8,6 +8,7 @@
 
 #include <vector>
 
+#include "core/mock/bulk_reader.h"
 #include "core/mock/deadline_waiter.h"
 #include "core/mock/engine_model.h"
 #include "core/mock/fault_injector.h"
@@ -92,6 +93,7 @@ class MockLoop {
   uint64_t m_requestCount = 0;
   event_base* m_base = nullptr;
   evhttp* m_http = nullptr;
+  BulkReader m_bulk;  ///< reads long request bodies at once (used by m_arrivals)
   std::unique_ptr<RequestArrivals> m_arrivals;  ///< when each request reached the socket
   std::unique_ptr<AcceptBackoff> m_acceptBackoff;  ///< pauses accepting while descriptors run out
   event* m_stopEvent = nullptr;

@@ -48,10 +48,15 @@ uint64_t MockStatsBoard::timedFromArrival() const {
   return sum(m_stats.get(), m_loops, &MockStats::requestsTimedFromArrival);
 }
 
+uint64_t MockStatsBoard::bytesReadInBulk() const {
+  return sum(m_stats.get(), m_loops, &MockStats::requestBytesReadInBulk);
+}
+
 std::string MockStatsBoard::toJson() const {
   std::string out = "{\"requests_received\":" + std::to_string(received()) + ",\"requests_completed\":" +
                     std::to_string(completed()) + ",\"tokens_sent\":" + std::to_string(tokens()) +
-                    ",\"requests_timed_from_arrival\":" + std::to_string(timedFromArrival()) + ",\"faults\":{";
+                    ",\"requests_timed_from_arrival\":" + std::to_string(timedFromArrival()) +
+                    ",\"request_bytes_read_in_bulk\":" + std::to_string(bytesReadInBulk()) + ",\"faults\":{";
   for (size_t i = 0; i < kFaultClassCount; ++i) {
     if (i != 0) out += ',';
     out += '"';

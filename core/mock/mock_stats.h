@@ -34,6 +34,9 @@ struct alignas(64) MockStats {
   /// Completion requests timed from their kernel arrival stamp (RequestArrivals); the others
   /// (a connection's first request, or no stamp) from when they were read.
   std::atomic<uint64_t> requestsTimedFromArrival{0};
+  /// Request bytes read at once by BulkReader (long bodies on kept-alive connections) instead
+  /// of 4 KB per loop turn by libevent.
+  std::atomic<uint64_t> requestBytesReadInBulk{0};
   /// Injected faults by FaultClass index.
   std::array<std::atomic<uint64_t>, kFaultClassCount> faults{};
   LatencyBuckets timeToFirstToken;  ///< request received to first token written
@@ -51,13 +54,14 @@ class MockStatsBoard {
   explicit MockStatsBoard(int loops);
   MockStats& forLoop(int index) { return m_stats[static_cast<size_t>(index)]; }
   /// `{"requests_received":n,"requests_completed":n,"tokens_sent":n,
-  /// "requests_timed_from_arrival":n,"faults":{class:n}}`, every fault class listed (0 when none
-  /// was injected).
+  /// "requests_timed_from_arrival":n,"request_bytes_read_in_bulk":n,"faults":{class:n}}`, every
+  /// fault class listed (0 when none was injected).
   std::string toJson() const;
   uint64_t received() const;
   uint64_t completed() const;
   uint64_t tokens() const;
   uint64_t timedFromArrival() const;
+  uint64_t bytesReadInBulk() const;
   uint64_t faults(FaultClass cls) const;
   /// GET /mock/timing: every loop's token lateness merged (see tokenLatenessJson).
   std::string timingJson() const;

@@ -1,5 +1,6 @@
 #include "core/mock/request_arrivals.h"
 
+#include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <sys/epoll.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "core/mock/bulk_reader.h"
 #include "core/net/arrival_stamp.h"
 #include "core/util/clock_pair.h"
 
@@ -22,7 +24,7 @@ constexpr int64_t kMaxAgeNs = 1'000'000'000;
 constexpr int kBatch = 64;
 }  // namespace
 
-RequestArrivals::RequestArrivals(event_base* base) : m_scratch(new char[kScanBytes]) {
+RequestArrivals::RequestArrivals(event_base* base, BulkReader* bulk) : m_bulk(bulk), m_scratch(new char[kScanBytes]) {
   if (event_base_priority_init(base, 2) != 0) throw std::runtime_error("mock: cannot set event priorities");
   m_epoll = epoll_create1(EPOLL_CLOEXEC);
   if (m_epoll < 0) throw std::runtime_error("mock: cannot create the arrival watch");
@@ -46,7 +48,8 @@ int64_t& RequestArrivals::slot(int fd) {
   return m_arrivalRealNs[i];
 }
 
-int64_t RequestArrivals::take(int fd) {
+int64_t RequestArrivals::take(bufferevent* bev) {
+  const int fd = bev != nullptr ? bufferevent_getfd(bev) : -1;
   if (fd < 0) return -1;
   const int64_t realNs = std::exchange(slot(fd), -1);
   epoll_event ev{};
@@ -55,6 +58,7 @@ int64_t RequestArrivals::take(int fd) {
   if (epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &ev) == 0) {
     // Not watched until now: this socket is new (any stamp kept was a closed socket's).
     net::enableArrivalStamps(fd);
+    if (m_bulk != nullptr) m_bulk->track(bev, fd);
     return -1;
   }
   if (errno != EEXIST || realNs < 0) return -1;
@@ -73,8 +77,11 @@ void RequestArrivals::drain() {
     n = epoll_wait(m_epoll, ready, kBatch, 0);
     for (int i = 0; i < n; ++i) {
       const auto fd = static_cast<int>(ready[i].data.u64);
-      const int64_t stamp = net::peekArrival(fd, m_scratch.get(), kScanBytes);
+      size_t queued = 0;
+      const int64_t stamp = net::peekArrival(fd, m_scratch.get(), kScanBytes, &queued);
       if (stamp >= 0) slot(fd) = stamp;  // else nothing queued (evhttp read it already) or the peer closed
+      // Last: evhttp may parse a whole request in it, and the request's handler calls take().
+      if (m_bulk != nullptr) m_bulk->readQueued(fd, queued);
     }
   } while (n == kBatch);
 }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+struct bufferevent;
 struct event;
 struct event_base;
 
@@ -19,18 +20,22 @@ namespace plumbline::mock {
 /// watches at a priority above evhttp's own reads, so the stamp is taken before evhttp reads
 /// the bytes. A closed socket leaves that set by itself (the kernel drops it), so nothing is
 /// left behind for a reused descriptor number.
+class BulkReader;
+
 class RequestArrivals {
  public:
-  /// Sets `base` to two priorities (call before any event is added to it).
-  explicit RequestArrivals(event_base* base);
+  /// Sets `base` to two priorities (call before any event is added to it). `bulk` (may be null,
+  /// must outlive this) reads what arrives on a watched connection when it is more than libevent
+  /// reads in a turn (a long prompt).
+  explicit RequestArrivals(event_base* base, BulkReader* bulk = nullptr);
   ~RequestArrivals();
   RequestArrivals(const RequestArrivals&) = delete;
   RequestArrivals& operator=(const RequestArrivals&) = delete;
 
-  /// The request just read on `fd` arrived at this CLOCK_MONOTONIC instant, or -1 when that is
-  /// unknown (the connection's first request, no stamp, or the stamp is not credible); from
-  /// now on the connection's next request is watched.
-  int64_t take(int fd);
+  /// The request just read on `bev`'s socket arrived at this CLOCK_MONOTONIC instant, or -1
+  /// when that is unknown (the connection's first request, no stamp, or the stamp is not
+  /// credible); from now on the connection's next request is watched.
+  int64_t take(bufferevent* bev);
 
  private:
   static void onReady(int fd, short events, void* self);
@@ -38,6 +43,7 @@ class RequestArrivals {
   /// The stamp kept for `fd` (grown on demand, -1 = none).
   int64_t& slot(int fd);
 
+  BulkReader* m_bulk;
   int m_epoll = -1;
   event* m_event = nullptr;
   std::vector<int64_t> m_arrivalRealNs;  ///< by descriptor: last segment's stamp, or -1

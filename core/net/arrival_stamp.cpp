@@ -41,12 +41,13 @@ ssize_t recvWithArrival(int fd, char* buf, size_t len, int64_t& arrivalRealNs) {
   return recvStamped(fd, buf, len, 0, arrivalRealNs);
 }
 
-int64_t peekArrival(int fd, char* scratch, size_t scanLen) {
+int64_t peekArrival(int fd, char* scratch, size_t scanLen, size_t* queued) {
   int64_t arrivalRealNs = -1;
   ssize_t n = 0;
   do {
     n = recvStamped(fd, scratch, scanLen, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT, arrivalRealNs);
   } while (n < 0 && errno == EINTR);
+  if (queued != nullptr) *queued = n > 0 ? static_cast<size_t>(n) : 0;
   return n > 0 ? arrivalRealNs : -1;
 }
 

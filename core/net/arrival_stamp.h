@@ -21,7 +21,8 @@ ssize_t recvWithArrival(int fd, char* buf, size_t len, int64_t& arrivalRealNs);
 /// -1 (nothing queued, no stamp, or more than `scanLen` bytes ahead of it: then the stamp is of
 /// the segment holding byte `scanLen`). Reads nothing: MSG_PEEK with MSG_TRUNC walks the queue
 /// without copying; `scratch` (`scanLen` bytes) is only there to make the request valid.
-int64_t peekArrival(int fd, char* scratch, size_t scanLen);
+/// `queued`, when given, is set to how many bytes wait (at most `scanLen`; 0 when none or error).
+int64_t peekArrival(int fd, char* scratch, size_t scanLen, size_t* queued = nullptr);
 
 /// A kernel stamp (CLOCK_REALTIME) on CLOCK_MONOTONIC, given both clocks read now. The two
 /// clocks differ by an offset that only a clock step changes, so the conversion is exact

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/mock/embedded_target.h"
+#include "tests/integration/keep_alive_client.h"
 #include "tests/integration/mock_http.h"
 
 namespace {
@@ -26,6 +27,7 @@ using plumbline::mock::EmbeddedTarget;
 using plumbline::test::httpCall;
 using plumbline::test::httpGet;
 using plumbline::test::httpPost;
+using plumbline::test::KeepAliveClient;
 using plumbline::test::sseData;
 
 std::string streamBody(int tokens) {
@@ -115,53 +117,6 @@ TEST(MockTiming, ParallelStreamsOnAllLoopsComplete) {
 
 /// One keep-alive HTTP/1.1 connection to the mock, written and read by hand: a request goes out
 /// in one write, and its reply is read whole (Content-Length), each within a bounded time.
-class KeepAliveClient {
- public:
-  explicit KeepAliveClient(const std::string& baseUrl) {
-    const int port = std::stoi(baseUrl.substr(baseUrl.rfind(':') + 1));
-    m_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(static_cast<uint16_t>(port));
-    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
-    if (m_fd < 0 || connect(m_fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) m_fd = -1;
-  }
-  ~KeepAliveClient() {
-    if (m_fd >= 0) close(m_fd);
-  }
-  bool ok() const { return m_fd >= 0; }
-  bool send(const std::string& body) {
-    const std::string r = "POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                          "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
-    return write(m_fd, r.data(), r.size()) == static_cast<ssize_t>(r.size());
-  }
-  /// The status line and body of the next reply, or "" when none came within 5 s.
-  std::string reply() {
-    std::string in;
-    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    for (;;) {
-      const size_t head = in.find("\r\n\r\n");
-      if (head != std::string::npos) {
-        const size_t cl = in.find("Content-Length: ");
-        if (cl != std::string::npos && cl < head) {
-          const size_t need = head + 4 + std::stoul(in.substr(cl + 16));
-          if (in.size() >= need) return in.substr(0, need);
-        }
-      }
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
-      pollfd p{m_fd, POLLIN, 0};
-      if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) return "";
-      char buf[4096];
-      const ssize_t n = read(m_fd, buf, sizeof buf);
-      if (n <= 0) return "";
-      in.append(buf, static_cast<size_t>(n));
-    }
-  }
-
- private:
-  int m_fd = -1;
-};
-
 /// The kernel stamps arriving segments only while some socket on the machine asks for stamps,
 /// and it turns stamping on with deferred work, not at once: a mock that is alone in asking may
 /// read its first requests unstamped. This holds a socket that asks for the whole test, and
