@@ -1,14 +1,17 @@
 // Fuzzes the mock server's request-body parser (core/mock/mock_request.h): any body must
 // parse or be refused with a one-line reason, never crash; a parsed request gets a sane
-// completion length.
+// completion length. The word count (64 bytes per step) must agree with a byte-by-byte reading
+// of the same bytes.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "core/mock/mock_request.h"
+#include "tests/unit/word_count_reference.h"
 
 using namespace plumbline::mock;
+using plumbline::test::wordsByteByByte;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
@@ -16,6 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const ApiKind kind = (data[0] & 1) == 0 ? ApiKind::Chat : ApiKind::Completions;
   const int blockWords = (data[0] >> 1) & 7;
   const std::string_view body(reinterpret_cast<const char*>(data) + 1, size - 1);
+  if (countWords(body) != wordsByteByByte(body)) __builtin_trap();
   std::string error;
   const auto request = parseMockRequest(kind, body, error, blockWords);
   if (!request) {

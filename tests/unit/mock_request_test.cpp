@@ -2,11 +2,13 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "core/mock/completion_formatter.h"
 #include "core/mock/mock_request.h"
+#include "tests/unit/word_count_reference.h"
 
 namespace {
 
@@ -50,13 +52,7 @@ TEST(MockRequest, CountsWordsAsAByteByByteReadingDoes) {
       state = state * 6364136223846793005ull + 1442695040888963407ull;
       text += alphabet[(state >> 33) % alphabet.size()];
     }
-    int64_t expected = 0;
-    bool spaceBefore = true;
-    for (char c : text) {
-      const bool space = c == ' ' || (c >= '\t' && c <= '\r');
-      if (!space && spaceBefore) ++expected;
-      spaceBefore = space;
-    }
+    const int64_t expected = plumbline::test::wordsByteByByte(text);
     ASSERT_EQ(countWords(text), expected) << "trial " << trial << ", length " << length;
   }
 }
@@ -163,6 +159,43 @@ TEST(MockRequest, ReadsTemperatureAndHashesPromptBlocks) {
   EXPECT_NE(other->blockHashes[1], req->blockHashes[1]);
   EXPECT_TRUE(parseOk(ApiKind::Chat, R"({"messages":[{"content":"a b c d"}]})").blockHashes.empty());
   EXPECT_DOUBLE_EQ(parseOk(ApiKind::Chat, R"({"messages":[]})").temperature, 1.0);
+}
+
+// Block hashes are read 64 bytes per step: they depend on the words alone, not on the
+// whitespace between them nor on where a word falls against those steps (words of 1 to 20
+// bytes, some across a step's end), and a changed byte changes its block and those after it.
+TEST(MockRequest, BlockHashesDependOnTheWordsAloneWhereverTheyFall) {
+  std::vector<std::string> words;
+  for (int i = 0; i < 120; ++i) {
+    std::string w;
+    for (int k = 0; k <= (i * 7) % 20; ++k) w += static_cast<char>('a' + (i + k * 3) % 26);
+    words.push_back(w);
+  }
+  const auto hashesOf = [](const std::string& prompt) {
+    std::string error;
+    const auto req = parseMockRequest(ApiKind::Completions, R"({"prompt":")" + prompt + R"("})", error, 8);
+    EXPECT_TRUE(req.has_value()) << error;
+    return req ? req->blockHashes : std::vector<uint64_t>{};
+  };
+  std::string plain;
+  for (const std::string& w : words) plain += w + " ";
+  const std::vector<uint64_t> expected = hashesOf(plain);
+  ASSERT_EQ(expected.size(), 15u);  // 120 words in blocks of 8
+  for (int lead = 0; lead < 70; ++lead) {
+    std::string spaced(static_cast<size_t>(lead), ' ');
+    for (size_t i = 0; i < words.size(); ++i) spaced += words[i] + (i % 5 == 0 ? "\\t\\n " : i % 3 == 0 ? "  " : " ");
+    ASSERT_EQ(hashesOf(spaced), expected) << "with " << lead << " leading spaces";
+  }
+  for (size_t changed : {0u, 7u, 8u, 63u, 64u, 119u}) {
+    std::string prompt;
+    for (size_t i = 0; i < words.size(); ++i) prompt += (i == changed ? words[i] + "x" : words[i]) + " ";
+    const std::vector<uint64_t> got = hashesOf(prompt);
+    ASSERT_EQ(got.size(), expected.size());
+    for (size_t b = 0; b < got.size(); ++b) {
+      if (b < changed / 8) EXPECT_EQ(got[b], expected[b]) << "word " << changed << ", block " << b;
+      else EXPECT_NE(got[b], expected[b]) << "word " << changed << ", block " << b;
+    }
+  }
 }
 
 }  // namespace
