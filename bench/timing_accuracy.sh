@@ -11,6 +11,7 @@
 # `cmake --preset release`. Usage:
 #   bench/timing_accuracy.sh [PLUMBLINE_BIN] [--duration S] [--workers W] [--max-rate R]
 #                            [--part a|b] [--compare] [--arrival constant|poisson]
+#                            [--mock-realtime PRIO]
 # --max-rate skips the ladder and halves R. --compare repeats (b) with the client timing
 # tokens when it read them (PLUMBLINE_ARRIVAL_STAMPS=0) and with the mock on plain timers
 # (PLUMBLINE_MOCK_SPIN_MARGIN_US=0) and with the mock timing requests from their read instead
@@ -18,11 +19,14 @@
 # --arrival sets (b)'s arrival process at the same mean rate: constant (the default; one
 # request every 1 ms, so each first token, 20 ms after its request, is due just as a later
 # request arrives) or poisson (no such alignment).
+# --mock-realtime PRIO runs (b)'s mock SCHED_FIFO at PRIO (`plumbline mock --realtime`; needs
+# CAP_SYS_NICE or `ulimit -r`): on a machine the client shares with the mock, the mock's token
+# writes then never wait behind the client for a CPU, which is the mock's error, not the client's.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bin="$here/../build/release/app/plumbline"
 if [ $# -gt 0 ] && [[ "$1" != --* ]]; then bin="$1"; shift; fi
-duration=10 workers=2 max_rate="" part="" compare=0 arrival=constant
+duration=10 workers=2 max_rate="" part="" compare=0 arrival=constant mock_realtime=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) duration="$2"; shift 2 ;;
@@ -31,6 +35,7 @@ while [ $# -gt 0 ]; do
     --part) part="$2"; shift 2 ;;
     --compare) compare=1; shift ;;
     --arrival) arrival="$2"; shift 2 ;;
+    --mock-realtime) mock_realtime=(--realtime "$2"); shift 2 ;;
     *) echo "timing_accuracy: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -58,7 +63,7 @@ run() {  # $1 = rate, $2 = seconds [$3 = workers]; leaves the summary in $work/s
 
 part_b() {  # $1 = what this variant is; the caller's environment picks the variant
   rm -f "$work/runs.db"
-  start_mock fixed --listen 127.0.0.1:0 --threads 1 --ttft-ms 20 --itl-ms 1
+  start_mock fixed --listen 127.0.0.1:0 --threads 1 --ttft-ms 20 --itl-ms 1 "${mock_realtime[@]}"
   workload "$mock_url" true 16 "$arrival"
   local cpu0 cpu1
   cpu0=$(cpu_ticks "${mock_pids[@]}")
@@ -104,7 +109,7 @@ stop_mocks
 fi
 
 if [ "$part" != a ]; then
-  part_b "1000/s streaming ($arrival arrivals), mock TTFT 20 ms (client: arrival stamps; mock: adaptive first-token spin, requests timed from their arrival)"
+  part_b "1000/s streaming ($arrival arrivals), mock TTFT 20 ms (client: arrival stamps; mock: adaptive first-token spin, requests timed from their arrival${mock_realtime[*]:+, ${mock_realtime[*]}})"
   if [ "$compare" = 1 ]; then
     PLUMBLINE_ARRIVAL_STAMPS=0 part_b "the same, the client timing tokens when it read them (PLUMBLINE_ARRIVAL_STAMPS=0)"
     PLUMBLINE_MOCK_SPIN_MARGIN_US=0 part_b "the same, the mock on plain timers (PLUMBLINE_MOCK_SPIN_MARGIN_US=0)"

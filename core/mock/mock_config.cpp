@@ -189,6 +189,12 @@ MockSettings resolveMockSettings(const MockConfig& config) {
   if (config.threads) out.threads = threadCount(*config.threads, "--threads");
   if (config.recordRequests) out.recordRequestsPath = *config.recordRequests;
   out.reusePort = config.reusePort;
+  if (config.realtimePriority) {
+    if (*config.realtimePriority < 1 || *config.realtimePriority > 99)
+      throw MockConfigError("--realtime: " + std::to_string(*config.realtimePriority) +
+                            " is not a SCHED_FIFO priority (1-99)");
+    out.realtimePriority = *config.realtimePriority;
+  }
   return out;
 }
 

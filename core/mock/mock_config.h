@@ -31,6 +31,9 @@ struct MockConfig {
   /// SO_REUSEPORT: several mock processes share one port, so together they hold more
   /// connections than one process's descriptor limit allows.
   bool reusePort = false;
+  /// --realtime PRIO: the loops run SCHED_FIFO at PRIO (1-99), so that on a machine it shares
+  /// with the client under test its token writes never wait behind the client for a CPU.
+  std::optional<int> realtimePriority;
 };
 
 /// Fully resolved settings of a running mock server.
@@ -44,6 +47,7 @@ struct MockSettings {
   std::optional<EngineParams> engine;  ///< set: tokens come from the simulated engine
   FaultSettings faults;
   bool reusePort = false;          ///< see MockConfig::reusePort
+  int realtimePriority = 0;        ///< see MockConfig::realtimePriority; 0 = the normal policy
   std::string recordRequestsPath;  ///< empty = record nothing
   std::shared_ptr<RequestRecorder> recorder;  ///< opened by MockServer from recordRequestsPath
 };

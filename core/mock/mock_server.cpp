@@ -1,5 +1,6 @@
 #include "core/mock/mock_server.h"
 
+#include <sched.h>
 #include <sys/prctl.h>
 
 #include <arpa/inet.h>
@@ -48,6 +49,18 @@ int bindListener(const std::string& host, int port, bool reusePort, int& boundPo
   }
   boundPort = ntohs(addr.sin_port);
   return fd;
+}
+
+/// Puts the calling thread, and so every thread it starts later, under SCHED_FIFO at `priority`.
+void runRealtime(int priority) {
+  sched_param param{};
+  param.sched_priority = priority;
+  if (sched_setscheduler(0, SCHED_FIFO, &param) != 0) {
+    const std::string reason = std::strerror(errno);
+    throw std::runtime_error("mock: --realtime " + std::to_string(priority) + ": the kernel refused SCHED_FIFO (" +
+                             reason + "); it needs CAP_SYS_NICE or an RLIMIT_RTPRIO of at least " +
+                             std::to_string(priority) + " (ulimit -r)");
+  }
 }
 
 }  // namespace
@@ -101,6 +114,7 @@ int runMockServer(const MockConfig& config) {
   std::signal(SIGPIPE, SIG_IGN);  // a vanished client must be an error code, not a death
   prctl(PR_SET_TIMERSLACK, 1UL);  // inherited by the loop threads: no 50 µs timer slack
   try {
+    if (settings.realtimePriority > 0) runRealtime(settings.realtimePriority);  // before any thread starts
     MockServer server(settings);
     server.start();
     std::cout << server.baseUrl() << std::endl;

@@ -81,6 +81,15 @@ TEST(MockConfig, ErrorsNameTheFlagOrJsonPath) {
   EXPECT_NE(configErrorOf(c).find("--config"), std::string::npos);
   c.configPath = "/nonexistent/mock.json";
   EXPECT_NE(configErrorOf(c).find("--config"), std::string::npos);
+  for (int bad : {0, 100, -1}) {
+    c = MockConfig{};
+    c.realtimePriority = bad;
+    EXPECT_NE(configErrorOf(c).find("--realtime"), std::string::npos) << bad;
+  }
+  c = MockConfig{};
+  c.realtimePriority = 40;
+  EXPECT_EQ(resolveMockSettings(c).realtimePriority, 40);
+  EXPECT_EQ(resolveMockSettings(MockConfig{}).realtimePriority, 0);
 }
 
 TEST(MockConfig, EnginePresetsCarryAnEngineAndFixedTimingPresetsDoNot) {
