@@ -156,10 +156,11 @@ void addMockCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--threads", config->threads, "event loops (default: hardware cores)");
   cmd->add_flag("--reuse-port", config->reusePort,
                 "SO_REUSEPORT: several mock processes on one port share its connections (beyond one process's fd limit)");
-  cmd->add_option("--realtime", config->realtimePriority,
-                  "PRIO: run the event loops SCHED_FIFO at PRIO (1-99), so that on a machine shared with the "
-                  "client its token writes never wait behind the client for a CPU (timing-accuracy benchmarks; "
-                  "needs CAP_SYS_NICE or ulimit -r >= PRIO)");
+  cmd->add_option(
+      "--realtime", config->realtimePriority,
+      "PRIO: run the event loops SCHED_FIFO at PRIO (1-99), so that on a machine shared with the "
+      "client its token writes never wait behind the client for a CPU (timing-accuracy benchmarks; "
+      "needs CAP_SYS_NICE or ulimit -r >= PRIO)");
   cmd->add_option("--record-requests", config->recordRequests,
                   "FILE: write one JSON line per completion request received (arrival_ns, api, body)");
   cmd->callback([config, &exitCode] { exitCode = plumbline::mock::runMockServer(*config); });

@@ -121,8 +121,10 @@ int onTimer(CURLM*, long timeoutMs, void* loopPtr) {
 }
 
 [[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr, "curl_loop: %s\nusage: curl_loop --url URL [--rate R] [--duration S] "
-                       "[--pattern even|bursts] [--stream]\n", why);
+  std::fprintf(stderr,
+               "curl_loop: %s\nusage: curl_loop --url URL [--rate R] [--duration S] "
+               "[--pattern even|bursts] [--stream]\n",
+               why);
   std::exit(2);
 }
 
@@ -140,26 +142,34 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) usage(("missing value after " + a).c_str());
       return argv[++i];
     };
-    if (a == "--url") url = next();
-    else if (a == "--rate") rate = std::atof(next());
-    else if (a == "--duration") duration = std::atof(next());
-    else if (a == "--stream") stream = true;
+    if (a == "--url")
+      url = next();
+    else if (a == "--rate")
+      rate = std::atof(next());
+    else if (a == "--duration")
+      duration = std::atof(next());
+    else if (a == "--stream")
+      stream = true;
     else if (a == "--pattern") {
       const std::string p = next();
       if (p != "even" && p != "bursts") usage("--pattern is even or bursts");
       bursts = p == "bursts";
-    } else usage(("unknown argument " + a).c_str());
+    } else
+      usage(("unknown argument " + a).c_str());
   }
   if (url.empty()) usage("--url is required");
-  if (!(rate > 0 && rate <= 1e6) || !(duration > 0 && duration <= 600)) usage("--rate in (0, 1e6], --duration in (0, 600]");
+  if (!(rate > 0 && rate <= 1e6) || !(duration > 0 && duration <= 600))
+    usage("--rate in (0, 1e6], --duration in (0, 600]");
   url += "/v1/chat/completions";
-  const std::string body = stream
-      ? R"({"model":"mock","messages":[{"role":"user","content":"say ok"}],"max_tokens":64,"ignore_eos":true,)"
-        R"("temperature":0,"stream":true,"stream_options":{"include_usage":true}})"
-      : R"({"model":"mock","messages":[{"role":"user","content":"say ok"}],"max_tokens":1,"ignore_eos":true,"temperature":0})";
+  const std::string body =
+      stream
+          ? R"({"model":"mock","messages":[{"role":"user","content":"say ok"}],"max_tokens":64,"ignore_eos":true,)"
+            R"("temperature":0,"stream":true,"stream_options":{"include_usage":true}})"
+          : R"({"model":"mock","messages":[{"role":"user","content":"say ok"}],"max_tokens":1,"ignore_eos":true,"temperature":0})";
 
   const auto planned = static_cast<int64_t>(rate * duration);
-  const int64_t perBurst = bursts ? std::max<int64_t>(1, static_cast<int64_t>(rate / 100 + 0.5)) : 1;
+  const int64_t perBurst =
+      bursts ? std::max<int64_t>(1, static_cast<int64_t>(rate / 100 + 0.5)) : 1;
   const int64_t gapNs = bursts ? 10'000'000 : static_cast<int64_t>(1e9 / rate);
 
   curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -183,8 +193,8 @@ int main(int argc, char** argv) {
 
   curl_slist* headers = curl_slist_append(nullptr, "content-type: application/json");
   if (stream) headers = curl_slist_append(headers, "accept: text/event-stream");
-  std::vector<CURL*> pool;          // finished handles, ready for the next request
-  std::vector<Reply*> replies;      // owned, one per handle ever made
+  std::vector<CURL*> pool;      // finished handles, ready for the next request
+  std::vector<Reply*> replies;  // owned, one per handle ever made
   int64_t sent = 0, completed = 0, errors = 0, chunks = 0;
   std::vector<int64_t> lateNs;
   lateNs.reserve(static_cast<size_t>(planned));
@@ -239,7 +249,8 @@ int main(int argc, char** argv) {
         curl_multi_socket_action(loop.multi, CURL_SOCKET_TIMEOUT, 0, &running);
       } else {
         const uint32_t e = events[i].events;
-        const int mask = (e & EPOLLIN ? CURL_CSELECT_IN : 0) | (e & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
+        const int mask = (e & EPOLLIN ? CURL_CSELECT_IN : 0) |
+                         (e & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
                          (e & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
         curl_multi_socket_action(loop.multi, tag, mask, &running);
       }
@@ -253,8 +264,10 @@ int main(int argc, char** argv) {
       char* priv = nullptr;
       curl_easy_getinfo(h, CURLINFO_PRIVATE, &priv);
       auto* r = reinterpret_cast<Reply*>(priv);
-      if (m->data.result == CURLE_OK && status == 200) ++completed;
-      else ++errors;
+      if (m->data.result == CURLE_OK && status == 200)
+        ++completed;
+      else
+        ++errors;
       chunks += r->chunks;
       *r = Reply{};
       curl_multi_remove_handle(loop.multi, h);
@@ -267,13 +280,20 @@ int main(int argc, char** argv) {
   getrusage(RUSAGE_SELF, &ru);
   std::sort(lateNs.begin(), lateNs.end());
   const auto pick = [&](double q) {
-    return lateNs.empty() ? 0.0 : static_cast<double>(lateNs[static_cast<size_t>(q * static_cast<double>(lateNs.size() - 1))]) / 1e3;
+    return lateNs.empty()
+               ? 0.0
+               : static_cast<double>(
+                     lateNs[static_cast<size_t>(q * static_cast<double>(lateNs.size() - 1))]) /
+                     1e3;
   };
-  std::printf("requests=%lld completed=%lld errors=%lld chunks=%lld user_s=%.6f sys_s=%.6f wall_s=%.3f "
-              "late_p99_us=%.1f late_max_us=%.1f\n",
-              static_cast<long long>(planned), static_cast<long long>(completed), static_cast<long long>(errors),
-              static_cast<long long>(chunks), static_cast<double>(ru.ru_utime.tv_sec) + ru.ru_utime.tv_usec / 1e6,
-              static_cast<double>(ru.ru_stime.tv_sec) + ru.ru_stime.tv_usec / 1e6, wallS, pick(0.99), pick(1.0));
+  std::printf(
+      "requests=%lld completed=%lld errors=%lld chunks=%lld user_s=%.6f sys_s=%.6f wall_s=%.3f "
+      "late_p99_us=%.1f late_max_us=%.1f\n",
+      static_cast<long long>(planned), static_cast<long long>(completed),
+      static_cast<long long>(errors), static_cast<long long>(chunks),
+      static_cast<double>(ru.ru_utime.tv_sec) + ru.ru_utime.tv_usec / 1e6,
+      static_cast<double>(ru.ru_stime.tv_sec) + ru.ru_stime.tv_usec / 1e6, wallS, pick(0.99),
+      pick(1.0));
   for (CURL* h : pool) curl_easy_cleanup(h);
   for (Reply* r : replies) delete r;
   curl_slist_free_all(headers);

@@ -11,7 +11,8 @@
 namespace {
 
 std::string chatBody(int64_t words) {
-  static const char* const kWords[] = {"river", "of", "quietly", "stone", "a", "hundred", "lanterns", "east"};
+  static const char* const kWords[] = {"river", "of",      "quietly",  "stone",
+                                       "a",     "hundred", "lanterns", "east"};
   std::string prompt;
   for (int64_t i = 0; i < words; ++i) {
     if (i != 0) prompt += (i % 17 == 0) ? "\\n" : " ";  // an escaped newline now and then
@@ -25,11 +26,14 @@ void parse(benchmark::State& state, int blockWords) {
   const std::string body = chatBody(state.range(0));
   std::string error;
   for (auto _ : state) {
-    auto req = plumbline::mock::parseMockRequest(plumbline::mock::ApiKind::Chat, body, error, blockWords);
-    if (!req || req->promptTokens != state.range(0)) state.SkipWithError("the body did not parse as written");
+    auto req =
+        plumbline::mock::parseMockRequest(plumbline::mock::ApiKind::Chat, body, error, blockWords);
+    if (!req || req->promptTokens != state.range(0))
+      state.SkipWithError("the body did not parse as written");
     benchmark::DoNotOptimize(req);
   }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(body.size()));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(body.size()));
 }
 
 void BM_MockParseRequest(benchmark::State& state) { parse(state, 0); }

@@ -45,8 +45,11 @@ void BulkReader::track(bufferevent* bev, int fd) {
 void BulkReader::readQueued(int fd, size_t queued) {
   if (queued <= kLibeventReadBytes || fd < 0 || static_cast<size_t>(fd) >= m_byFd.size()) return;
   bufferevent* bev = m_byFd[static_cast<size_t>(fd)];
-  // Where libevent would not read either: reads disabled (evhttp writing a reply), or another socket.
-  if (bev == nullptr || bufferevent_getfd(bev) != fd || (bufferevent_get_enabled(bev) & EV_READ) == 0) return;
+  // Where libevent would not read either: reads disabled (evhttp writing a reply), or another
+  // socket.
+  if (bev == nullptr || bufferevent_getfd(bev) != fd ||
+      (bufferevent_get_enabled(bev) & EV_READ) == 0)
+    return;
   evbuffer* input = bufferevent_get_input(bev);
   size_t want = queued;
   size_t high = 0;
@@ -61,8 +64,10 @@ void BulkReader::readQueued(int fd, size_t queued) {
   const ssize_t n = readInto(input, fd, want);
   evbuffer_freeze(input, 0);
   if (n <= 0) return;  // an error or the end of the stream: libevent's own read finds it
-  if (m_bytesRead != nullptr) m_bytesRead->fetch_add(static_cast<uint64_t>(n), std::memory_order_relaxed);
-  bufferevent_trigger(bev, EV_READ, 0);  // evhttp's read callback, with what its own read would have given it
+  if (m_bytesRead != nullptr)
+    m_bytesRead->fetch_add(static_cast<uint64_t>(n), std::memory_order_relaxed);
+  bufferevent_trigger(bev, EV_READ,
+                      0);  // evhttp's read callback, with what its own read would have given it
 }
 
 }  // namespace plumbline::mock

@@ -38,7 +38,8 @@ uint64_t spaceMask64(const char* p) {
     const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
     const __m128i fromTab = _mm_sub_epi8(c, tab);  // '\t'..'\r' become 0..4, all else above 4
     const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(fromTab, four), fromTab);
-    const auto bits = static_cast<uint32_t>(_mm_movemask_epi8(_mm_or_si128(control, _mm_cmpeq_epi8(c, blank))));
+    const auto bits =
+        static_cast<uint32_t>(_mm_movemask_epi8(_mm_or_si128(control, _mm_cmpeq_epi8(c, blank))));
     mask |= static_cast<uint64_t>(bits) << (16 * k);
   }
   return mask;
@@ -107,9 +108,10 @@ struct BlockHasher {
       std::memcpy(&w, word + k, 8);
       block = mixWord(block, w);
     }
-    if (k < length) {  // the last 1..7 bytes, little-endian like the full steps
+    if (k < length) {  // the last 1..7 bytes, low byte first (as the 8-byte loads on x86)
       uint64_t w = 0;
-      for (size_t b = 0; k + b < length; ++b) w |= static_cast<uint64_t>(static_cast<unsigned char>(word[k + b])) << (8 * b);
+      for (size_t b = 0; k + b < length; ++b)
+        w |= static_cast<uint64_t>(static_cast<unsigned char>(word[k + b])) << (8 * b);
       block = mixWord(block, w);
     }
     block = (block ^ (0x20u | (static_cast<uint64_t>(length) << 8))) * kFnvPrime;

@@ -57,8 +57,9 @@ void runRealtime(int priority) {
   param.sched_priority = priority;
   if (sched_setscheduler(0, SCHED_FIFO, &param) != 0) {
     const std::string reason = std::strerror(errno);
-    throw std::runtime_error("mock: --realtime " + std::to_string(priority) + ": the kernel refused SCHED_FIFO (" +
-                             reason + "); it needs CAP_SYS_NICE or an RLIMIT_RTPRIO of at least " +
+    throw std::runtime_error("mock: --realtime " + std::to_string(priority) +
+                             ": the kernel refused SCHED_FIFO (" + reason +
+                             "); it needs CAP_SYS_NICE or an RLIMIT_RTPRIO of at least " +
                              std::to_string(priority) + " (ulimit -r)");
   }
 }
@@ -114,7 +115,8 @@ int runMockServer(const MockConfig& config) {
   std::signal(SIGPIPE, SIG_IGN);  // a vanished client must be an error code, not a death
   prctl(PR_SET_TIMERSLACK, 1UL);  // inherited by the loop threads: no 50 µs timer slack
   try {
-    if (settings.realtimePriority > 0) runRealtime(settings.realtimePriority);  // before any thread starts
+    if (settings.realtimePriority > 0)
+      runRealtime(settings.realtimePriority);  // before any thread starts
     MockServer server(settings);
     server.start();
     std::cout << server.baseUrl() << std::endl;

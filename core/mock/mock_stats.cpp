@@ -53,10 +53,12 @@ uint64_t MockStatsBoard::bytesReadInBulk() const {
 }
 
 std::string MockStatsBoard::toJson() const {
-  std::string out = "{\"requests_received\":" + std::to_string(received()) + ",\"requests_completed\":" +
-                    std::to_string(completed()) + ",\"tokens_sent\":" + std::to_string(tokens()) +
+  std::string out = "{\"requests_received\":" + std::to_string(received()) +
+                    ",\"requests_completed\":" + std::to_string(completed()) +
+                    ",\"tokens_sent\":" + std::to_string(tokens()) +
                     ",\"requests_timed_from_arrival\":" + std::to_string(timedFromArrival()) +
-                    ",\"request_bytes_read_in_bulk\":" + std::to_string(bytesReadInBulk()) + ",\"faults\":{";
+                    ",\"request_bytes_read_in_bulk\":" + std::to_string(bytesReadInBulk()) +
+                    ",\"faults\":{";
   for (size_t i = 0; i < kFaultClassCount; ++i) {
     if (i != 0) out += ',';
     out += '"';

@@ -24,7 +24,8 @@ constexpr int64_t kMaxAgeNs = 1'000'000'000;
 constexpr int kBatch = 64;
 }  // namespace
 
-RequestArrivals::RequestArrivals(event_base* base, BulkReader* bulk) : m_bulk(bulk), m_scratch(new char[kScanBytes]) {
+RequestArrivals::RequestArrivals(event_base* base, BulkReader* bulk)
+    : m_bulk(bulk), m_scratch(new char[kScanBytes]) {
   if (event_base_priority_init(base, 2) != 0) throw std::runtime_error("mock: cannot set event priorities");
   m_epoll = epoll_create1(EPOLL_CLOEXEC);
   if (m_epoll < 0) throw std::runtime_error("mock: cannot create the arrival watch");

@@ -33,7 +33,8 @@ class KeepAliveClient {
   /// A POST to /v1/completions with `body`.
   static std::string request(const std::string& body) {
     return "POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-           "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+           "Content-Length: " +
+           std::to_string(body.size()) + "\r\n\r\n" + body;
   }
   bool send(const std::string& body) { return sendRaw(request(body)); }
   /// Writes `bytes` as they are (a request, a part of one, or several).
@@ -64,7 +65,8 @@ class KeepAliveClient {
           }
         }
       }
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          until - std::chrono::steady_clock::now());
       pollfd p{m_fd, POLLIN, 0};
       if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) return "";
       char buf[4096];

@@ -24,7 +24,8 @@ using plumbline::test::KeepAliveClient;
 std::string longBody(int words) {
   std::string prompt;
   prompt.reserve(static_cast<size_t>(words) * 6);
-  for (int i = 0; i < words; ++i) prompt += (i % 3 == 0) ? "alpha " : (i % 3 == 1) ? "beta\\n" : "gamma ";
+  for (int i = 0; i < words; ++i)
+    prompt += (i % 3 == 0) ? "alpha " : (i % 3 == 1) ? "beta\\n" : "gamma ";
   return R"({"prompt":")" + prompt + R"(","max_tokens":2,"ignore_eos":true})";
 }
 
@@ -37,7 +38,8 @@ int64_t promptTokensOf(const std::string& reply) {
 }
 
 uint64_t bulkBytes(const EmbeddedTarget& mock) {
-  return json::parse(httpGet(mock.baseUrl() + "/mock/stats").body)["request_bytes_read_in_bulk"].get<uint64_t>();
+  return json::parse(httpGet(mock.baseUrl() + "/mock/stats").body)["request_bytes_read_in_bulk"]
+      .get<uint64_t>();
 }
 
 const std::string kSmall = R"({"prompt":"x y","max_tokens":1,"ignore_eos":true})";
@@ -75,7 +77,8 @@ TEST_F(MockLongBody, ABodyThatArrivesInPiecesIsParsedWhenItIsWhole) {
   for (size_t cut : cuts) {
     ASSERT_TRUE(client.sendRaw(request.substr(from, cut - from)));
     from = cut;
-    std::this_thread::sleep_for(std::chrono::milliseconds(30));  // each piece is read before the next comes
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(30));  // each piece is read before the next comes
   }
   ASSERT_TRUE(client.sendRaw(request.substr(from)));
   EXPECT_EQ(promptTokensOf(client.reply()), 20000);
@@ -84,7 +87,8 @@ TEST_F(MockLongBody, ABodyThatArrivesInPiecesIsParsedWhenItIsWhole) {
 }
 
 TEST_F(MockLongBody, PipelinedLongRequestsAreAnsweredInOrder) {
-  ASSERT_TRUE(client.sendRaw(KeepAliveClient::request(longBody(12000)) + KeepAliveClient::request(longBody(9000)) +
+  ASSERT_TRUE(client.sendRaw(KeepAliveClient::request(longBody(12000)) +
+                             KeepAliveClient::request(longBody(9000)) +
                              KeepAliveClient::request(kSmall)));
   EXPECT_EQ(promptTokensOf(client.reply()), 12000);
   EXPECT_EQ(promptTokensOf(client.reply()), 9000);

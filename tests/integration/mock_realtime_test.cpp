@@ -86,13 +86,15 @@ struct MockChild {
 
 TEST(MockRealtime, EveryLoopRunsSchedFifoOrTheMockSaysWhyNot) {
   if (fifoAllowed(1)) {
-    MockChild mock({"--listen", "127.0.0.1:0", "--threads", "2", "--preset", "instant", "--realtime", "1"});
+    MockChild mock(
+        {"--listen", "127.0.0.1:0", "--threads", "2", "--preset", "instant", "--realtime", "1"});
     const std::string url = mock.firstLine();
     ASSERT_EQ(url.rfind("http://127.0.0.1:", 0), 0u) << url;
     const std::vector<int> policies = mock.threadPolicies();
     ASSERT_GE(policies.size(), 3u);  // the main thread and two loops
     for (int policy : policies) EXPECT_EQ(policy, SCHED_FIFO);
-    const auto r = plumbline::test::httpPost(url + "/v1/completions", R"({"prompt":"x","max_tokens":2,"ignore_eos":true})");
+    const auto r = plumbline::test::httpPost(url + "/v1/completions",
+                                             R"({"prompt":"x","max_tokens":2,"ignore_eos":true})");
     EXPECT_EQ(r.status, 200);
   } else {
     const auto r = plumbline::test::runCli("mock --listen 127.0.0.1:0 --realtime 1");
@@ -104,7 +106,8 @@ TEST(MockRealtime, EveryLoopRunsSchedFifoOrTheMockSaysWhyNot) {
 
 TEST(MockRealtime, APriorityOutsideOneToNinetyNineIsAUsageError) {
   for (const char* bad : {"0", "100", "-3"}) {
-    const auto r = plumbline::test::runCli(std::string("mock --listen 127.0.0.1:0 --realtime ") + bad);
+    const auto r =
+        plumbline::test::runCli(std::string("mock --listen 127.0.0.1:0 --realtime ") + bad);
     EXPECT_EQ(r.exitCode, 2) << bad << ": " << r.output;
     EXPECT_NE(r.output.find("--realtime"), std::string::npos) << r.output;
   }

@@ -62,7 +62,8 @@ TEST(MockRequest, CountsWordsAsAByteByByteReadingDoes) {
 // in the high bytes of a step.
 TEST(MockRequest, PromptHashDependsOnEveryByte) {
   const std::string base(40, 'a');
-  std::set<uint64_t> hashes{parseOk(ApiKind::Completions, R"({"prompt":")" + base + R"("})").promptHash};
+  std::set<uint64_t> hashes{
+      parseOk(ApiKind::Completions, R"({"prompt":")" + base + R"("})").promptHash};
   for (size_t i = 0; i < base.size(); ++i) {
     std::string changed = base;
     changed[i] = 'b';
@@ -73,7 +74,8 @@ TEST(MockRequest, PromptHashDependsOnEveryByte) {
   constexpr int kPrompts = 4000;
   for (int i = 0; i < kPrompts; ++i) {
     const std::string digits = std::to_string(10'000'000 + i);  // eight bytes, the first step
-    const auto req = parseOk(ApiKind::Completions, R"({"prompt":"abcd)" + digits.substr(4) + R"( and more after it"})");
+    const auto req = parseOk(ApiKind::Completions,
+                             R"({"prompt":"abcd)" + digits.substr(4) + R"( and more after it"})");
     sum += static_cast<double>(completionTokens(req, 64.0));
   }
   EXPECT_NEAR(sum / kPrompts, 64.0, 3.0);
@@ -173,7 +175,8 @@ TEST(MockRequest, BlockHashesDependOnTheWordsAloneWhereverTheyFall) {
   }
   const auto hashesOf = [](const std::string& prompt) {
     std::string error;
-    const auto req = parseMockRequest(ApiKind::Completions, R"({"prompt":")" + prompt + R"("})", error, 8);
+    const auto req =
+        parseMockRequest(ApiKind::Completions, R"({"prompt":")" + prompt + R"("})", error, 8);
     EXPECT_TRUE(req.has_value()) << error;
     return req ? req->blockHashes : std::vector<uint64_t>{};
   };
@@ -183,17 +186,21 @@ TEST(MockRequest, BlockHashesDependOnTheWordsAloneWhereverTheyFall) {
   ASSERT_EQ(expected.size(), 15u);  // 120 words in blocks of 8
   for (int lead = 0; lead < 70; ++lead) {
     std::string spaced(static_cast<size_t>(lead), ' ');
-    for (size_t i = 0; i < words.size(); ++i) spaced += words[i] + (i % 5 == 0 ? "\\t\\n " : i % 3 == 0 ? "  " : " ");
+    for (size_t i = 0; i < words.size(); ++i)
+      spaced += words[i] + (i % 5 == 0 ? "\\t\\n " : i % 3 == 0 ? "  " : " ");
     ASSERT_EQ(hashesOf(spaced), expected) << "with " << lead << " leading spaces";
   }
   for (size_t changed : {0u, 7u, 8u, 63u, 64u, 119u}) {
     std::string prompt;
-    for (size_t i = 0; i < words.size(); ++i) prompt += (i == changed ? words[i] + "x" : words[i]) + " ";
+    for (size_t i = 0; i < words.size(); ++i)
+      prompt += (i == changed ? words[i] + "x" : words[i]) + " ";
     const std::vector<uint64_t> got = hashesOf(prompt);
     ASSERT_EQ(got.size(), expected.size());
     for (size_t b = 0; b < got.size(); ++b) {
-      if (b < changed / 8) EXPECT_EQ(got[b], expected[b]) << "word " << changed << ", block " << b;
-      else EXPECT_NE(got[b], expected[b]) << "word " << changed << ", block " << b;
+      if (b < changed / 8)
+        EXPECT_EQ(got[b], expected[b]) << "word " << changed << ", block " << b;
+      else
+        EXPECT_NE(got[b], expected[b]) << "word " << changed << ", block " << b;
     }
   }
 }
