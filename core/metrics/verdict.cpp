@@ -100,15 +100,22 @@ int64_t pooledLagP99(const std::vector<WindowEvidence>& ws, size_t i, size_t j) 
   return all.back().first;
 }
 
+/// "a worker's event loop was held up to X ms at once" when the longest loop delay of windows
+/// [i, j] was the tolerance or more (one long turn, or the worker off its CPU); else empty.
+std::string heldUp(const std::vector<WindowEvidence>& ws, size_t i, size_t j, int64_t toleranceNs) {
+  int64_t heldNs = 0;
+  for (size_t k = i; k <= j; ++k) heldNs = std::max(heldNs, ws[k].harness.loopDelayMaxNs);
+  if (heldNs < toleranceNs) return {};
+  return "a worker's event loop was held up to " + formatMs(heldNs) + " ms at once";
+}
+
 /// What the harness's own evidence says about windows [i, j] that sent late, for a worker that
 /// was busy enough not to be "mostly idle": its event loop held up for as long as the
 /// tolerance or longer at once (one long turn, or the worker off its CPU), and many new
 /// connections opened. Empty when neither shows: the lateness stays unexplained, not guessed.
 std::string lateBecause(const std::vector<WindowEvidence>& ws, size_t i, size_t j, int64_t toleranceNs) {
-  int64_t heldNs = 0;
-  for (size_t k = i; k <= j; ++k) heldNs = std::max(heldNs, ws[k].harness.loopDelayMaxNs);
   std::vector<std::string> why;
-  if (heldNs >= toleranceNs) why.push_back("a worker's event loop was held up to " + formatMs(heldNs) + " ms at once");
+  if (std::string held = heldUp(ws, i, j, toleranceNs); !held.empty()) why.push_back(std::move(held));
   // Connections open before the first of them: the window before (if it is the one just
   // before), nothing before the run's first window, unknown otherwise.
   int64_t before = -1;
@@ -163,9 +170,14 @@ void judgeSendLag(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
         }
         std::string reason = "send lag p99 " + formatMs(worst) + " ms > " +
                              formatMs(p.sendLagToleranceNs) + " ms tolerance";
-        // Idle workers that still sent late were held up from outside (host pauses, other load).
-        if (busiest < kIdleCpu) reason += " while workers were mostly idle (the machine held them up)";
-        else reason += lateBecause(judged, i, j, p.sendLagToleranceNs);
+        // Idle workers that still sent late were held up from outside (host pauses, other load);
+        // how long, where the loop-delay probe saw it.
+        if (busiest < kIdleCpu) {
+          const std::string held = heldUp(judged, i, j, p.sendLagToleranceNs);
+          reason += " while workers were mostly idle (the machine held them up" + (held.empty() ? "" : ": " + held) + ")";
+        } else {
+          reason += lateBecause(judged, i, j, p.sendLagToleranceNs);
+        }
         return reason;
       },
       out);
