@@ -113,9 +113,11 @@ std::string heldUp(const std::vector<WindowEvidence>& ws, size_t i, size_t j, in
 /// was busy enough not to be "mostly idle": its event loop held up for as long as the
 /// tolerance or longer at once (one long turn, or the worker off its CPU), and many new
 /// connections opened. Empty when neither shows: the lateness stays unexplained, not guessed.
-std::string lateBecause(const std::vector<WindowEvidence>& ws, size_t i, size_t j, int64_t toleranceNs) {
+std::string lateBecause(const std::vector<WindowEvidence>& ws, size_t i, size_t j,
+                        int64_t toleranceNs) {
   std::vector<std::string> why;
-  if (std::string held = heldUp(ws, i, j, toleranceNs); !held.empty()) why.push_back(std::move(held));
+  if (std::string held = heldUp(ws, i, j, toleranceNs); !held.empty())
+    why.push_back(std::move(held));
   // Connections open before the first of them: the window before (if it is the one just
   // before), nothing before the run's first window, unknown otherwise.
   int64_t before = -1;
@@ -174,7 +176,8 @@ void judgeSendLag(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
         // how long, where the loop-delay probe saw it.
         if (busiest < kIdleCpu) {
           const std::string held = heldUp(judged, i, j, p.sendLagToleranceNs);
-          reason += " while workers were mostly idle (the machine held them up" + (held.empty() ? "" : ": " + held) + ")";
+          reason += " while workers were mostly idle (the machine held them up" +
+                    (held.empty() ? "" : ": " + held) + ")";
         } else {
           reason += lateBecause(judged, i, j, p.sendLagToleranceNs);
         }

@@ -13,6 +13,8 @@ struct event_base;
 
 namespace plumbline::mock {
 
+class BulkReader;
+
 /// Watches the loop's keep-alive connections for the next request's bytes and keeps the kernel
 /// arrival stamp of the last segment that came in. A connection is watched from its first
 /// completed request on (so that request is timed from its read, as before): its socket joins
@@ -20,8 +22,6 @@ namespace plumbline::mock {
 /// watches at a priority above evhttp's own reads, so the stamp is taken before evhttp reads
 /// the bytes. A closed socket leaves that set by itself (the kernel drops it), so nothing is
 /// left behind for a reused descriptor number.
-class BulkReader;
-
 class RequestArrivals {
  public:
   /// Sets `base` to two priorities (call before any event is added to it). `bulk` (may be null,

@@ -82,7 +82,8 @@ void expectKeptUp(const HonestyRun& r) {
       const std::string text = reason.get<std::string>();
       EXPECT_TRUE(text.find("send lag p99") != std::string::npos &&
                   text.find("(the machine held them up") != std::string::npos)
-          << "a reason that blames the harness, not the machine: " << text << "\n" << s.dump(2);
+          << "a reason that blames the harness, not the machine: " << text << "\n"
+          << s.dump(2);
     }
     std::printf("[ sanitized ] harness_limited by the machine, accepted: %s\n", s["verdict_reasons"].dump().c_str());
     return;

@@ -225,20 +225,22 @@ TEST(Verdict, PooledWindowsOverToleranceAreNamedTogether) {
 }
 
 TEST(Verdict, IdleWorkersHeldUpFromOutsideSayForHowLong) {
-  auto ws = lowRateRun(27, 3, 5);  // windows 4–8 s late while idle
-  ws[6].harness.loopDelayMaxNs = 3'250'000;  // the probe saw the loop held 3.25 ms
+  auto ws = lowRateRun(27, 3, 5);             // windows 4–8 s late while idle
+  ws[6].harness.loopDelayMaxNs = 3'250'000;   // the probe saw the loop held 3.25 ms
   ws[12].harness.loopDelayMaxNs = 9'000'000;  // a window that sent on time: not part of the reason
   Verdict v = judgeRun(ws);
   ASSERT_EQ(v.reasons.size(), 1u);
-  EXPECT_EQ(v.reasons[0],
-            "windows 4\u20138 s: send lag p99 5 ms > 1 ms tolerance while workers were mostly idle (the "
-            "machine held them up: a worker's event loop was held up to 3.25 ms at once)");
+  EXPECT_EQ(
+      v.reasons[0],
+      "windows 4\u20138 s: send lag p99 5 ms > 1 ms tolerance while workers were mostly idle (the "
+      "machine held them up: a worker's event loop was held up to 3.25 ms at once)");
   ws[6].harness.loopDelayMaxNs = 900'000;  // under the tolerance: not evidence, not said
   v = judgeRun(ws);
   ASSERT_EQ(v.reasons.size(), 1u);
-  EXPECT_EQ(v.reasons[0],
-            "windows 4\u20138 s: send lag p99 5 ms > 1 ms tolerance while workers were mostly idle (the "
-            "machine held them up)");
+  EXPECT_EQ(
+      v.reasons[0],
+      "windows 4\u20138 s: send lag p99 5 ms > 1 ms tolerance while workers were mostly idle (the "
+      "machine held them up)");
 }
 
 TEST(Verdict, BusyWorkersGetNoMachineExcuse) {
