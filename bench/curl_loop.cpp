@@ -2,8 +2,9 @@
 // reused easy handles, keep-alive), open loop at a fixed rate, nothing else. It reads every
 // reply and counts its SSE events ("data:" lines), and does none of what Plumbline does per
 // request (no JSON parse, no token timing, no histograms, no database row, no second process).
-// It prints its own CPU (getrusage RUSAGE_SELF, user + system) per request and per chunk, so
-// bench/cpu_cost.sh can put Plumbline's figures beside it as ratios from one run on one machine.
+// It prints its own CPU (getrusage RUSAGE_SELF, user and system) with the requests and chunks it
+// handled, from which bench/cpu_cost.sh takes its cost per request or per chunk and puts
+// Plumbline's figures beside it as ratios from one run on one machine.
 //
 //   curl_loop --url URL [--rate R] [--duration S] [--pattern even|bursts] [--stream]
 //
