@@ -66,12 +66,18 @@ measured_run() {  # $1 = workload, $2 = url, $3 = rate, $4 = duration
   echo "$cpu $completed $chunks $verdict $sys"
 }
 
+# marginal_us SHORT LONG UNIT: the marginal CPU per request or chunk, (CPU of the long run −
+# CPU of the short one) / (work of long − work of short).
+marginal_us() {
+  awk -v s="$1" -v l="$2" -v unit="$3" 'BEGIN { split(s, a, " "); split(l, b, " "); col = (unit == "req") ? 2 : 3
+    d = b[col] - a[col]; if (d < 1) d = 1; printf "%.4f", (b[1] - a[1]) * 1e6 / d }'
+}
+
 report() {  # $1 = label, $2 = unit (req|chunk), $3 = short result, $4 = long result
-  awk -v label="$1" -v unit="$2" -v s="$3" -v l="$4" 'BEGIN {
+  awk -v label="$1" -v unit="$2" -v s="$3" -v l="$4" -v marginal="$(marginal_us "$3" "$4" "$2")" 'BEGIN {
     split(s, a, " "); split(l, b, " "); col = (unit == "req") ? 2 : 3
     printf "%s\tshort: %.3f s CPU / %d %s (%s)\tlong: %.3f s CPU (%.0f%% system) / %d %s (%s)\n", label, a[1], a[col], unit, a[4], b[1], 100 * b[5] / b[1], b[col], unit, b[4]
-    d = b[col] - a[col]; if (d < 1) d = 1
-    printf "%s\twhole run (long): %.2f us/%s\tmarginal (long-short): %.2f us/%s\n", label, b[1] * 1e6 / (b[col] > 0 ? b[col] : 1), unit, (b[1] - a[1]) * 1e6 / d, unit }'
+    printf "%s\twhole run (long): %.2f us/%s\tmarginal (long-short): %.2f us/%s\n", label, b[1] * 1e6 / (b[col] > 0 ? b[col] : 1), unit, marginal, unit }'
 }
 
 start_mock instant --listen 127.0.0.1:0 --threads 1 --preset instant
@@ -97,11 +103,6 @@ libcurl_run() {
       us = cpu * 1e6 / (count > 0 ? count : 1)
       printf "libcurl multi loop, %s\t%.3f s CPU (%.0f%% system) / %d %s (send late p99 %.0f us)\t%.2f us/%s\tplumbline/libcurl %.2f\n",
         label, cpu, 100 * f["sys_s"] / cpu, count, unit, f["late_p99_us"], us, unit, ours / us }'
-}
-# marginal_us SHORT LONG UNIT: Plumbline's marginal CPU per request or chunk, as report() prints it.
-marginal_us() {
-  awk -v s="$1" -v l="$2" -v unit="$3" 'BEGIN { split(s, a, " "); split(l, b, " "); col = (unit == "req") ? 2 : 3
-    d = b[col] - a[col]; if (d < 1) d = 1; printf "%.4f", (b[1] - a[1]) * 1e6 / d }'
 }
 libcurl_run "evenly at $rate rps" req "$(marginal_us "$ns_short" "$ns_long" req)" \
   --url "$url_instant" --rate "$rate" --duration "$long" --pattern even

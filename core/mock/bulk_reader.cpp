@@ -35,19 +35,10 @@ ssize_t readInto(evbuffer* input, int fd, size_t want) {
 }
 }  // namespace
 
-void BulkReader::track(bufferevent* bev, int fd) {
-  if (fd < 0) return;
-  const auto i = static_cast<size_t>(fd);
-  if (i >= m_byFd.size()) m_byFd.resize(i + 1, nullptr);
-  m_byFd[i] = bev;
-}
-
-void BulkReader::readQueued(int fd, size_t queued) {
-  if (queued <= kLibeventReadBytes || fd < 0 || static_cast<size_t>(fd) >= m_byFd.size()) return;
-  bufferevent* bev = m_byFd[static_cast<size_t>(fd)];
+void BulkReader::readQueued(bufferevent* bev, int fd, size_t queued) {
   // Where libevent would not read either: reads disabled (evhttp writing a reply), or another
   // socket.
-  if (bev == nullptr || bufferevent_getfd(bev) != fd ||
+  if (queued <= kLibeventReadBytes || bev == nullptr || bufferevent_getfd(bev) != fd ||
       (bufferevent_get_enabled(bev) & EV_READ) == 0)
     return;
   evbuffer* input = bufferevent_get_input(bev);
@@ -66,8 +57,8 @@ void BulkReader::readQueued(int fd, size_t queued) {
   if (n <= 0) return;  // an error or the end of the stream: libevent's own read finds it
   if (m_bytesRead != nullptr)
     m_bytesRead->fetch_add(static_cast<uint64_t>(n), std::memory_order_relaxed);
-  bufferevent_trigger(bev, EV_READ,
-                      0);  // evhttp's read callback, with what its own read would have given it
+  // evhttp's read callback, with what its own read would have given it.
+  bufferevent_trigger(bev, EV_READ, 0);
 }
 
 }  // namespace plumbline::mock

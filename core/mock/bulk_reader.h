@@ -9,7 +9,6 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 struct bufferevent;
 
@@ -23,19 +22,15 @@ class BulkReader {
   /// `bytesRead` (may be null) counts the bytes this reads instead of libevent.
   explicit BulkReader(std::atomic<uint64_t>* bytesRead) : m_bytesRead(bytesRead) {}
 
-  /// `bev` is the connection on its descriptor from now on. Call it when the descriptor joins
-  /// the arrival watch: only descriptors in that watch are ever passed to readQueued, and a
-  /// socket leaves it only when closed, which libevent does when it frees `bev`.
-  void track(bufferevent* bev, int fd);
-
-  /// `queued` bytes wait on `fd` (a watched descriptor): if that is more than libevent reads
-  /// in a turn and its connection is reading, reads them (up to the connection's high
-  /// watermark, if any) and lets evhttp parse them now. On an error or the end of the stream it
-  /// does nothing more: libevent's own read then finds the connection's end.
-  void readQueued(int fd, size_t queued);
+  /// `queued` bytes wait on `fd`, the socket of `bev` (a live connection: RequestArrivals
+  /// passes only descriptors in its watch, which a socket leaves when libevent frees its
+  /// bufferevent and closes it). If that is more than libevent reads in a turn and the
+  /// connection is reading, reads them (up to its high watermark, if any) and lets evhttp parse
+  /// them now. On an error or the end of the stream it does nothing more: libevent's own read
+  /// then finds the connection's end.
+  void readQueued(bufferevent* bev, int fd, size_t queued);
 
  private:
-  std::vector<bufferevent*> m_byFd;
   std::atomic<uint64_t>* m_bytesRead;
 };
 

@@ -28,8 +28,8 @@ struct MockRequest {
   bool ignoreEos = false;
   std::optional<int64_t> maxTokens;
   int64_t promptTokens = 0;
-  uint64_t promptHash =
-      0;  ///< hash of the prompt text (mock_request.cpp), drives the natural length
+  /// Hash of the prompt text (mock_request.cpp), drives the natural length.
+  uint64_t promptHash = 0;
   double temperature = 1.0;  ///< OpenAI's default when absent
   /// With block hashing on: for each full block of `blockWords` prompt words, a hash of
   /// that block chained with the previous one (the prefix cache's keys). Never 0.

@@ -43,23 +43,23 @@ RequestArrivals::~RequestArrivals() {
   close(m_epoll);
 }
 
-int64_t& RequestArrivals::slot(int fd) {
+RequestArrivals::Watched& RequestArrivals::slot(int fd) {
   const auto i = static_cast<size_t>(fd);
-  if (i >= m_arrivalRealNs.size()) m_arrivalRealNs.resize(i + 1, -1);
-  return m_arrivalRealNs[i];
+  if (i >= m_watched.size()) m_watched.resize(i + 1);
+  return m_watched[i];
 }
 
 int64_t RequestArrivals::take(bufferevent* bev) {
   const int fd = bev != nullptr ? bufferevent_getfd(bev) : -1;
   if (fd < 0) return -1;
-  const int64_t realNs = std::exchange(slot(fd), -1);
+  const int64_t realNs = std::exchange(slot(fd).arrivalRealNs, -1);
   epoll_event ev{};
   ev.events = EPOLLIN | EPOLLET;
   ev.data.u64 = static_cast<uint64_t>(fd);
   if (epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &ev) == 0) {
     // Not watched until now: this socket is new (any stamp kept was a closed socket's).
     net::enableArrivalStamps(fd);
-    if (m_bulk != nullptr) m_bulk->track(bev, fd);
+    slot(fd).bev = bev;
     return -1;
   }
   if (errno != EEXIST || realNs < 0) return -1;
@@ -80,9 +80,11 @@ void RequestArrivals::drain() {
       const auto fd = static_cast<int>(ready[i].data.u64);
       size_t queued = 0;
       const int64_t stamp = net::peekArrival(fd, m_scratch.get(), kScanBytes, &queued);
-      if (stamp >= 0) slot(fd) = stamp;  // else nothing queued (evhttp read it already) or the peer closed
-      // Last: evhttp may parse a whole request in it, and the request's handler calls take().
-      if (m_bulk != nullptr) m_bulk->readQueued(fd, queued);
+      Watched& w = slot(fd);
+      if (stamp >= 0) w.arrivalRealNs = stamp;  // else nothing queued (evhttp read it already) or the peer closed
+      // Last: evhttp may parse a whole request in it, and the request's handler calls take()
+      // (which may grow m_watched: `w` is not used after this).
+      if (m_bulk != nullptr) m_bulk->readQueued(w.bev, fd, queued);
     }
   } while (n == kBatch);
 }

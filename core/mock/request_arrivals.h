@@ -40,13 +40,21 @@ class RequestArrivals {
  private:
   static void onReady(int fd, short events, void* self);
   void drain();
-  /// The stamp kept for `fd` (grown on demand, -1 = none).
-  int64_t& slot(int fd);
+  /// A watched descriptor: its last segment's stamp (-1 = none) and its connection, set when the
+  /// descriptor joins the watch. The socket leaves the watch only when closed, which libevent
+  /// does when it frees the bufferevent, so the watch never reports a descriptor whose `bev`
+  /// is stale.
+  struct Watched {
+    int64_t arrivalRealNs = -1;
+    bufferevent* bev = nullptr;
+  };
+  /// The entry for `fd` (grown on demand).
+  Watched& slot(int fd);
 
   BulkReader* m_bulk;
   int m_epoll = -1;
   event* m_event = nullptr;
-  std::vector<int64_t> m_arrivalRealNs;  ///< by descriptor: last segment's stamp, or -1
+  std::vector<Watched> m_watched;  ///< by descriptor
   std::unique_ptr<char[]> m_scratch;
 };
 
