@@ -8,6 +8,7 @@
 
 #include "core/mock/embedded_target.h"
 #include "tests/integration/child_process.h"
+#include "tests/integration/machine_holds.h"
 #include "tests/integration/mock_http.h"
 #include "tests/integration/timing_budget.h"
 
@@ -70,36 +71,52 @@ HonestyRun runPlumbline(const TempDir& dir, const json& w, const std::string& ta
 // and the rest of the suite shares the machine; timing is not judged there (kTimingChecked).
 constexpr double kKeepUpRate = kTimingChecked ? 500 : 100;
 
-/// The run must have kept up. In a sanitized build one more outcome is accepted: harness_limited
-/// whose every reason is late sends *while the workers were idle*, i.e. the harness saw the
-/// machine hold it up (host pauses, other load) and said so. Reasons that blame the harness
-/// (CPU saturated, sends short of the plan, lag while busy, a worker died) still fail.
-void expectKeptUp(const HonestyRun& r) {
-  json s = r.summary;
-  if (!kTimingChecked && r.exitCode == 3 && s["verdict"] == "harness_limited") {
-    ASSERT_FALSE(s["verdict_reasons"].empty()) << s.dump(2);
-    for (const json& reason : s["verdict_reasons"]) {
-      const std::string text = reason.get<std::string>();
-      EXPECT_TRUE(text.find("send lag p99") != std::string::npos &&
-                  text.find("(the machine held them up") != std::string::npos)
-          << "a reason that blames the harness, not the machine: " << text << "\n"
-          << s.dump(2);
-    }
-    std::printf("[ sanitized ] harness_limited by the machine, accepted: %s\n", s["verdict_reasons"].dump().c_str());
-    return;
-  }
-  ASSERT_EQ(r.exitCode, 0) << r.output << s.dump(2);
-  EXPECT_EQ(s["verdict"], "kept_up") << s.dump(2);
+/// One keep-up run against its own mock, and what the mock counted.
+struct KeepUpAttempt : HonestyRun {
+  json mockStats;
+};
+
+KeepUpAttempt keepUpAttempt(std::optional<double> ttftMs, std::optional<double> itlMs,
+                            const json& workload, const std::string& workers) {
+  TempDir dir;
+  auto mock = startHonestyMock(ttftMs, itlMs);
+  KeepUpAttempt a{runPlumbline(dir, workload, mock.baseUrl(), {"--workers", workers}, 60'000), {}};
+  a.mockStats = json::parse(plumbline::test::httpGet(mock.baseUrl() + "/mock/stats").body);
+  return a;
 }
+
+enum class KeepUp { Kept, HeldUpByTheMachine, Failed };
+
+/// The run must have kept up. Harness_limited by the machine alone in every attempt
+/// (heldUpByTheMachineOnly: the harness saw the machine hold it up and said so) is accepted as
+/// honest but shows nothing of the harness's own precision. Any other verdict or exit fails.
+KeepUp expectKeptUp(const HonestyRun& r) {
+  json s = r.summary;  // non-const: a missing key reads as null instead of undefined behaviour
+  if (r.exitCode == 3 && plumbline::test::heldUpByTheMachineOnly(s)) {
+    std::printf(
+        "[ held up ] harness_limited by the machine alone in the last attempt too, "
+        "accepted as honest: %s\n",
+        s["verdict_reasons"].dump().c_str());
+    return KeepUp::HeldUpByTheMachine;
+  }
+  EXPECT_EQ(r.exitCode, 0) << r.output << s.dump(2);
+  EXPECT_EQ(s["verdict"], "kept_up") << s.dump(2);
+  return r.exitCode == 0 && s["verdict"] == "kept_up" ? KeepUp::Kept : KeepUp::Failed;
+}
+
+/// Why a timing check did not run although this build checks timing.
+constexpr const char* kHeldUpEveryAttempt =
+    "the machine held the harness up in every attempt (see [ held up ]): its precision is not "
+    "shown here";
 
 }  // namespace
 
 TEST(RunHonesty, ConstantStreamingRunKeepsUpAndMatchesTheMockCount) {
-  TempDir dir;
-  auto mock = startHonestyMock(5.0, 1.0);
-  const auto r = runPlumbline(dir, honestyWorkload(kKeepUpRate, 10, true, 16), mock.baseUrl(), {"--workers", "2"}, 60'000);
-  ASSERT_NO_FATAL_FAILURE(expectKeptUp(r)) << r.output;
-  json s = r.summary;  // non-const: a missing key reads as null instead of undefined behaviour
+  const auto a = plumbline::test::untilNotHeldUpByTheMachine(
+      [] { return keepUpAttempt(5.0, 1.0, honestyWorkload(kKeepUpRate, 10, true, 16), "2"); });
+  const KeepUp keptUp = expectKeptUp(a);
+  ASSERT_NE(keptUp, KeepUp::Failed) << a.output;
+  json s = a.summary;  // non-const: a missing key reads as null instead of undefined behaviour
   const int planned = static_cast<int>(kKeepUpRate * 10);
   EXPECT_EQ(s["planned"], planned);
   EXPECT_EQ(s["sent"], planned);
@@ -107,23 +124,24 @@ TEST(RunHonesty, ConstantStreamingRunKeepsUpAndMatchesTheMockCount) {
   EXPECT_NEAR(s["achieved_rps"].get<double>(), s["requested_rps"].get<double>(),
               0.01 * s["requested_rps"].get<double>());
   EXPECT_EQ(s["token_count_source"], "server");
+  EXPECT_EQ(a.mockStats["requests_received"], s["sent"]);
+  EXPECT_EQ(a.mockStats["requests_completed"], s["completed"]);
+  if (kTimingChecked && keptUp != KeepUp::Kept) GTEST_SKIP() << kHeldUpEveryAttempt;
   if (kTimingChecked) {
     EXPECT_LT(s["send_lag_ms"]["p50"].get<double>(), 0.1) << s.dump(2);
     EXPECT_LT(s["send_lag_ms"]["p90"].get<double>(), 1.0) << s.dump(2);
   }
-  const json stats = json::parse(plumbline::test::httpGet(mock.baseUrl() + "/mock/stats").body);
-  EXPECT_EQ(stats["requests_received"], s["sent"]);
-  EXPECT_EQ(stats["requests_completed"], s["completed"]);
 }
 
 TEST(RunHonesty, MeasuresTheMocksConfiguredTtftAndInterTokenGap) {
-  TempDir dir;
-  auto mock = startHonestyMock(50.0, 10.0);
-  const auto r = runPlumbline(dir, honestyWorkload(20, 5, true, 64), mock.baseUrl(), {"--workers", "1"}, 60'000);
-  ASSERT_NO_FATAL_FAILURE(expectKeptUp(r)) << r.output;
-  json s = r.summary;  // non-const: a missing key reads as null instead of undefined behaviour
+  const auto a = plumbline::test::untilNotHeldUpByTheMachine(
+      [] { return keepUpAttempt(50.0, 10.0, honestyWorkload(20, 5, true, 64), "1"); });
+  const KeepUp keptUp = expectKeptUp(a);
+  ASSERT_NE(keptUp, KeepUp::Failed) << a.output;
+  json s = a.summary;  // non-const: a missing key reads as null instead of undefined behaviour
   EXPECT_EQ(s["completed"], 100);
   if (!kTimingChecked) GTEST_SKIP() << "timing precision is checked in optimised builds";
+  if (keptUp != KeepUp::Kept) GTEST_SKIP() << kHeldUpEveryAttempt;
   EXPECT_NEAR(s["ttft_ms"]["p50"].get<double>(), 50.0, 1.0) << s.dump(2);
   EXPECT_NEAR(s["itl_ms"]["p50"].get<double>(), 10.0, 0.3) << s.dump(2);
 }
