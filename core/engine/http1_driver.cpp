@@ -287,6 +287,7 @@ void Http1Driver::onReadable(int, short, void* connection) {
   Http1Driver& d = *c.driver;
   d.readResponse(c);
   d.drainFinished();
+  if (d.m_afterRead) d.m_afterRead();  // `c` may be gone: retired, or reused by a send
 }
 
 void Http1Driver::onTimer(int, short, void* connection) {

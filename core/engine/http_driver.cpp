@@ -178,6 +178,7 @@ void HttpDriver::onSocketEvent(int fd, short events, void* self) {
   int running = 0;
   curl_multi_socket_action(d->m_multi, fd, action, &running);
   d->drainFinished();
+  if ((events & EV_READ) != 0 && d->m_afterRead) d->m_afterRead();
 }
 
 void HttpDriver::onTimeout(int, short, void* self) {

@@ -54,6 +54,10 @@ class RequestDriver {
   /// "native" or "curl": which client this is (diagnostics, benchmarks).
   virtual std::string_view clientName() const = 0;
 
+  /// Called after each socket callback that read replies, once its completions are reported:
+  /// the worker sends there whatever came due during the callback (Worker::sendIfDue).
+  void setAfterRead(std::function<void()> afterRead) { m_afterRead = std::move(afterRead); }
+
   /// Collect every reply's text, not only those marked keepReply (the client counts their
   /// tokens once they complete).
   void keepAllReplies(bool keep) { m_reader.keepAllReplies(keep); }
@@ -78,6 +82,7 @@ class RequestDriver {
   std::vector<std::unique_ptr<Transfer>> m_all;
   std::vector<Transfer*> m_active;
   HarnessLimit m_limitHit = HarnessLimit::None;
+  std::function<void()> m_afterRead;  ///< see setAfterRead; may be empty
 
  private:
   std::vector<Transfer*> m_free;

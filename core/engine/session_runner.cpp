@@ -186,6 +186,7 @@ void SessionRunner::skipDescendants(Active& a, uint32_t index) {
 void SessionRunner::stop() {
   m_stopping = true;
   evtimer_del(m_timer);
+  m_timerDueNs = -1;
   m_due = {};
   for (auto it = m_sessions.begin(); it != m_sessions.end();) {
     Active& a = it->second;
@@ -202,6 +203,7 @@ void SessionRunner::stop() {
 void SessionRunner::onTimer(int, short, void* self) { static_cast<SessionRunner*>(self)->pump(); }
 
 void SessionRunner::pump() {
+  m_timerDueNs = -1;
   if (m_stopping) return;
   for (int sent = 0; !m_due.empty(); ++sent) {
     if (sent == kMaxSessionSendsPerTurn) {
@@ -223,10 +225,21 @@ void SessionRunner::pump() {
   armTimer();
 }
 
+void SessionRunner::pumpIfDue() {
+  if (m_timerDueNs < 0 || m_http.nowRel() < m_timerDueNs ||
+      static_cast<int64_t>(m_http.inFlight()) >= m_config.maxInFlight)
+    return;
+  evtimer_del(m_timer);
+  pump();
+}
+
 void SessionRunner::armTimer() {
+  m_timerDueNs = -1;
   if (m_due.empty() || m_stopping) return;
-  const timeval tv = util::toTimeval(m_due.top().atNs - m_http.nowRel());
+  const int64_t delay = m_due.top().atNs - m_http.nowRel();
+  const timeval tv = util::toTimeval(delay);
   evtimer_add(m_timer, &tv);
+  if (delay > 0) m_timerDueNs = m_due.top().atNs;  // only a sleeping timer is overtaken
 }
 
 SessionProgress SessionRunner::takeProgress() {

@@ -45,6 +45,10 @@ class SessionRunner {
   /// No more sends: every request not yet sent is counted as not sent (run ended).
   void stop();
   bool idle() const { return m_sessions.empty(); }
+  /// Sends the dependent requests that came due while a socket callback ran (the worker calls
+  /// this after each read), rather than when the loop next looks at its timers; nothing while
+  /// the in-flight cap holds them back (onDone resumes them).
+  void pumpIfDue();
   /// The planned instant of the next dependent request due, INT64_MAX when none is.
   int64_t nextDueNs() const { return m_due.empty() ? INT64_MAX : m_due.top().atNs; }
   /// Due requests and not-sent counts since the last take.
@@ -93,6 +97,7 @@ class SessionRunner {
   RequestBodyBuilder& m_bodies;
   OnSend m_onSend;
   event* m_timer = nullptr;
+  int64_t m_timerDueNs = -1;  ///< when the sleeping timer is due (run time), else -1 (pumpIfDue)
   std::unordered_map<uint64_t, Active> m_sessions;
   std::priority_queue<Due, std::vector<Due>, std::greater<>> m_due;
   std::map<uint32_t, std::string> m_prefixes;

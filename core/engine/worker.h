@@ -46,6 +46,9 @@ class Worker {
   void onClosed(const std::string& why);
   void configure(const std::string& json);
   void sendDue();
+  /// Runs the send turn now if it came due while a socket callback ran (RequestDriver's
+  /// after-read hook), instead of when the loop next looks at its timers.
+  void sendIfDue();
   void armSendTimer();
   void armTimer(event* timer, int64_t delayNs);
   /// Opens keep-alive connections for the first sends before they are due (once, on the
@@ -101,6 +104,7 @@ class Worker {
   SpinMargin m_spinMargin;  ///< how early the send timer fires; the rest is spun
   int64_t m_sendTurnEndNs = 0;  ///< when the last send turn (spin and sends) ended, monotonic
   int64_t m_sendTimerAtNs = -1;  ///< when the sleeping send timer was asked to fire (run time), else -1
+  int64_t m_sendTurnDueNs = -1;  ///< when the sleeping send timer's turn is due (run time), else -1
   bool m_warmed = false;  ///< connections for the first sends opened (warmConnections)
   bool m_endOfSessions = false;
   bool m_stopping = false;

@@ -5,6 +5,7 @@
 #include <event2/event.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <fstream>
@@ -154,6 +155,37 @@ TEST(Http1Driver, StreamsFromTheMockWithEveryTimestampAndReusesConnections) {
   }
   EXPECT_EQ(c.driver->socketsOpen(), 4u);
   EXPECT_EQ(c.done.back().record.error, ErrorClass::None);
+}
+
+// The worker sends from the after-read hook what came due during a read (Worker::sendIfDue):
+// the hook runs after every read callback, once that read's completions were reported, and a
+// request started from it may take the very connection whose read just ended it.
+TEST(Http1Driver, AfterReadRunsAfterTheReadsCompletionsAndMaySendOnTheSameConnection) {
+  Mock mock(json{{"ttft_ms", 1}, {"itl_ms", 1}, {"threads", 1}});
+  Client c(mock.url, true);
+  std::vector<size_t> doneAtCall;
+  bool sentFromHook = false;
+  c.driver->setAfterRead([&] {
+    doneAtCall.push_back(c.done.size());
+    if (c.done.size() == 1 && !sentFromHook) {
+      sentFromHook = true;
+      c.send(driverChatBody(true, 3));  // the finished request's connection is idle: reused
+    }
+  });
+  c.send(driverChatBody(true, 4));
+  ASSERT_TRUE(c.runUntil(2));
+  ASSERT_TRUE(sentFromHook);
+  // One call per read: the streamed chunks of both requests came in several reads.
+  EXPECT_GE(doneAtCall.size(), 3u);
+  EXPECT_EQ(doneAtCall.front(), 0u);
+  // The call that saw the first completion came after the read that completed it.
+  EXPECT_NE(std::find(doneAtCall.begin(), doneAtCall.end(), 1u), doneAtCall.end());
+  for (const Finished& f : c.done) {
+    EXPECT_EQ(f.record.error, ErrorClass::None) << f.response;
+    EXPECT_EQ(f.record.outputTokensServer, f.record.outputTokensClient);
+  }
+  EXPECT_EQ(c.done[1].record.outputTokensServer, 3);
+  EXPECT_EQ(c.driver->socketsOpen(), 1u);  // the hook's request reused the connection
 }
 
 TEST(Http1Driver, NonStreamingBodyIsDecoded) {
