@@ -15,7 +15,7 @@ cmake --build --preset ci
 # The optimised suite's integration tests run one at a time and mostly wait on the processes they
 # start, leaving CPU idle: the ASan build takes it meanwhile, as SCHED_IDLE, which the kernel runs
 # only on CPU nothing else wants. That does not hold everywhere (a CPU quota throttles the whole
-# group, idle tasks included), so the runs whose timing is judged (label `timing`,
+# group, idle tasks included), so the runs whose timing is judged (label `integration-timing`,
 # tests/CMakeLists.txt) wait until the build is done.
 mkdir -p build
 asan_log=build/asan-ci-build.log
