@@ -107,7 +107,10 @@ h2load_rate() {  # $1 = requested rate; prints the achieved rate
 plumbline_verdict() {  # $1 = rate; prints "verdict achieved_rps sent planned"
   "$bin" run "$work/w.json" --db "$work/runs.db" --workers "$workers" --rate "$1" --duration "$duration" \
     --quiet --summary-json "$work/s.json" >/dev/null 2>&1 || true
+  : >"$work/reasons.txt"
   if [ -s "$work/s.json" ]; then
+    # Why a run was not kept_up, printed under its row.
+    jq -r '.verdict_reasons[]? | "  reason: " + .' "$work/s.json" >"$work/reasons.txt"
     echo "$(json_field verdict "$work/s.json") $(json_field achieved_rps "$work/s.json" | awk '{printf "%.0f", $1}')" \
          "$(json_field sent "$work/s.json") $(json_field planned "$work/s.json")"
   else
@@ -138,6 +141,7 @@ for rate in $rates; do
     fi
   fi
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$rate" "$h2" "$h2held" "$pv" "$pa" "$p2"
+  [ "$pv" = "-" ] || cat "$work/reasons.txt"
 done
 echo "highest held: h2load $h2_best rps; plumbline kept_up $pl_best rps, plumbline within 2% $pl2_best rps"
 awk -v p="$pl_best" -v q="$pl2_best" -v h="$h2_best" 'BEGIN {

@@ -16,6 +16,9 @@ packages=(
   nginx-light nghttp2-client
   # bench only: profiling the workers during bench/concurrent_streams.sh (perf record / perf probe)
   linux-perf
+  # bench only: reading summaries (jq) and arithmetic (bc) in bench/*.sh; instruction counts
+  # (valgrind's callgrind, bench/callgrind_share.sh)
+  jq bc valgrind
 )
 
 sudo_cmd=()
