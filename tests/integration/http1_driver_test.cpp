@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/engine/http1_driver.h"
+#include "core/engine/http_driver.h"
 #include "core/engine/request_driver.h"
 #include "core/util/clock.h"
 #include "tests/integration/child_process.h"
@@ -22,6 +23,8 @@
 
 using nlohmann::json;
 using plumbline::engine::Http1Driver;
+using plumbline::engine::HttpDriver;
+using plumbline::engine::RequestDriver;
 using plumbline::engine::Transfer;
 using plumbline::engine::WorkerConfig;
 using plumbline::metrics::ErrorClass;
@@ -46,10 +49,15 @@ struct Finished {
   std::string response;
 };
 
+/// Which client a Client drives: the native one, or libcurl's (HttpDriver) for the contracts
+/// both must keep.
+enum class Kind { Native, Curl };
+
 /// A driver on its own event loop, and everything it reported.
 class Client {
  public:
-  Client(const std::string& url, bool stream, int64_t timeoutMs = 10'000, const std::string& apiKey = "") {
+  Client(const std::string& url, bool stream, int64_t timeoutMs = 10'000,
+         const std::string& apiKey = "", Kind kind = Kind::Native) {
     m_base = event_base_new();
     m_config.endpointUrl = url;
     m_config.stream = stream;
@@ -57,9 +65,11 @@ class Client {
     m_config.maxInFlight = 64;
     m_config.apiKey = apiKey;
     m_config.t0Ns = plumbline::util::monotonicNs();
-    driver = std::make_unique<Http1Driver>(m_base, m_config, [this](Transfer& t) {
-      done.push_back({t.record, t.reply, t.response});
-    });
+    auto onDone = [this](Transfer& t) { done.push_back({t.record, t.reply, t.response}); };
+    if (kind == Kind::Curl)
+      driver = std::make_unique<HttpDriver>(m_base, m_config, onDone);
+    else
+      driver = std::make_unique<Http1Driver>(m_base, m_config, onDone);
     driver->keepAllReplies(true);
   }
   ~Client() {
@@ -88,7 +98,10 @@ class Client {
     while (std::chrono::steady_clock::now() < deadline) event_base_loop(m_base, EVLOOP_NONBLOCK);
   }
 
-  std::unique_ptr<Http1Driver> driver;
+  /// The native client (a Client made with Kind::Native).
+  Http1Driver& native() { return static_cast<Http1Driver&>(*driver); }
+
+  std::unique_ptr<RequestDriver> driver;
   std::vector<Finished> done;
 
  private:
@@ -159,10 +172,10 @@ TEST(Http1Driver, StreamsFromTheMockWithEveryTimestampAndReusesConnections) {
 
 // The worker sends from the after-read hook what came due during a read (Worker::sendIfDue):
 // the hook runs after every read callback, once that read's completions were reported, and a
-// request started from it may take the very connection whose read just ended it.
-TEST(Http1Driver, AfterReadRunsAfterTheReadsCompletionsAndMaySendOnTheSameConnection) {
+// request started from it may take the very connection whose read just ended it. Both clients.
+void afterReadRunsAfterCompletions(Kind kind) {
   Mock mock(json{{"ttft_ms", 1}, {"itl_ms", 1}, {"threads", 1}});
-  Client c(mock.url, true);
+  Client c(mock.url, true, 10'000, "", kind);
   std::vector<size_t> doneAtCall;
   bool sentFromHook = false;
   c.driver->setAfterRead([&] {
@@ -186,6 +199,14 @@ TEST(Http1Driver, AfterReadRunsAfterTheReadsCompletionsAndMaySendOnTheSameConnec
   }
   EXPECT_EQ(c.done[1].record.outputTokensServer, 3);
   EXPECT_EQ(c.driver->socketsOpen(), 1u);  // the hook's request reused the connection
+}
+
+TEST(Http1Driver, AfterReadRunsAfterTheReadsCompletionsAndMaySendOnTheSameConnection) {
+  afterReadRunsAfterCompletions(Kind::Native);
+}
+
+TEST(HttpDriver, AfterReadRunsAfterTheReadsCompletionsAndMaySendOnTheSameConnection) {
+  afterReadRunsAfterCompletions(Kind::Curl);
 }
 
 TEST(Http1Driver, NonStreamingBodyIsDecoded) {
@@ -359,8 +380,9 @@ TEST(Http1Driver, PreconnectedConnectionsWaitIdleAndCarryTheFirstRequests) {
   EXPECT_EQ(c.driver->preconnect(3, INT64_MAX), 3u);
   EXPECT_EQ(c.driver->inFlight(), 0u);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (c.driver->idleConnections() < 3 && std::chrono::steady_clock::now() < deadline) c.runFor(10);
-  EXPECT_EQ(c.driver->idleConnections(), 3u);
+  while (c.native().idleConnections() < 3 && std::chrono::steady_clock::now() < deadline)
+    c.runFor(10);
+  EXPECT_EQ(c.native().idleConnections(), 3u);
   EXPECT_EQ(c.driver->socketsOpen(), 3u);
   EXPECT_TRUE(c.done.empty());  // opening connections is not a request: nothing is reported
   c.send(driverChatBody(false), 3);  // three at once: each takes a connection opened ahead
@@ -386,7 +408,7 @@ TEST(Http1Driver, PreconnectStopsAtItsDeadlineAndLeavesNothingBehindWhenRefused)
   c.driver->preconnect(2, INT64_MAX);
   c.runFor(200);  // the refusals arrive
   EXPECT_EQ(c.driver->socketsOpen(), 0u);
-  EXPECT_EQ(c.driver->idleConnections(), 0u);
+  EXPECT_EQ(c.native().idleConnections(), 0u);
   EXPECT_TRUE(c.done.empty());
   c.send(driverChatBody(false));  // the request that needed one says why it could not be sent
   ASSERT_TRUE(c.runUntil(1));
