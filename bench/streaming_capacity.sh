@@ -7,18 +7,22 @@
 # /proc/PID/stat over the run, and the share of the run each spent runnable but waiting for
 # a CPU (/proc/PID/task/*/schedstat). "The mock ran out of CPU" reads as: the mock's share
 # near 100 % (one loop thread) while Plumbline's is below it and neither waited much; a
-# large wait means the machine, not either process, set the pace. Usage:
-#   bench/streaming_capacity.sh [PLUMBLINE_BIN] [--duration S] [--workers W] [--rates "R1 R2 ..."]
+# large wait means the machine, not either process, set the pace. --pin gives each side a CPU
+# of its own (the mock on the last CPU, every Plumbline process on the others, by taskset): on
+# a 2-CPU machine the two otherwise take turns on both CPUs, and neither can run out of CPU on
+# its own. Usage:
+#   bench/streaming_capacity.sh [PLUMBLINE_BIN] [--duration S] [--workers W] [--rates "R1 R2 ..."] [--pin]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bin="$here/../build/release/app/plumbline"
 if [ $# -gt 0 ] && [[ "$1" != --* ]]; then bin="$1"; shift; fi
-duration=5 workers=1 rates="250 500 1000 1500 2000 2500 3000 4000 5000"
+pin=0 duration=5 workers=1 rates="250 500 1000 1500 2000 2500 3000 4000 5000"
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) duration="$2"; shift 2 ;;
     --workers) workers="$2"; shift 2 ;;
     --rates) rates="$2"; shift 2 ;;
+    --pin) pin=1; shift ;;
     *) echo "streaming_capacity: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -30,6 +34,15 @@ source "$here/bench_common.sh"
 # shellcheck source=bench/proc_sampler.sh
 source "$here/proc_sampler.sh"
 start_mock mock --listen 127.0.0.1:0 --threads 1 --ttft-ms 5 --itl-ms 5
+run_prefix=() placement="both share every CPU"
+if [ "$pin" = 1 ]; then
+  last=$(( $(nproc) - 1 ))
+  [ "$last" -ge 1 ] || { echo "streaming_capacity: --pin needs 2 CPUs or more" >&2; exit 2; }
+  command -v taskset >/dev/null || { echo "streaming_capacity: --pin needs taskset (util-linux)" >&2; exit 1; }
+  taskset -a -p -c "$last" "${mock_pids[0]}" >/dev/null  # every thread of the mock, already started
+  run_prefix=(taskset -c "0-$((last - 1))")                  # the run and the workers it starts
+  placement="mock pinned to CPU $last, Plumbline to CPUs 0-$((last - 1))"
+fi
 cat >"$work/w.json" <<JSON
 {"plumbline": 1, "name": "streaming capacity",
  "target": {"url": "$mock_url", "api": "chat", "model": "mock", "stream": true},
@@ -38,13 +51,13 @@ cat >"$work/w.json" <<JSON
               "sampling": {"ignore_eos": true, "temperature": 0}}}
 JSON
 hz=$(getconf CLK_TCK)
-echo "streaming_capacity: mock $mock_url (1 thread, 64 tokens 5 ms apart), $workers workers, $duration s per rate, $(nproc) cores"
+echo "streaming_capacity: mock $mock_url (1 thread, 64 tokens 5 ms apart), $workers workers, $duration s per rate, $(nproc) cores, $placement"
 uptime
 printf 'rate\tverdict\tsent/planned\terrors\tchunks/s\titl_p99_ms\tttft_p99_ms\tmock_cpu\tmock_waited\tplumbline_cpu\tplumbline_waited\n'
 for rate in $rates; do
   t0=$(date +%s.%N)
   set +e
-  "$bin" run "$work/w.json" --db "$work/runs.db" --workers "$workers" --rate "$rate" --duration "$duration" \
+  "${run_prefix[@]}" "$bin" run "$work/w.json" --db "$work/runs.db" --workers "$workers" --rate "$rate" --duration "$duration" \
     --quiet --summary-json "$work/s.json" 2>"$work/run.err" &
   run=$!
   # Every process's CPU and run-queue wait, sampled until the run exits (a worker's ticks
