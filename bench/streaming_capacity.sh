@@ -41,6 +41,8 @@ if [ "$pin" = 1 ]; then
   command -v taskset >/dev/null || { echo "streaming_capacity: --pin needs taskset (util-linux)" >&2; exit 1; }
   taskset -a -p -c "$last" "${mock_pids[0]}" >/dev/null  # every thread of the mock, already started
   run_prefix=(taskset -c "0-$((last - 1))")                  # the run and the workers it starts
+  probe="$(dirname "$bin")/../bench/rusage_probe"
+  [ -x "$probe" ] || { echo "streaming_capacity: --pin needs bench/rusage_probe built next to $bin" >&2; exit 1; }
   placement="mock pinned to CPU $last, Plumbline to CPUs 0-$((last - 1))"
 fi
 cat >"$work/w.json" <<JSON
@@ -57,20 +59,33 @@ printf 'rate\tverdict\tsent/planned\terrors\tchunks/s\titl_p99_ms\tttft_p99_ms\t
 for rate in $rates; do
   t0=$(date +%s.%N)
   set +e
-  "${run_prefix[@]}" "$bin" run "$work/w.json" --db "$work/runs.db" --workers "$workers" --rate "$rate" --duration "$duration" \
-    --quiet --summary-json "$work/s.json" 2>"$work/run.err" &
-  run=$!
-  # Every process's CPU and run-queue wait, sampled until the run exits (a worker's ticks
-  # vanish with it, so the last sample of each counts); the mock's only since this rate began.
-  sample_procs "$work/procs" "$run" "mock=${mock_pids[0]}"
-  wait "$run"
+  if [ "$pin" = 1 ]; then
+    # Nothing sampled while the run goes: the sampler's forks every 0.25 s took the CPU the
+    # pinned run has (at 1,250/s its windows went over 1 ms with it, p99 0.02-0.13 ms without).
+    # Plumbline's CPU from getrusage of the run and the workers it reaped (rusage_probe), the
+    # mock's from /proc before and after; Plumbline's run-queue wait is not read ("-").
+    m0=$(cpu_ticks "${mock_pids[0]}") w0=$(run_queue_wait_ms "${mock_pids[0]}")
+    read -r pu ps < <("${run_prefix[@]}" "$probe" --quiet "$bin" run "$work/w.json" --db "$work/runs.db" \
+      --workers "$workers" --rate "$rate" --duration "$duration" --quiet --summary-json "$work/s.json" 2>"$work/run.err")
+    m1=$(cpu_ticks "${mock_pids[0]}") w1=$(run_queue_wait_ms "${mock_pids[0]}")
+    printf 'mock %s %s 0 %s\nrun 0 %s 0 -\n' "${mock_pids[0]}" "$((m1 - m0))" "$((w1 - w0))" \
+      "$(awk -v u="$pu" -v s="$ps" -v hz="$hz" 'BEGIN { printf "%.0f", (u + s) * hz }')" >"$work/procs"
+  else
+    "$bin" run "$work/w.json" --db "$work/runs.db" --workers "$workers" --rate "$rate" --duration "$duration" \
+      --quiet --summary-json "$work/s.json" 2>"$work/run.err" &
+    run=$!
+    # Every process's CPU and run-queue wait, sampled until the run exits (a worker's ticks
+    # vanish with it, so the last sample of each counts); the mock's only since this rate began.
+    sample_procs "$work/procs" "$run" "mock=${mock_pids[0]}"
+    wait "$run"
+  fi
   set -e
   wall=$(echo "$(date +%s.%N) - $t0" | bc -l)
   # Shares of one core over the run's wall time: CPU used, and time spent waiting for a CPU.
-  read -r mc mw pc pw < <(awk -v hz="$hz" -v wall="$wall" '
+  read -r mc mw pc pw < <(awk -v hz="$hz" -v wall="$wall" -v pin="$pin" '
     { if ($1 == "mock") { mc += $3; mw += $5 } else { pc += $3; pw += $5 } }
-    END { printf "%d%% %d%% %d%% %d%%\n", 100 * mc / hz / wall, 100 * mw / 1000 / wall,
-                                           100 * pc / hz / wall, 100 * pw / 1000 / wall }' "$work/procs")
+    END { printf "%d%% %d%% %d%% %s\n", 100 * mc / hz / wall, 100 * mw / 1000 / wall,
+                                          100 * pc / hz / wall, pin ? "-" : sprintf("%d%%", 100 * pw / 1000 / wall) }' "$work/procs")
   [ -n "${DEBUG_CPU:-}" ] && cat "$work/procs" >&2
   jq -r --arg r "$rate" --arg mc "$mc" --arg mw "$mw" --arg pc "$pc" --arg pw "$pw" \
      '[$r, .verdict, "\(.sent)/\(.planned)", ([.errors[]] | add // 0), (.completed * 66 / .duration_s | floor),
