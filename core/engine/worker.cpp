@@ -255,9 +255,8 @@ void Worker::armSendTimer() {
     at = std::min(at, m_pending[m_prepared.size()].plannedNs - kPrepareNs);
   const int64_t delay = at - m_http->nowRel();
   armTimer(m_sendTimer, delay);
-  // Only a timer that sleeps measures how late wake-ups are; one already due does not. And
-  // only a sleeping one may be overtaken by sendIfDue: a turn already due (sends behind, a
-  // backlog) waits for the loop, so that reads are never starved by a send turn per read.
+  // Only a timer that sleeps measures how late wake-ups are, and only a sleeping one may be
+  // overtaken by sendIfDue (why: above it); one already due does neither.
   if (delay > 0) m_sendTimerAtNs = m_sendTurnDueNs = at;
 }
 

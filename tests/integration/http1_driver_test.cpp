@@ -1,7 +1,8 @@
 // The native HTTP/1.1 client (Http1Driver) on its own event loop: against the real mock for
 // streaming and non-streaming requests, and against scripted servers for every fault it must
 // classify as the libcurl client does (refused, reset, timeout, garbage, HTML, a dead
-// keep-alive connection that must not be sent to twice).
+// keep-alive connection that must not be sent to twice). The contracts the worker needs of
+// both clients (the after-read hook) are checked on libcurl's HttpDriver too.
 #include <event2/event.h>
 #include <gtest/gtest.h>
 
