@@ -207,6 +207,7 @@ std::string encodeStats(const StatsReport& s) {
   w.i64(s.sample.loopDelayMaxNs);
   w.i64(s.sample.inFlight);
   w.i64(s.sample.inFlightCapHits);
+  w.i64(s.sample.cpuWaitNs);
   w.u64(s.connectionsOpen);
   w.u32(static_cast<uint32_t>(s.sends.size()));
   for (const auto& send : s.sends) {
@@ -227,6 +228,7 @@ StatsReport decodeStats(std::string_view payload) {
   s.sample.loopDelayMaxNs = r.i64();
   s.sample.inFlight = r.i64();
   s.sample.inFlightCapHits = r.i64();
+  s.sample.cpuWaitNs = r.i64();
   s.connectionsOpen = r.u64();
   const uint32_t n = r.u32();
   r.expectAtLeast(n, 8 + 8 + 4);

@@ -45,6 +45,7 @@ void LiveTickBuilder::addStats(const StatsReport& stats) {
   s.latency[kItl].merge(stats.itl);
   for (const auto& send : stats.sends) s.latency[kSendLag].merge(send.sendLag);
   s.loopDelayMaxNs = std::max(s.loopDelayMaxNs, stats.sample.loopDelayMaxNs);
+  if (stats.sample.cpuWaitNs >= 0) s.cpuWaitNs[stats.sample.workerId] += stats.sample.cpuWaitNs;
   auto it = m_latestSample.find(stats.sample.workerId);
   if (it != m_latestSample.end() && stats.sample.atNs < it->second.atNs) return;  // out of order
   m_latestSample[stats.sample.workerId] = stats.sample;
@@ -93,10 +94,15 @@ live::LiveTick LiveTickBuilder::build(int64_t atNs, const metrics::RunAggregator
   const int64_t last = sliceIndex(atNs) - 1;
   std::array<metrics::LatencyHistogram, 6> merged;
   int64_t loopDelayMaxNs = 0;
+  std::map<uint32_t, int64_t> cpuWaitNs;  // by worker, over the second
   for (auto it = m_slices.lower_bound(last - kSlicesPerSecond + 1); it != m_slices.end() && it->first <= last; ++it) {
     for (size_t i = 0; i < merged.size(); ++i) merged[i].merge(it->second.latency[i]);
     loopDelayMaxNs = std::max(loopDelayMaxNs, it->second.loopDelayMaxNs);
+    for (const auto& [id, ns] : it->second.cpuWaitNs) cpuWaitNs[id] += ns;
   }
+  int64_t cpuWaitMaxNs = -1;
+  for (const auto& [id, ns] : cpuWaitNs) cpuWaitMaxNs = std::max(cpuWaitMaxNs, ns);
+  t.cpuWaitMaxMs = cpuWaitMaxNs < 0 ? -1.0 : nsToMs(cpuWaitMaxNs);
   for (size_t i = 0; i < merged.size(); ++i)
     t.*kTickMember[i] = {nsToMs(merged[i].percentile(0.5)), nsToMs(merged[i].percentile(0.99)), merged[i].count()};
   t.loopDelayMaxMs = nsToMs(loopDelayMaxNs);

@@ -32,10 +32,12 @@ class LiveTickBuilder {
   live::LiveTick build(int64_t atNs, const metrics::RunAggregator& aggregator);
 
  private:
-  /// Latencies and worst loop delay of one 250 ms slice, by end (or sample) time.
+  /// Latencies, worst loop delay and each worker's wait for a CPU of one 250 ms slice, by
+  /// end (or sample) time.
   struct Slice {
     std::array<metrics::LatencyHistogram, 6> latency;  ///< in LivePercentiles order
     int64_t loopDelayMaxNs = 0;
+    std::map<uint32_t, int64_t> cpuWaitNs;  ///< by worker, samples that knew it
   };
   struct Counters {
     int64_t atNs = 0;

@@ -148,6 +148,7 @@ void Worker::configure(const std::string& json) {
   event_add(m_flushTimer, &flush);
   m_lastStatsWallNs = util::monotonicNs();
   m_lastStatsCpuNs = util::processCpuNs();
+  m_lastCpuWaitNs = m_cpuWait.totalNs();
   m_probeDueNs = m_lastStatsWallNs + kProbeIntervalNs;
   armTimer(m_probeTimer, kProbeIntervalNs);
 }
@@ -364,6 +365,9 @@ void Worker::sendStats() {
       wall > m_lastStatsWallNs ? static_cast<double>(busy) / static_cast<double>(wall - m_lastStatsWallNs) : 0.0;
   m_spinNs = 0;
   s.sample.loopDelayMaxNs = m_loopDelayMaxNs;
+  const int64_t cpuWait = m_cpuWait.totalNs();
+  s.sample.cpuWaitNs = cpuWait >= 0 && m_lastCpuWaitNs >= 0 ? cpuWait - m_lastCpuWaitNs : -1;
+  m_lastCpuWaitNs = cpuWait;
   s.sample.inFlight = static_cast<int64_t>(m_http->inFlight());
   s.sample.inFlightCapHits = m_capHits + m_sessionRunner->takeCapHits();
   if (SessionProgress p = m_sessionRunner->takeProgress(); !p.empty())

@@ -9,12 +9,13 @@
 
 #include "core/engine/control_channel.h"
 #include "core/engine/frame_codec.h"
-#include "core/engine/request_driver.h"
 #include "core/engine/reply_token_queue.h"
 #include "core/engine/request_body.h"
+#include "core/engine/request_driver.h"
 #include "core/engine/session_runner.h"
 #include "core/engine/spin_margin.h"
 #include "core/engine/worker_config.h"
+#include "core/util/cpu_wait.h"
 
 struct event_base;
 struct event;
@@ -100,6 +101,8 @@ class Worker {
   int64_t m_loopDelayMaxNs = 0;
   int64_t m_lastStatsWallNs = 0;
   int64_t m_lastStatsCpuNs = 0;
+  util::CpuWait m_cpuWait;  ///< this (the loop's) thread's run-queue wait, for the stats
+  int64_t m_lastCpuWaitNs = -1;
   int64_t m_spinNs = 0;  ///< spent spinning to planned instants since the last stats
   SpinMargin m_spinMargin;  ///< how early the send timer fires; the rest is spun
   int64_t m_sendTurnEndNs = 0;  ///< when the last send turn (spin and sends) ended, monotonic

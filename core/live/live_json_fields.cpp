@@ -60,6 +60,10 @@ double LiveJsonFields::f64(const char* name) const {
   return v.get<double>();
 }
 
+double LiveJsonFields::f64Or(const char* name, double absent) const {
+  return m_payload.contains(name) ? f64(name) : absent;
+}
+
 bool LiveJsonFields::boolean(const char* name) const {
   const auto& v = field(name);
   if (!v.is_boolean()) fail(name, "is " + typeName(v) + ", expected a boolean");

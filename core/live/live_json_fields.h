@@ -21,6 +21,9 @@ class LiveJsonFields {
   int64_t i64(const char* name) const;
   uint64_t u64(const char* name) const;
   double f64(const char* name) const;
+  /// The number, or `absent` when the field is missing (added after the protocol's first
+  /// version); a field that is there but not a number still fails.
+  double f64Or(const char* name, double absent) const;
   bool boolean(const char* name) const;
   std::string str(const char* name) const;
   /// One of the allowed strings.

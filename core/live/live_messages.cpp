@@ -79,6 +79,7 @@ Json tickToJson(const LiveTick& t) {
          {"worker_cpu_max", t.workerCpuMax},
          {"worker_cpu_mean", t.workerCpuMean},
          {"loop_delay_max_ms", t.loopDelayMaxMs},
+         {"cpu_wait_max_ms", t.cpuWaitMaxMs},
          {"ticks_dropped", t.ticksDropped}};
   for (const auto& [name, member] : kTickLatencies) j[name] = percentilesToJson(t.*member);
   return j;
@@ -103,6 +104,7 @@ LiveTick tickFromJson(const LiveJsonFields& f) {
   t.workerCpuMax = f.f64("worker_cpu_max");
   t.workerCpuMean = f.f64("worker_cpu_mean");
   t.loopDelayMaxMs = f.f64("loop_delay_max_ms");
+  t.cpuWaitMaxMs = f.f64Or("cpu_wait_max_ms", -1);  // absent from streams of earlier versions
   t.ticksDropped = f.u64("ticks_dropped");
   return t;
 }
@@ -134,6 +136,7 @@ store::WindowRow windowFromJson(const LiveJsonFields& f) {
   w.workerCpuMax = f.f64("worker_cpu_max");
   w.workerCpuMean = f.f64("worker_cpu_mean");
   w.loopDelayMaxMs = f.f64("loop_delay_max_ms");
+  w.cpuWaitMaxMs = f.f64Or("cpu_wait_max_ms", -1);  // absent from streams of earlier versions
   w.inFlightCapHits = f.i64("in_flight_cap_hits");
   w.workerDied = f.boolean("worker_died");
   return w;

@@ -58,6 +58,7 @@ struct LiveTick {
   LivePercentiles ttft, itl, e2e, ttftFromPlanned, e2eFromPlanned, sendLag;
   double workerCpuMax = 0, workerCpuMean = 0;  ///< 0..1 of one core, latest samples
   double loopDelayMaxMs = 0;
+  double cpuWaitMaxMs = -1;  ///< most one worker waited for a CPU over the last second; -1 unknown
   uint64_t ticksDropped = 0;       ///< ticks this client missed because it read too slowly
 
   bool operator==(const LiveTick&) const = default;

@@ -117,6 +117,7 @@ void RunAggregator::addWorkerSample(const WorkerSample& s) {
   ++w->cpuSamples;
   WorkerInWindow& mine = w->workers[s.workerId];
   mine.cpuSum += s.cpuFraction;
+  if (s.cpuWaitNs >= 0) mine.cpuWaitNs = std::max<int64_t>(mine.cpuWaitNs, 0) + s.cpuWaitNs;
   ++mine.samples;
   if (s.atNs >= mine.latestAtNs) {
     mine.latestAtNs = s.atNs;
@@ -150,6 +151,7 @@ WindowStats RunAggregator::closeFront() {
     h.workerCpuMax = std::max(h.workerCpuMax, mine.cpuSum / static_cast<double>(mine.samples));
     h.inFlight += mine.latestInFlight;
     h.connectionsOpen += mine.latestConnectionsOpen;
+    h.cpuWaitMaxNs = std::max(h.cpuWaitMaxNs, mine.cpuWaitNs);
   }
   h.workerCpuMean = w.cpuSamples ? w.cpuSum / static_cast<double>(w.cpuSamples) : 0;
   WindowStats out = std::move(w.stats);

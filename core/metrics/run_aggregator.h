@@ -21,6 +21,7 @@ struct WorkerSample {
   int64_t inFlight = 0;
   int64_t inFlightCapHits = 0;   ///< since the last sample
   int64_t connectionsOpen = 0;   ///< client connections the worker holds open
+  int64_t cpuWaitNs = -1;        ///< waited, runnable, for a CPU since the last sample; -1 unknown
 };
 
 /// Sends a worker made, grouped by the window of their planned time (reported with samples).
@@ -52,7 +53,8 @@ class RunAggregator {
   void addSends(const SendReport& report);
   /// Per window: workerCpuMax is the busiest worker's mean over its samples there,
   /// workerCpuMean the mean of all samples, inFlight and connectionsOpen the sum of each
-  /// worker's latest sample.
+  /// worker's latest sample, cpuWaitMaxNs the most any one worker's samples there waited for
+  /// a CPU (a sample covers the time since that worker's previous one).
   void addWorkerSample(const WorkerSample& s);
   /// Requests known, while the run goes, never to be sent (dropped at a stop, parent failed,
   /// due on a worker that died). The final figure is planned − sent (RunSummary::notSent).
@@ -96,6 +98,7 @@ class RunAggregator {
     int64_t latestAtNs = -1;
     int64_t latestInFlight = 0;
     int64_t latestConnectionsOpen = 0;
+    int64_t cpuWaitNs = -1;  ///< sum over the samples that knew it; -1 while none did
   };
   /// A window still accepting data, plus the scratch its harness state is built from.
   struct OpenWindow {

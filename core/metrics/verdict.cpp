@@ -109,15 +109,36 @@ std::string heldUp(const std::vector<WindowEvidence>& ws, size_t i, size_t j, in
   return "a worker's event loop was held up to " + formatMs(heldNs) + " ms at once";
 }
 
+/// "a worker waited X ms for a CPU held by other work" (in one window, the most of any) when
+/// that was the tolerance or more: runnable, not running, because other processes or threads
+/// had its core (the kernel's run-queue delay, which the worker reads itself); else empty.
+std::string waitedForCpu(const std::vector<WindowEvidence>& ws, size_t i, size_t j,
+                         int64_t toleranceNs) {
+  int64_t waitedNs = -1;
+  for (size_t k = i; k <= j; ++k) waitedNs = std::max(waitedNs, ws[k].harness.cpuWaitMaxNs);
+  if (waitedNs < toleranceNs) return {};
+  return std::string("a worker waited ") + (i == j ? "" : "up to ") + formatMs(waitedNs) + " ms" +
+         (i == j ? " in the window" : " in one window") + " for a CPU held by other work";
+}
+
+/// Joins the non-empty parts with "; ".
+std::string joined(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const std::string& p : parts)
+    if (!p.empty()) out += (out.empty() ? "" : "; ") + p;
+  return out;
+}
+
 /// What the harness's own evidence says about windows [i, j] that sent late, for a worker that
 /// was busy enough not to be "mostly idle": its event loop held up for as long as the
-/// tolerance or longer at once (one long turn, or the worker off its CPU), and many new
-/// connections opened. Empty when neither shows: the lateness stays unexplained, not guessed.
+/// tolerance or longer at once (one long turn, or the worker off its CPU), a worker kept
+/// waiting for a CPU that other work held, and many new connections opened. Empty when none
+/// shows: the lateness stays unexplained, not guessed.
 std::string lateBecause(const std::vector<WindowEvidence>& ws, size_t i, size_t j,
                         int64_t toleranceNs) {
   std::vector<std::string> why;
-  if (std::string held = heldUp(ws, i, j, toleranceNs); !held.empty())
-    why.push_back(std::move(held));
+  why.push_back(heldUp(ws, i, j, toleranceNs));
+  why.push_back(waitedForCpu(ws, i, j, toleranceNs));
   // Connections open before the first of them: the window before (if it is the one just
   // before), nothing before the run's first window, unknown otherwise.
   int64_t before = -1;
@@ -128,8 +149,7 @@ std::string lateBecause(const std::vector<WindowEvidence>& ws, size_t i, size_t 
   if (before >= 0 && peak - before >= kManyNewConnections)
     why.push_back("connections open rose from " + formatCount(static_cast<uint64_t>(before)) + " to " +
                   formatCount(static_cast<uint64_t>(peak)));
-  std::string out;
-  for (const std::string& w : why) out += (out.empty() ? "" : "; ") + w;
+  const std::string out = joined(why);
   return out.empty() ? out : " (" + out + ")";
 }
 
@@ -175,7 +195,8 @@ void judgeSendLag(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
         // Idle workers that still sent late were held up from outside (host pauses, other load);
         // how long, where the loop-delay probe saw it.
         if (busiest < kIdleCpu) {
-          const std::string held = heldUp(judged, i, j, p.sendLagToleranceNs);
+          const std::string held = joined({heldUp(judged, i, j, p.sendLagToleranceNs),
+                                           waitedForCpu(judged, i, j, p.sendLagToleranceNs)});
           reason += " while workers were mostly idle (the machine held them up" +
                     (held.empty() ? "" : ": " + held) + ")";
         } else {

@@ -17,6 +17,9 @@ struct HarnessState {
   double workerCpuMax = 0;       ///< busiest worker's CPU share of one core in the window, 0..1
   double workerCpuMean = 0;
   int64_t loopDelayMaxNs = 0;    ///< worst event-loop delay seen by any worker
+  /// The most time one worker spent runnable but waiting for a CPU in the window (other
+  /// processes or threads held its core); -1 where no worker could tell.
+  int64_t cpuWaitMaxNs = -1;
   int64_t inFlight = 0;          ///< requests in flight at the window's end
   int64_t connectionsOpen = 0;   ///< client connections open at the window's end
   int64_t inFlightCapHits = 0;   ///< sends that waited on max_in_flight

@@ -47,8 +47,8 @@ class RunWriter::Connection {
             "completed, errors, errors_json, input_tokens, output_tokens, in_flight, ttft_p50_ms, "
             "ttft_p99_ms, itl_p50_ms, itl_p99_ms, e2e_p50_ms, e2e_p99_ms, send_lag_p50_ms, "
             "send_lag_p99_ms, send_lag_max_ms, worker_cpu_max, worker_cpu_mean, loop_delay_max_ms, "
-            "in_flight_cap_hits, worker_died, connections_open) VALUES "
-            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
+            "in_flight_cap_hits, worker_died, connections_open, cpu_wait_max_ms) VALUES "
+            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
         m_histogram(m_db.prepare("INSERT OR REPLACE INTO histograms VALUES (?,?,?,?)")) {}
 
   int64_t insertRun(const RunInfo& info) {
@@ -132,6 +132,10 @@ class RunWriter::Connection {
     s.bindDouble(21, w.sendLagMaxMs).bindDouble(22, w.workerCpuMax);
     s.bindDouble(23, w.workerCpuMean).bindDouble(24, w.loopDelayMaxMs);
     s.bindInt(25, w.inFlightCapHits).bindInt(26, w.workerDied ? 1 : 0).bindInt(27, w.connectionsOpen);
+    if (w.cpuWaitMaxMs < 0)
+      s.bindNull(28);
+    else
+      s.bindDouble(28, w.cpuWaitMaxMs);
     s.run();
   }
 

@@ -112,7 +112,14 @@ constexpr const char* kSchemaV3 = R"sql(
 ALTER TABLE requests ADD COLUMN upload_end_ns INTEGER;
 )sql";
 
-constexpr std::array<Migration, 3> kMigrations = {{{1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}}};
+// v4: how long the most-delayed worker waited, runnable, for a CPU in each window (NULL where
+// the kernel did not say, and for runs stored before).
+constexpr const char* kSchemaV4 = R"sql(
+ALTER TABLE windows ADD COLUMN cpu_wait_max_ms REAL;
+)sql";
+
+constexpr std::array<Migration, 4> kMigrations = {
+    {{1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}}};
 
 }  // namespace
 

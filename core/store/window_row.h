@@ -30,6 +30,7 @@ struct WindowRow {
   double workerCpuMax = 0;
   double workerCpuMean = 0;
   double loopDelayMaxMs = 0;
+  double cpuWaitMaxMs = -1;  ///< most one worker waited for a CPU in the window; -1 unknown (NULL)
   int64_t inFlightCapHits = 0;
   bool workerDied = false;
 

@@ -9,6 +9,7 @@
 
 #include "core/live/live_protocol.h"
 #include "core/store/run_reader.h"
+#include "core/util/cpu_wait.h"
 #include "tests/integration/child_process.h"
 #include "tests/integration/live_client.h"
 
@@ -112,6 +113,18 @@ TEST(LiveRun, StreamHasHelloTicksTheDatabaseWindowsAndTheSummary) {
   bool connections = false;
   for (const auto& w : stored) connections |= w.connectionsOpen > 0;
   EXPECT_TRUE(connections) << "connections_open never recorded";
+  // Where this kernel reports run-queue waits, every window the workers sampled says how long
+  // the most-delayed one waited for a CPU (0 included), live and stored alike.
+  if (plumbline::util::CpuWait().available()) {
+    for (const auto& w : stored) {
+      if (w.workerCpuMean > 0) {
+        EXPECT_GE(w.cpuWaitMaxMs, 0) << "window " << w.idx << " has no CPU wait";
+      }
+    }
+    bool tickWait = false;
+    for (const auto& t : ticks) tickWait |= t.cpuWaitMaxMs >= 0;
+    EXPECT_TRUE(tickWait) << "no tick carried the workers' CPU wait";
+  }
 
   const auto end = std::get<LiveEnd>(msgs.back());
   EXPECT_EQ(end.status, "complete");

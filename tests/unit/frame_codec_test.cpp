@@ -75,6 +75,7 @@ TEST(FrameCodec, StatsRoundTrip) {
   s.sample.workerId = 4;
   s.sample.atNs = 123;
   s.sample.cpuFraction = 0.5;
+  s.sample.cpuWaitNs = 2'345'678;
   s.connectionsOpen = 9;
   plumbline::metrics::SendReport send;
   send.windowIndex = 3;
@@ -90,6 +91,9 @@ TEST(FrameCodec, StatsRoundTrip) {
   EXPECT_EQ(back.sends[0].sendLag.count(), 1u);
   EXPECT_EQ(back.itl.count(), 1u);
   EXPECT_EQ(back.connectionsOpen, 9u);
+  EXPECT_EQ(back.sample.cpuWaitNs, 2'345'678);
+  s.sample.cpuWaitNs = -1;  // the kernel did not say
+  EXPECT_EQ(decodeStats(encodeStats(s)).sample.cpuWaitNs, -1);
 }
 
 TEST(FrameCodec, RejectsBadGreeting) {

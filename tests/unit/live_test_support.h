@@ -49,6 +49,7 @@ inline LiveTick sampleTick() {
   t.workerCpuMax = 0.35;
   t.workerCpuMean = 0.2;
   t.loopDelayMaxMs = 1.5;
+  t.cpuWaitMaxMs = 12.25;
   t.ticksDropped = 3;
   return t;
 }
@@ -79,6 +80,7 @@ inline store::WindowRow sampleWindow(int64_t idx = 2) {
   w.workerCpuMax = 0.3;
   w.workerCpuMean = 0.2;
   w.loopDelayMaxMs = 1.25;
+  w.cpuWaitMaxMs = 23.5;
   w.inFlightCapHits = 1;
   w.workerDied = true;
   return w;

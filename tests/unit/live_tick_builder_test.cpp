@@ -157,3 +157,24 @@ TEST(LiveTickBuilder, HarnessStateComesFromEachWorkersLatestSample) {
   EXPECT_EQ(t.inFlight, 1);
   EXPECT_EQ(t.connectionsOpen, 2);
 }
+
+// The tick's CPU wait is the most one worker waited over the last second (its samples summed);
+// older samples, and samples that could not tell, add nothing; none known reads -1.
+TEST(LiveTickBuilder, CpuWaitIsTheMostOneWorkerWaitedInTheLastSecond) {
+  LiveTickBuilder b;
+  metrics::RunAggregator a;
+  auto waited = [](uint32_t worker, int64_t atMs, int64_t ns) {
+    StatsReport s = stats(worker, atMs, 0.5, 0, 0);
+    s.sample.cpuWaitNs = ns;
+    return s;
+  };
+  b.addStats(waited(0, 200, -1));
+  EXPECT_DOUBLE_EQ(b.build(250 * kMs, a).cpuWaitMaxMs, -1);
+  b.addStats(waited(0, 300, 4 * kMs));  // out of the second that ends at 1.5 s
+  b.addStats(waited(0, 600, 3 * kMs));
+  b.addStats(waited(0, 900, 2 * kMs));
+  b.addStats(waited(1, 700, 6 * kMs));
+  b.addStats(waited(1, 1100, -1));
+  EXPECT_DOUBLE_EQ(b.build(1000 * kMs, a).cpuWaitMaxMs, 9);  // worker 0: 4 + 3 + 2
+  EXPECT_DOUBLE_EQ(b.build(1500 * kMs, a).cpuWaitMaxMs, 6);  // worker 1 alone; 0 has 5
+}

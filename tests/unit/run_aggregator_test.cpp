@@ -127,6 +127,34 @@ TEST(RunAggregator, HarnessStatePerWindow) {
   EXPECT_EQ(ws[0].harness.inFlight, 37);
   EXPECT_EQ(ws[0].harness.inFlightCapHits, 3);
   EXPECT_EQ(ws[1].harness.inFlight, 100);
+  EXPECT_EQ(ws[0].harness.cpuWaitMaxNs, -1);  // no worker said how long it waited for a CPU
+}
+
+// A window's CPU wait is the most any one worker waited there, its samples in that window
+// summed; samples that could not tell (-1) add nothing, and neither do other windows' samples.
+TEST(RunAggregator, CpuWaitIsTheMostOneWorkerWaitedInTheWindow) {
+  RunAggregator a;
+  WorkerSample s;
+  s.workerId = 0;
+  for (const auto& [at, waited] : {std::pair{250 * kOneMs, 3 * kOneMs},
+                                   {500 * kOneMs, 4 * kOneMs},
+                                   {750 * kOneMs, int64_t{-1}},
+                                   {1250 * kOneMs, 50 * kOneMs}}) {
+    s.atNs = at;
+    s.cpuWaitNs = waited;
+    a.addWorkerSample(s);
+  }
+  s.workerId = 1;
+  s.atNs = 300 * kOneMs;
+  s.cpuWaitNs = 5 * kOneMs;
+  a.addWorkerSample(s);
+  s.workerId = 2;  // a worker that never knew
+  s.cpuWaitNs = -1;
+  a.addWorkerSample(s);
+  auto ws = a.takeAllWindows();
+  ASSERT_EQ(ws.size(), 2u);
+  EXPECT_EQ(ws[0].harness.cpuWaitMaxNs, 7 * kOneMs);
+  EXPECT_EQ(ws[1].harness.cpuWaitMaxNs, 50 * kOneMs);
 }
 
 TEST(RunAggregator, SummaryAndVerdict) {

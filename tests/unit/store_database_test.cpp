@@ -21,8 +21,8 @@ TEST(StoreDatabase, WriterCreatesDirectoryAndLatestSchema) {
   TempDir dir;
   std::string path = dir.file("a/b/runs.db");
   Database db = Database::open(path, Database::Mode::ReadWrite);
-  EXPECT_EQ(db.userVersion(), 3);
-  EXPECT_EQ(Database::kSchemaVersion, 3);
+  EXPECT_EQ(db.userVersion(), 4);
+  EXPECT_EQ(Database::kSchemaVersion, 4);
   Statement mode = db.prepare("PRAGMA journal_mode");
   ASSERT_TRUE(mode.step());
   EXPECT_EQ(mode.columnText(0), "wal");
@@ -75,6 +75,7 @@ TEST(StoreDatabase, Version1DatabaseMigratesKeepingItsWindows) {
   EXPECT_EQ(windows[0].errorsJson, "{\"timeout\":1}");
   EXPECT_EQ(windows[0].inFlightCapHits, 2);
   EXPECT_EQ(windows[0].connectionsOpen, 0);  // not measured before v2
+  EXPECT_EQ(windows[0].cpuWaitMaxMs, -1);    // nor the CPU wait before v4: unknown, not 0
 }
 
 TEST(StoreDatabase, StatusIsConstrained) {
@@ -122,7 +123,7 @@ TEST(StoreDatabase, NewerSchemaIsRejected) {
   std::string path = dir.file("runs.db");
   {
     Database db = Database::open(path, Database::Mode::ReadWrite);
-    db.exec("PRAGMA user_version=4");
+    db.exec("PRAGMA user_version=5");
   }
   for (auto mode : {Database::Mode::ReadOnly, Database::Mode::ReadWrite}) {
     try {
@@ -132,7 +133,7 @@ TEST(StoreDatabase, NewerSchemaIsRejected) {
       EXPECT_EQ(e.kind(), StoreErrorKind::TooNew);
       std::string what = e.what();
       EXPECT_NE(what.find(path), std::string::npos) << what;
-      EXPECT_NE(what.find("schema version 4"), std::string::npos) << what;
+      EXPECT_NE(what.find("schema version 5"), std::string::npos) << what;
     }
   }
 }

@@ -39,6 +39,7 @@ WindowRow sampleWindow(int64_t idx) {
   w.workerCpuMax = 0.93;
   w.workerCpuMean = 0.61;
   w.loopDelayMaxMs = 0.8;
+  w.cpuWaitMaxMs = idx == 1 ? -1 : 24.5 + static_cast<double>(idx);  // window 1: unknown (NULL)
   w.inFlightCapHits = idx % 2;
   w.workerDied = idx == 2;
   return w;

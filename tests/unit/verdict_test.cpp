@@ -152,6 +152,36 @@ TEST(Verdict, LateWindowsOfABusyWorkerSayWhatHeldItUp) {
   EXPECT_EQ(v.reasons[2], "window 5–6 s: send lag p99 1.5 ms > 1 ms tolerance");
 }
 
+// A late window whose worker kept waiting for a CPU that other work held says so, with the
+// most any one worker waited in a window; a wait under the tolerance, or one the kernel did not
+// report (-1), is not said. On time, a long wait is no reason at all.
+TEST(Verdict, LateWindowsSayHowLongAWorkerWaitedForACpu) {
+  auto ws = healthyRun(8);
+  ws[0].sendLagP99Ns = 2'500'000;
+  ws[0].harness.cpuWaitMaxNs = 23'800'000;
+  ws[2].sendLagP99Ns = ws[3].sendLagP99Ns = 3'000'000;
+  ws[2].harness.cpuWaitMaxNs = 12'000'000;
+  ws[3].harness.cpuWaitMaxNs = 40'500'000;
+  ws[3].harness.loopDelayMaxNs = 4'630'000;
+  ws[5].sendLagP99Ns = 1'800'000;
+  ws[5].harness.cpuWaitMaxNs = 900'000;     // under the tolerance: not evidence
+  ws[6].harness.cpuWaitMaxNs = 60'000'000;  // on time: nothing to explain
+  ws[7].sendLagP99Ns = 1'800'000;           // the kernel did not say (-1 by default)
+  const Verdict v = judgeRun(ws);
+  ASSERT_EQ(v.reasons.size(), 4u);
+  EXPECT_EQ(
+      v.reasons[0],
+      "window 0\u20131 s: send lag p99 2.5 ms > 1 ms tolerance (a worker waited 23.8 ms in the "
+      "window for a CPU held by other work)");
+  EXPECT_EQ(
+      v.reasons[1],
+      "windows 2\u20134 s: send lag p99 3 ms > 1 ms tolerance (a worker's event loop was held up "
+      "to 4.63 ms at once; a worker waited up to 40.5 ms in one window for a CPU held by other "
+      "work)");
+  EXPECT_EQ(v.reasons[2], "window 5\u20136 s: send lag p99 1.8 ms > 1 ms tolerance");
+  EXPECT_EQ(v.reasons[3], "window 7\u20138 s: send lag p99 1.8 ms > 1 ms tolerance");
+}
+
 TEST(Verdict, ExtraReasonsMakeItLimited) {
   auto v = judgeEvidence(healthyRun(), 6000, 6000, VerdictPolicy{}, {"connection limit reached"});
   EXPECT_EQ(v.kind, VerdictKind::HarnessLimited);
@@ -241,6 +271,19 @@ TEST(Verdict, IdleWorkersHeldUpFromOutsideSayForHowLong) {
       v.reasons[0],
       "windows 4\u20138 s: send lag p99 5 ms > 1 ms tolerance while workers were mostly idle (the "
       "machine held them up)");
+}
+
+TEST(Verdict, IdleWorkersHeldUpFromOutsideSayHowLongTheyWaitedForACpu) {
+  auto ws = lowRateRun(27, 3, 5);  // windows 4–8 s late while idle
+  ws[5].harness.cpuWaitMaxNs = 6'400'000;
+  ws[6].harness.loopDelayMaxNs = 3'250'000;
+  const Verdict v = judgeRun(ws);
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_EQ(
+      v.reasons[0],
+      "windows 4\u20138 s: send lag p99 5 ms > 1 ms tolerance while workers were mostly idle (the "
+      "machine held them up: a worker's event loop was held up to 3.25 ms at once; a worker "
+      "waited up to 6.4 ms in one window for a CPU held by other work)");
 }
 
 TEST(Verdict, BusyWorkersGetNoMachineExcuse) {
