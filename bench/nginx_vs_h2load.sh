@@ -8,14 +8,20 @@
 # (worker_processes 1, keep-alive limits raised) and answers every POST with a tiny static
 # OpenAI-style chat completion; only that nginx (by its PID) is stopped at the end.
 # Each tool's ladder stops after two consecutive misses; the whole script stays within
-# about 5 minutes at the defaults. Usage:
+# about 5 minutes at the defaults. --pin-server keeps nginx (master and worker) on the last
+# CPU: unpinned, the kernel can wake nginx onto the client's busy CPU and leave both there
+# for tens of milliseconds while another CPU idles (seen at 40,000 rps on a 2-vCPU VM,
+# session 13); pinned, every client gets the other CPUs to itself and the server its own.
+# The clients stay unpinned (on 2 CPUs, pinning Plumbline's helpers onto its worker's one
+# CPU made things worse). Usage:
 #   bench/nginx_vs_h2load.sh [PLUMBLINE_BIN] [--duration S] [--workers N] [--threads T]
 #                            [--connections C] [--rates "R1 R2 ..."] [--tolerance-ms MS]
+#                            [--pin-server]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bin="$here/../build/release/app/plumbline"
 if [ $# -gt 0 ] && [[ "$1" != --* ]]; then bin="$1"; shift; fi
-duration=5 workers=1 threads=1 connections=64 tolerance=1
+duration=5 workers=1 threads=1 connections=64 tolerance=1 pin_server=0
 rates="5000 10000 15000 20000 25000 30000 40000 50000 60000 80000"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -25,6 +31,7 @@ while [ $# -gt 0 ]; do
     --connections) connections="$2"; shift 2 ;;
     --rates) rates="$2"; shift 2 ;;
     --tolerance-ms) tolerance="$2"; shift 2 ;;
+    --pin-server) pin_server=1; shift ;;
     *) echo "nginx_vs_h2load: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -82,6 +89,14 @@ url="http://127.0.0.1:$port"
 for _ in $(seq 50); do curl -s -m 1 -X POST -d '{}' "$url/v1/chat/completions" >/dev/null 2>&1 && break; sleep 0.1; done
 curl -s -m 2 -X POST -d '{}' "$url/v1/chat/completions" | grep -q chatcmpl ||
   { echo "nginx_vs_h2load: nginx did not come up; its log:" >&2; cat "$work/logs/error.log" >&2; exit 1; }
+placement="nginx unpinned"
+if [ "$pin_server" = 1 ]; then
+  last=$(( $(nproc) - 1 ))
+  [ "$last" -ge 1 ] || { echo "nginx_vs_h2load: --pin-server needs 2 CPUs or more" >&2; exit 2; }
+  command -v taskset >/dev/null || { echo "nginx_vs_h2load: --pin-server needs taskset (util-linux)" >&2; exit 1; }
+  for p in "$nginx_pid" $(pgrep -P "$nginx_pid"); do taskset -a -p -c "$last" "$p" >/dev/null; done
+  placement="nginx pinned to CPU $last (master and worker), clients unpinned"
+fi
 
 request='{"model":"mock","messages":[{"role":"user","content":"say ok"}],"max_tokens":1,"temperature":0}'
 printf '%s' "$request" >"$work/request.json"
@@ -120,7 +135,7 @@ plumbline_verdict() {  # $1 = rate; prints "verdict achieved_rps sent planned"
 }
 
 echo "nginx_vs_h2load: nginx $("$nginx_bin" -v 2>&1 | sed 's/.*\///') at $url (1 worker process); $(h2load --version | head -1)"
-echo "h2load --h1 -t$threads -c$connections --rps per client; plumbline --workers $workers, send-lag tolerance $tolerance ms; ${duration}s per rate; $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "h2load --h1 -t$threads -c$connections --rps per client; plumbline --workers $workers, send-lag tolerance $tolerance ms; ${duration}s per rate; $(nproc) cores, $placement; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf 'rate\th2load_achieved\th2load_held\tplumbline_verdict\tplumbline_achieved\tplumbline_held_2pct\n'
 h2_best=0 pl_best=0 pl2_best=0 h2_miss=0 pl_miss=0
 for rate in $rates; do
