@@ -57,6 +57,25 @@ class RunChartsTest : public QObject {
              (QList<QPointF>{{1, 80}, {2, 90}, {3, 100}}));
     QCOMPARE(charts.drawnPoints(QStringLiteral("errors"), QStringLiteral("timeout")).size(), 3);
     QCOMPARE(charts.drawnPoints(QStringLiteral("cpu"), QStringLiteral("max")).first().y(), 50.0);
+    // The CPU wait is drawn only where the workers could tell (-1 is unknown, not 0).
+    QVERIFY(
+        !charts.seriesNames(QStringLiteral("cpu")).contains(QStringLiteral("waited for a CPU")));
+  }
+
+  void theWorkersWaitForACpuIsDrawnAsAShareOfTheTime() {
+    RunCharts charts;
+    WindowRow a = window(0, 10, 10, 80), b = window(1, 10, 10, 80), c = window(2, 10, 10, 80);
+    a.cpuWaitMaxMs = 24;  // 24 ms of a 1 s window: 2.4 %
+    c.cpuWaitMaxMs = 0;   // window 1 unknown: no point
+    charts.setWindows({a, b, c});
+    QCOMPARE(charts.drawnPoints(QStringLiteral("cpu"), QStringLiteral("waited for a CPU")),
+             (QList<QPointF>{{1, 2.4}, {3, 0}}));
+    LiveTick t = tick(3250, 100, 0);
+    t.cpuWaitMaxMs = 150;  // over the tick's last second: 15 %
+    charts.appendTick(t);
+    charts.flush();
+    QCOMPARE(charts.drawnPoints(QStringLiteral("cpu"), QStringLiteral("waited for a CPU")).last(),
+             QPointF(3.25, 15));
   }
 
   void aStoredRunsChartsStopAtItsEndWithThePartialWindowOverItsRealLength() {

@@ -18,6 +18,9 @@ constexpr int kRedrawIntervalMs = 200;  // 5 redraws/s: ≥ 4 updates/s, far fro
 
 double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
 
+/// Worker CPU's third series: where the worker wanted its core and something else had it.
+const QString kWaitedForCpu = QStringLiteral("waited for a CPU");
+
 struct ChartSpec {
   const char* key;
   const char* title;
@@ -141,6 +144,9 @@ void RunCharts::appendWindow(const store::WindowRow& w) {
   }
   chart(kCpu)->append(QStringLiteral("max"), end, w.workerCpuMax * 100);
   chart(kCpu)->append(QStringLiteral("mean"), end, w.workerCpuMean * 100);
+  // The most one worker waited, runnable, for a CPU others held, as a share of the window.
+  if (w.cpuWaitMaxMs >= 0)
+    chart(kCpu)->append(kWaitedForCpu, end, w.cpuWaitMaxMs / (len * 1000) * 100);
   const nlohmann::json errors = nlohmann::json::parse(w.errorsJson, nullptr, false);
   if (errors.is_object()) {
     for (const auto& [cls, n] : errors.items()) {
@@ -173,6 +179,8 @@ void RunCharts::appendTick(const ::plumbline::live::LiveTick& t) {
   chart(kInFlight)->append(QStringLiteral("in flight"), x, static_cast<double>(t.inFlight));
   chart(kCpu)->append(QStringLiteral("max"), x, t.workerCpuMax * 100);
   chart(kCpu)->append(QStringLiteral("mean"), x, t.workerCpuMean * 100);
+  if (t.cpuWaitMaxMs >= 0)
+    chart(kCpu)->append(kWaitedForCpu, x, t.cpuWaitMaxMs / 1000 * 100);  // of 1 s
   appendErrorRates(x, t.errors, dtS);
   scheduleRedraw();
 }
