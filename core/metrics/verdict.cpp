@@ -121,6 +121,18 @@ std::string waitedForCpu(const std::vector<WindowEvidence>& ws, size_t i, size_t
          (i == j ? " in the window" : " in one window") + " for a CPU held by other work";
 }
 
+/// "sends waited for the in-flight cap (max_in_flight reached N times)" when a worker found its
+/// share of max_in_flight taken in windows [i, j]: a due send then waits for a request to
+/// finish, so the lateness is the cap's (and the target's pace), not the machine's; else empty.
+std::string waitedForCap(const std::vector<WindowEvidence>& ws, size_t i, size_t j) {
+  uint64_t hits = 0;
+  for (size_t k = i; k <= j; ++k)
+    hits += static_cast<uint64_t>(std::max<int64_t>(0, ws[k].harness.inFlightCapHits));
+  if (hits == 0) return {};
+  return "sends waited for the in-flight cap (max_in_flight reached " + formatCount(hits) +
+         (hits == 1 ? " time)" : " times)");
+}
+
 /// Joins the non-empty parts with "; ".
 std::string joined(const std::vector<std::string>& parts) {
   std::string out;
@@ -130,13 +142,14 @@ std::string joined(const std::vector<std::string>& parts) {
 }
 
 /// What the harness's own evidence says about windows [i, j] that sent late, for a worker that
-/// was busy enough not to be "mostly idle": its event loop held up for as long as the
-/// tolerance or longer at once (one long turn, or the worker off its CPU), a worker kept
-/// waiting for a CPU that other work held, and many new connections opened. Empty when none
-/// shows: the lateness stays unexplained, not guessed.
+/// was busy enough not to be "mostly idle": sends waiting for the in-flight cap, its event
+/// loop held up for as long as the tolerance or longer at once (one long turn, or the worker
+/// off its CPU), a worker kept waiting for a CPU that other work held, and many new
+/// connections opened. Empty when none shows: the lateness stays unexplained, not guessed.
 std::string lateBecause(const std::vector<WindowEvidence>& ws, size_t i, size_t j,
                         int64_t toleranceNs) {
   std::vector<std::string> why;
+  why.push_back(waitedForCap(ws, i, j));
   why.push_back(heldUp(ws, i, j, toleranceNs));
   why.push_back(waitedForCpu(ws, i, j, toleranceNs));
   // Connections open before the first of them: the window before (if it is the one just
@@ -156,9 +169,10 @@ std::string lateBecause(const std::vector<WindowEvidence>& ws, size_t i, size_t 
 /// Send lag p99 per group of consecutive windows holding at least kMinSendsForLagP99 sends
 /// (a short last group joins the one before it); a group over tolerance marks its windows.
 /// So far (a run still going), a short last group is not judged yet: windows still to come
-/// join it, and the p99 of its few sends would be little more than their maximum.
-void judgeSendLag(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p, Judging judging,
-                  std::vector<std::string>& out) {
+/// join it, and the p99 of its few sends would be little more than their maximum. Returns
+/// which windows were judged late (their reasons name any in-flight cap hits).
+std::vector<bool> judgeSendLag(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
+                               Judging judging, std::vector<std::string>& out) {
   std::vector<std::pair<size_t, size_t>> groups;
   uint64_t sends = 0;
   size_t start = 0;
@@ -192,23 +206,31 @@ void judgeSendLag(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
         }
         std::string reason = "send lag p99 " + formatMs(worst) + " ms > " +
                              formatMs(p.sendLagToleranceNs) + " ms tolerance";
-        // Idle workers that still sent late were held up from outside (host pauses, other load);
-        // how long, where the loop-delay probe saw it.
+        // Idle workers that still sent late were held back by the in-flight cap when they hit
+        // it, else held up from outside (host pauses, other load); how long, where the
+        // loop-delay probe and the CPU wait saw it.
         if (busiest < kIdleCpu) {
+          const std::string cap = waitedForCap(judged, i, j);
           const std::string held = joined({heldUp(judged, i, j, p.sendLagToleranceNs),
                                            waitedForCpu(judged, i, j, p.sendLagToleranceNs)});
-          reason += " while workers were mostly idle (the machine held them up" +
-                    (held.empty() ? "" : ": " + held) + ")";
+          reason += " while workers were mostly idle (" +
+                    (cap.empty() ? "the machine held them up" + (held.empty() ? "" : ": " + held)
+                                 : joined({cap, held})) +
+                    ")";
         } else {
           reason += lateBecause(judged, i, j, p.sendLagToleranceNs);
         }
         return reason;
       },
       out);
+  std::vector<bool> late(ws.size());
+  for (size_t k = 0; k < ws.size(); ++k) late[k] = judged[k].sendLagP99Ns > p.sendLagToleranceNs;
+  return late;
 }
 
-void judgeSends(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p, Judging judging,
-                std::vector<std::string>& out) {
+/// Returns which windows were judged late by send lag.
+std::vector<bool> judgeSends(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
+                             Judging judging, std::vector<std::string>& out) {
   coalesce(
       ws, [&](const WindowEvidence& w) { return shortOf(w.sent, w.planned, p.minSentFraction); },
       [&](size_t i, size_t j) {
@@ -217,7 +239,7 @@ void judgeSends(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p, J
         return sentOfPlanned(sent, planned);
       },
       out);
-  judgeSendLag(ws, p, judging, out);
+  return judgeSendLag(ws, p, judging, out);
 }
 
 void judgeHarness(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
@@ -240,12 +262,18 @@ void judgeHarness(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
   }
 }
 
-void explainCapHits(const std::vector<WindowEvidence>& ws, std::vector<std::string>& out) {
+/// Cap hits in windows whose late-send reason did not already name them.
+void explainCapHits(const std::vector<WindowEvidence>& ws, const std::vector<bool>& named,
+                    std::vector<std::string>& out) {
   coalesce(
-      ws, [](const WindowEvidence& w) { return w.harness.inFlightCapHits > 0; },
+      ws,
+      [&](const WindowEvidence& w) {
+        return w.harness.inFlightCapHits > 0 && !named[static_cast<size_t>(&w - ws.data())];
+      },
       [&](size_t i, size_t j) {
         uint64_t hits = 0;
-        for (size_t k = i; k <= j; ++k) hits += static_cast<uint64_t>(ws[k].harness.inFlightCapHits);
+        for (size_t k = i; k <= j; ++k)
+          hits += static_cast<uint64_t>(ws[k].harness.inFlightCapHits);
         return "in-flight cap (max_in_flight) reached " + formatCount(hits) +
                (hits == 1 ? " time" : " times");
       },
@@ -298,12 +326,12 @@ Verdict judgeEvidence(const std::vector<WindowEvidence>& windows, uint64_t plann
   Verdict v;
   if (shortOf(sent, planned, policy.minSentFraction))
     v.reasons.push_back(sentOfPlanned(sent, planned));
-  judgeSends(windows, policy, judging, v.reasons);
+  const std::vector<bool> late = judgeSends(windows, policy, judging, v.reasons);
   judgeHarness(windows, policy, v.reasons);
   v.reasons.insert(v.reasons.end(), extraReasons.begin(), extraReasons.end());
   if (v.reasons.empty()) return v;
   v.kind = VerdictKind::HarnessLimited;
-  explainCapHits(windows, v.reasons);
+  explainCapHits(windows, late, v.reasons);
   return v;
 }
 

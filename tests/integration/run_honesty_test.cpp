@@ -164,3 +164,28 @@ TEST(RunHonesty, AskingForMoreThanTheMachineCanSendIsHarnessLimited) {
   EXPECT_EQ(s["completed"], s["sent"]) << s.dump(2);
   EXPECT_TRUE(s["errors"].empty()) << s.dump(2);
 }
+
+// A target slower than the load asks, behind a small max_in_flight: due sends wait for a free
+// slot. The verdict names the cap as what held them back (not the machine), and every planned
+// request is accounted for: the ones the cap kept past the schedule's end are not sent.
+TEST(RunHonesty, SendsHeldBackByTheInFlightCapAreBlamedOnTheCap) {
+  TempDir dir;
+  auto mock = startHonestyMock(200.0, 0.0);  // each request holds its slot for ~200 ms
+  json w = honestyWorkload(100, 2, false, 1);
+  w["load"]["max_in_flight"] = 5;  // ~25 requests/s at 200 ms each, against 100 asked for
+  const auto r = runPlumbline(dir, w, mock.baseUrl(), {"--workers", "1"}, 60'000);
+  ASSERT_EQ(r.exitCode, 3) << r.output << r.summary.dump(2);
+  json s = r.summary;  // non-const: a missing key reads as null instead of undefined behaviour
+  EXPECT_EQ(s["verdict"], "harness_limited");
+  bool named = false;
+  for (const json& reason : s["verdict_reasons"]) {
+    const std::string text = reason.get<std::string>();
+    EXPECT_EQ(text.find("the machine held them up"), std::string::npos) << text;
+    if (text.find("send lag p99") != std::string::npos &&
+        text.find("sends waited for the in-flight cap (max_in_flight reached") != std::string::npos)
+      named = true;
+  }
+  EXPECT_TRUE(named) << s["verdict_reasons"].dump(2);
+  EXPECT_LT(s["sent"].get<int>(), 200) << s.dump(2);
+  EXPECT_EQ(s["completed"].get<int>() + s["not_sent"].get<int>(), 200) << s.dump(2);
+}

@@ -121,6 +121,16 @@ TEST(Verdict, CapHitsExplainButDoNotDecide) {
   ws[6].sendLagP99Ns = 5'000'000;
   auto v = judgeRun(ws);
   EXPECT_EQ(v.kind, VerdictKind::HarnessLimited);
+  ASSERT_EQ(v.reasons.size(), 3u);
+  // The late window names its own hits; the other windows' hits are listed apart.
+  EXPECT_EQ(v.reasons[0],
+            "window 6\u20137 s: send lag p99 5 ms > 1 ms tolerance (sends waited for the in-flight "
+            "cap (max_in_flight reached 300 times))");
+  EXPECT_EQ(v.reasons[1], "window 5\u20136 s: in-flight cap (max_in_flight) reached 300 times");
+  EXPECT_EQ(v.reasons[2], "windows 7\u201310 s: in-flight cap (max_in_flight) reached 634 times");
+  ws[6].sendLagP99Ns = 200'000;
+  ws[0].sendLagP99Ns = 5'000'000;  // late without hits: the hits are listed as one range
+  v = judgeRun(ws);
   ASSERT_EQ(v.reasons.size(), 2u);
   EXPECT_EQ(v.reasons[1], "windows 5\u201310 s: in-flight cap (max_in_flight) reached 1,234 times");
 }
@@ -284,6 +294,36 @@ TEST(Verdict, IdleWorkersHeldUpFromOutsideSayHowLongTheyWaitedForACpu) {
       "windows 4\u20138 s: send lag p99 5 ms > 1 ms tolerance while workers were mostly idle (the "
       "machine held them up: a worker's event loop was held up to 3.25 ms at once; a worker "
       "waited up to 6.4 ms in one window for a CPU held by other work)");
+}
+
+// Idle workers whose sends waited for a free slot under max_in_flight were held back by the cap
+// (a target answering slower than the load asks), not by the machine: the reason says so, and
+// keeps what the probes saw besides.
+TEST(Verdict, IdleWorkersHeldBackByTheInFlightCapAreNotBlamedOnTheMachine) {
+  auto ws = lowRateRun(27, 3, 5);  // windows 4–8 s late while idle
+  ws[5].harness.inFlightCapHits = 2;
+  ws[7].harness.inFlightCapHits = 1;
+  ws[14].harness.inFlightCapHits = 1;  // a window that sent on time: listed apart
+  Verdict v = judgeRun(ws);
+  ASSERT_EQ(v.reasons.size(), 2u);
+  EXPECT_EQ(v.reasons[0],
+            "windows 4\u20138 s: send lag p99 5 ms > 1 ms tolerance while workers were mostly idle "
+            "(sends waited for the in-flight cap (max_in_flight reached 3 times))");
+  EXPECT_EQ(v.reasons[1], "window 14\u201315 s: in-flight cap (max_in_flight) reached 1 time");
+  ws[6].harness.loopDelayMaxNs = 3'250'000;
+  ws[7].harness.cpuWaitMaxNs = 6'400'000;
+  v = judgeRun(ws);
+  ASSERT_GE(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0],
+            "windows 4\u20138 s: send lag p99 5 ms > 1 ms tolerance while workers were mostly idle "
+            "(sends waited for the in-flight cap (max_in_flight reached 3 times); a worker's event "
+            "loop was held up to 3.25 ms at once; a worker waited up to 6.4 ms in one window for a "
+            "CPU held by other work)");
+  ws[12].harness.inFlightCapHits = 40;  // a window that sent on time: not part of the reason
+  ws[5].harness.inFlightCapHits = ws[7].harness.inFlightCapHits = 0;
+  v = judgeRun(ws);
+  EXPECT_EQ(v.reasons[0].find("in-flight cap"), std::string::npos) << v.reasons[0];
+  EXPECT_NE(v.reasons[0].find("the machine held them up"), std::string::npos) << v.reasons[0];
 }
 
 TEST(Verdict, BusyWorkersGetNoMachineExcuse) {
