@@ -89,7 +89,7 @@ std::optional<Frame> FrameReader::next() {
 
 namespace {
 constexpr size_t kSessionWireSize = 8 + 8 + 4 + 4 + 4;
-constexpr size_t kRecordWireSize = 8 + 4 + 4 + 7 * 8 + 4 * 4 + 4 + 4 + 1;
+constexpr size_t kRecordWireSize = 8 + 4 + 4 + 7 * 8 + 4 * 4 + 4 + 4 + 1 + 8;
 }  // namespace
 
 void encodeSessionHead(PayloadWriter& w, const workload::SessionPlan& s) {
@@ -140,6 +140,7 @@ void encodeRecord(PayloadWriter& w, const metrics::RequestRecord& r) {
   w.u32(r.chunks);
   w.i32(r.httpStatus);
   w.u8(static_cast<uint8_t>(r.error));
+  w.i64(r.retryAfterMs);
 }
 
 metrics::RequestRecord decodeRecord(PayloadReader& r) {
@@ -164,6 +165,9 @@ metrics::RequestRecord decodeRecord(PayloadReader& r) {
   if (e >= metrics::kErrorClassCount)
     throw ProtocolError("records frame: unknown error class " + std::to_string(e));
   rec.error = static_cast<metrics::ErrorClass>(e);
+  rec.retryAfterMs = r.i64();
+  if (rec.retryAfterMs < -1)
+    throw ProtocolError("records frame: retry-after " + std::to_string(rec.retryAfterMs) + " ms");
   return rec;
 }
 

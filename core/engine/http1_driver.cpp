@@ -357,6 +357,7 @@ void Http1Driver::complete(Http1Connection& c, bool reusable) {
   t.statusKnown = true;
   t.record.endNs = nowRel();
   t.record.httpStatus = static_cast<int32_t>(t.status);
+  t.record.retryAfterMs = c.parser.retryAfterMs();
   m_reader.finishCompleted(t);
   c.transfer = nullptr;
   t.connection = nullptr;
@@ -372,6 +373,7 @@ void Http1Driver::fail(Http1Connection& c, ErrorClass cls, int osErrno) {
   if (c.parser.headersDone()) {
     t.status = c.parser.status();
     t.statusKnown = true;
+    t.record.retryAfterMs = c.parser.retryAfterMs();
   }
   t.record.endNs = nowRel();
   t.record.httpStatus = static_cast<int32_t>(t.status);

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <stdexcept>
 
+#include "core/net/retry_after.h"
 #include "core/util/clock.h"
 
 namespace plumbline::engine {
@@ -259,6 +260,10 @@ void HttpDriver::finish(Transfer& t, int curlCode) {
   r.endNs = nowRel();
   if (!t.statusKnown) curl_easy_getinfo(t.easy, CURLINFO_RESPONSE_CODE, &t.status);
   r.httpStatus = static_cast<int32_t>(t.status);
+  // The last response's header (-1 in the request: the final one, after any 1xx).
+  if (curl_header* h = nullptr;
+      curl_easy_header(t.easy, "Retry-After", 0, CURLH_HEADER, -1, &h) == CURLHE_OK && h != nullptr)
+    r.retryAfterMs = net::parseRetryAfterMsNow(h->value);
   if (t.retryRefused) {
     r.error = ErrorClass::Connect;  // the server dropped the connection without a reply
   } else if (curlCode != CURLE_OK) {

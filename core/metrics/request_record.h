@@ -30,6 +30,10 @@ struct RequestRecord {
   uint32_t chunks = 0;
   int32_t httpStatus = 0;
   ErrorClass error = ErrorClass::None;
+  /// What the reply's Retry-After header asked clients to wait (429 and 503 replies carry it),
+  /// in ms; -1 when it had none (or one that could not be read). Recorded, not obeyed: the
+  /// load stays the one that was planned.
+  int64_t retryAfterMs = -1;
 
   bool ok() const { return error == ErrorClass::None; }
   int64_t ttftNs() const { return firstTokenNs >= 0 && sendNs >= 0 ? firstTokenNs - sendNs : -1; }

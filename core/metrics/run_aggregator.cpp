@@ -75,6 +75,12 @@ void RunAggregator::addLatencies(const RequestRecord& r, WindowStats* w) {
 void RunAggregator::addRecord(const RequestRecord& r) {
   OpenWindow* open = openWindow(windowIndexAt(r.endNs >= 0 ? r.endNs : r.plannedNs));
   WindowStats* w = open ? &open->stats : nullptr;
+  if (r.retryAfterMs >= 0) {
+    ++m_retryAfterResponses;
+    m_retryAfterMinMs =
+        m_retryAfterMinMs < 0 ? r.retryAfterMs : std::min(m_retryAfterMinMs, r.retryAfterMs);
+    m_retryAfterMaxMs = std::max(m_retryAfterMaxMs, r.retryAfterMs);
+  }
   if (!r.ok()) {
     auto c = static_cast<size_t>(r.error);
     // An unknown class can only come off a damaged wire: count it as malformed.
@@ -189,6 +195,9 @@ RunSummary RunAggregator::summarize(double durationS, double requestedRps,
   s.notSent = m_planned > m_sent ? m_planned - m_sent : 0;
   for (size_t c = 1; c < kErrorClassCount; ++c)
     if (m_errors[c]) s.errors[std::string(kErrorClassNames[c])] = m_errors[c];
+  s.retryAfterResponses = m_retryAfterResponses;
+  s.retryAfterMinMs = m_retryAfterMinMs;
+  s.retryAfterMaxMs = m_retryAfterMaxMs;
   s.durationS = durationS;
   s.requestedRps = requestedRps;
   auto perSecond = [&](uint64_t n) { return durationS > 0 ? static_cast<double>(n) / durationS : 0.0; };

@@ -127,6 +127,8 @@ class RunAggregator {
   uint64_t m_planned = 0, m_sent = 0, m_completed = 0;
   uint64_t m_notSentKnown = 0;
   std::array<uint64_t, kErrorClassCount> m_errors{};
+  uint64_t m_retryAfterResponses = 0;
+  int64_t m_retryAfterMinMs = -1, m_retryAfterMaxMs = -1;
   uint64_t m_inputTokens = 0, m_outputTokens = 0;
   uint64_t m_recordsWithoutServerCounts = 0;
   uint64_t m_recordsWithServerCounts = 0;

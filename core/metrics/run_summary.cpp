@@ -62,6 +62,8 @@ nlohmann::json RunSummary::toJson() const {
   j["not_sent"] = notSent;
   j["errors"] = nlohmann::json::object();
   for (const auto& [name, n] : errors) j["errors"][name] = n;
+  j["retry_after"] = {
+      {"responses", retryAfterResponses}, {"min_ms", retryAfterMinMs}, {"max_ms", retryAfterMaxMs}};
   j["duration_s"] = durationS;
   j["requested_rps"] = requestedRps;
   j["achieved_rps"] = achievedRps;
@@ -101,6 +103,12 @@ RunSummary RunSummary::fromJson(const nlohmann::json& j) {
   s.completed = get<uint64_t>(j, "completed");
   s.notSent = get<uint64_t>(j, "not_sent");
   s.errors = get<std::map<std::string, uint64_t>>(j, "errors");
+  if (j.contains("retry_after")) {  // absent from summaries stored before it was recorded
+    const nlohmann::json& r = j.at("retry_after");
+    s.retryAfterResponses = get<uint64_t>(r, "responses");
+    s.retryAfterMinMs = get<int64_t>(r, "min_ms");
+    s.retryAfterMaxMs = get<int64_t>(r, "max_ms");
+  }
   s.durationS = get<double>(j, "duration_s");
   s.requestedRps = get<double>(j, "requested_rps");
   s.achievedRps = get<double>(j, "achieved_rps");

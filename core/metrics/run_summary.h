@@ -29,6 +29,10 @@ struct RunSummary {
   uint64_t completed = 0;
   uint64_t notSent = 0;
   std::map<std::string, uint64_t> errors;  ///< by class name; zero classes omitted
+  /// Replies whose Retry-After header asked clients to wait (rate limits, overload), and the
+  /// least and most they asked for in ms (-1 when none did). Recorded, not obeyed.
+  uint64_t retryAfterResponses = 0;
+  int64_t retryAfterMinMs = -1, retryAfterMaxMs = -1;
   double durationS = 0;
   double requestedRps = 0;
   double achievedRps = 0;
@@ -64,10 +68,30 @@ struct RunSummary {
 };
 
 /// The keys of RunSummary::toJson(), in order (the --summary-json contract).
-inline constexpr std::array<const char*, 24> kSummaryJsonKeys = {
-    "run_id", "verdict", "verdict_reasons", "planned", "sent", "completed", "not_sent",
-    "errors", "duration_s", "requested_rps", "achieved_rps", "send_lag_ms", "ttft_ms",
-    "itl_ms", "e2e_ms", "ttft_from_planned_ms", "e2e_from_planned_ms", "upload_ms", "input_tokens_per_s",
-    "output_tokens_per_s", "token_count_source", "token_counts", "prompt_tokens_basis", "complete"};
+inline constexpr std::array<const char*, 25> kSummaryJsonKeys = {"run_id",
+                                                                 "verdict",
+                                                                 "verdict_reasons",
+                                                                 "planned",
+                                                                 "sent",
+                                                                 "completed",
+                                                                 "not_sent",
+                                                                 "errors",
+                                                                 "retry_after",
+                                                                 "duration_s",
+                                                                 "requested_rps",
+                                                                 "achieved_rps",
+                                                                 "send_lag_ms",
+                                                                 "ttft_ms",
+                                                                 "itl_ms",
+                                                                 "e2e_ms",
+                                                                 "ttft_from_planned_ms",
+                                                                 "e2e_from_planned_ms",
+                                                                 "upload_ms",
+                                                                 "input_tokens_per_s",
+                                                                 "output_tokens_per_s",
+                                                                 "token_count_source",
+                                                                 "token_counts",
+                                                                 "prompt_tokens_basis",
+                                                                 "complete"};
 
 }  // namespace plumbline::metrics

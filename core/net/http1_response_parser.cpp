@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/net/retry_after.h"
+
 namespace plumbline::net {
 
 namespace {
@@ -85,6 +87,7 @@ void Http1ResponseParser::reset() {
   m_keepAlive = true;
   m_sawKeepAliveToken = m_chunked = m_hasLength = m_pendingCr = false;
   m_length = m_remaining = 0;
+  m_retryAfterMs = -1;
 }
 
 size_t Http1ResponseParser::fail(Http1Error e, size_t consumed) {
@@ -235,6 +238,8 @@ bool Http1ResponseParser::headerLine(std::string_view line) {
       fail(Http1Error::UnsupportedEncoding, 0);
       return false;
     }
+  } else if (equalsNoCase(name, "retry-after")) {
+    m_retryAfterMs = parseRetryAfterMsNow(value);  // a value we cannot read is recorded as none
   } else if (equalsNoCase(name, "connection")) {
     forEachToken(value, [&](std::string_view option) {
       if (equalsNoCase(option, "close")) m_keepAlive = false;
@@ -255,6 +260,7 @@ void Http1ResponseParser::endOfHeaders() {
     m_keepAlive = true;
     m_sawKeepAliveToken = m_chunked = m_hasLength = false;
     m_length = 0;
+    m_retryAfterMs = -1;
     return;
   }
   m_headersDone = true;

@@ -52,6 +52,9 @@ class Http1ResponseParser {
   int status() const { return m_status; }
   /// The connection may carry another request after this response.
   bool keepAlive() const { return m_keepAlive; }
+  /// What the response's Retry-After header asked clients to wait, in ms (retry_after.h); -1
+  /// when it had none, or one that was neither delta-seconds nor an IMF-fixdate.
+  int64_t retryAfterMs() const { return m_retryAfterMs; }
   /// True when the body ends only when the server closes the connection.
   bool bodyUntilClose() const { return m_state == State::UntilClose; }
 
@@ -83,6 +86,7 @@ class Http1ResponseParser {
   bool m_pendingCr = false;     ///< ChunkDataEnd: the CR was seen, its LF not yet
   uint64_t m_length = 0;        ///< Content-Length
   uint64_t m_remaining = 0;     ///< bytes left in the body or the current chunk
+  int64_t m_retryAfterMs = -1;
 };
 
 }  // namespace plumbline::net

@@ -19,10 +19,25 @@ Json parsed(const std::optional<std::string>& text) {
   return j.is_discarded() ? Json(*text) : j;  // keep unparsable text rather than lose it
 }
 
-constexpr const char* kRequestColumns[] = {
-    "run_id", "session_id", "turn", "worker_id", "planned_ns", "send_ns", "first_byte_ns",
-    "first_token_ns", "last_token_ns", "end_ns", "input_tokens_server", "output_tokens_server",
-    "input_tokens_client", "output_tokens_client", "chunks", "http_status", "error_class", "upload_end_ns"};
+constexpr const char* kRequestColumns[] = {"run_id",
+                                           "session_id",
+                                           "turn",
+                                           "worker_id",
+                                           "planned_ns",
+                                           "send_ns",
+                                           "first_byte_ns",
+                                           "first_token_ns",
+                                           "last_token_ns",
+                                           "end_ns",
+                                           "input_tokens_server",
+                                           "output_tokens_server",
+                                           "input_tokens_client",
+                                           "output_tokens_client",
+                                           "chunks",
+                                           "http_status",
+                                           "error_class",
+                                           "upload_end_ns",
+                                           "retry_after_ms"};
 
 Json requestToJson(int64_t runId, const metrics::RequestRecord& r) {
   return Json{{"run_id", runId},
@@ -42,7 +57,8 @@ Json requestToJson(int64_t runId, const metrics::RequestRecord& r) {
               {"chunks", r.chunks},
               {"http_status", r.httpStatus},
               {"error_class", std::string(metrics::errorClassName(r.error))},
-              {"upload_end_ns", r.uploadEndNs}};
+              {"upload_end_ns", r.uploadEndNs},
+              {"retry_after_ms", r.retryAfterMs}};
 }
 
 }  // namespace
@@ -131,12 +147,12 @@ void exportCsv(const RunReader& reader, const RunRow& run, std::ostream& out) {
   }
   out << '\n';
   reader.forEachRequest(run.id, [&](const metrics::RequestRecord& r) {
-    out << run.id << ',' << r.sessionId << ',' << r.turn << ',' << r.workerId << ','
-        << r.plannedNs << ',' << r.sendNs << ',' << r.firstByteNs << ',' << r.firstTokenNs << ','
-        << r.lastTokenNs << ',' << r.endNs << ',' << r.inputTokensServer << ','
-        << r.outputTokensServer << ',' << r.inputTokensClient << ',' << r.outputTokensClient
-        << ',' << r.chunks << ',' << r.httpStatus << ',' << metrics::errorClassName(r.error) << ','
-        << r.uploadEndNs << '\n';
+    out << run.id << ',' << r.sessionId << ',' << r.turn << ',' << r.workerId << ',' << r.plannedNs
+        << ',' << r.sendNs << ',' << r.firstByteNs << ',' << r.firstTokenNs << ',' << r.lastTokenNs
+        << ',' << r.endNs << ',' << r.inputTokensServer << ',' << r.outputTokensServer << ','
+        << r.inputTokensClient << ',' << r.outputTokensClient << ',' << r.chunks << ','
+        << r.httpStatus << ',' << metrics::errorClassName(r.error) << ',' << r.uploadEndNs << ','
+        << r.retryAfterMs << '\n';
   });
 }
 

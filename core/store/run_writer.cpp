@@ -91,11 +91,14 @@ class RunWriter::Connection {
   /// Rows go in blocks of kRequestBlock per statement: one statement per row spent more time
   /// in SQLite's per-statement work than in the rows (bench/store_bench).
   static constexpr size_t kRequestBlock = 32;
-  static constexpr int kRequestColumns = 18;
+  static constexpr int kRequestColumns = 19;
 
   static std::string requestInsert(size_t rows) {
     std::string sql = "INSERT INTO requests VALUES ";
-    for (size_t i = 0; i < rows; ++i) sql += i == 0 ? "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" : ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    std::string row = "(?";
+    for (int c = 1; c < kRequestColumns; ++c) row += ",?";
+    row += ")";
+    for (size_t i = 0; i < rows; ++i) sql += (i == 0 ? "" : ",") + row;
     return sql;
   }
 
@@ -111,7 +114,7 @@ class RunWriter::Connection {
     }
   }
 
-  /// Binds one row's 18 columns at parameters base+1 .. base+18.
+  /// Binds one row's 19 columns at parameters base+1 .. base+19.
   void bindRequest(Statement& s, int base, const metrics::RequestRecord& r) const {
     s.bindInt(base + 1, m_runId).bindInt(base + 2, static_cast<int64_t>(r.sessionId)).bindInt(base + 3, r.turn);
     s.bindInt(base + 4, r.workerId).bindInt(base + 5, r.plannedNs).bindInt(base + 6, r.sendNs);
@@ -119,6 +122,10 @@ class RunWriter::Connection {
     s.bindInt(base + 10, r.endNs).bindInt(base + 11, r.inputTokensServer).bindInt(base + 12, r.outputTokensServer);
     s.bindInt(base + 13, r.inputTokensClient).bindInt(base + 14, r.outputTokensClient).bindInt(base + 15, r.chunks);
     s.bindInt(base + 16, r.httpStatus).bindInt(base + 17, static_cast<int64_t>(r.error)).bindInt(base + 18, r.uploadEndNs);
+    if (r.retryAfterMs < 0)
+      s.bindNull(base + 19);
+    else
+      s.bindInt(base + 19, r.retryAfterMs);
   }
 
   void insertWindow(const WindowRow& w) {

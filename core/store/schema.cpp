@@ -118,8 +118,14 @@ constexpr const char* kSchemaV4 = R"sql(
 ALTER TABLE windows ADD COLUMN cpu_wait_max_ms REAL;
 )sql";
 
-constexpr std::array<Migration, 4> kMigrations = {
-    {{1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}}};
+// v5: what a reply's Retry-After header asked clients to wait, in ms (NULL when it had none,
+// and for runs stored before).
+constexpr const char* kSchemaV5 = R"sql(
+ALTER TABLE requests ADD COLUMN retry_after_ms INTEGER;
+)sql";
+
+constexpr std::array<Migration, 5> kMigrations = {
+    {{1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {5, kSchemaV5}}};
 
 }  // namespace
 

@@ -6,6 +6,8 @@
 #include <event2/event.h>
 #include <gtest/gtest.h>
 
+#include <ctime>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -336,6 +338,63 @@ TEST(Http1Driver, HttpStatusClassesAndErrorBodiesAreKept) {
   EXPECT_NE(c.done[2].response.find("no"), std::string::npos);
   EXPECT_EQ(server.connections(), 1);  // error answers keep the connection alive too
 }
+
+namespace {
+/// "Sun, 06 Nov 1994 08:49:37 GMT" for `secondsFromNow` ahead of the wall clock.
+std::string imfFixdateIn(int secondsFromNow) {
+  const std::time_t at = std::time(nullptr) + secondsFromNow;
+  std::tm utc{};
+  gmtime_r(&at, &utc);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%a, %d %b %Y %H:%M:%S GMT", &utc);
+  return buf;
+}
+
+/// Both clients record what each reply's Retry-After asked for: seconds, a date (from now),
+/// none for a value neither form, and none for a header on an interim 1xx reply only.
+void expectRetryAfterRecorded(Kind kind) {
+  const std::string date = imfFixdateIn(120);
+  ScriptedHttpServer server([date](int, int overall, const std::string&) {
+    const std::string body = "{\"error\":{\"message\":\"slow down\"}}";
+    const std::string tail = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    switch (overall) {
+      case 0:
+        return std::optional<Reply>(
+            Reply{"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 30\r\n" + tail, false});
+      case 1:
+        return std::optional<Reply>(
+            Reply{"HTTP/1.1 503 Unavailable\r\nretry-after: " + date + "\r\n" + tail, false});
+      case 2:
+        return std::optional<Reply>(
+            Reply{"HTTP/1.1 429 Too Many Requests\r\nRetry-After: soon\r\n" + tail, false});
+      case 3:
+        return std::optional<Reply>(Reply{
+            "HTTP/1.1 100 Continue\r\nRetry-After: 9\r\n\r\nHTTP/1.1 429 Too Many Requests\r\n" +
+                tail,
+            false});
+      default:
+        return std::optional<Reply>(okReply());
+    }
+  });
+  Client c(server.url(), false, 10'000, "", kind);
+  for (int i = 0; i < 5; ++i) {
+    c.send(driverChatBody(false));
+    ASSERT_TRUE(c.runUntil(static_cast<size_t>(i) + 1));
+  }
+  EXPECT_EQ(c.done[0].record.error, ErrorClass::RateLimited);
+  EXPECT_EQ(c.done[0].record.retryAfterMs, 30'000);
+  EXPECT_EQ(c.done[1].record.httpStatus, 503);
+  EXPECT_NEAR(static_cast<double>(c.done[1].record.retryAfterMs), 120'000.0, 3'000.0) << date;
+  EXPECT_EQ(c.done[2].record.retryAfterMs, -1);
+  EXPECT_EQ(c.done[3].record.httpStatus, 429);
+  EXPECT_EQ(c.done[3].record.retryAfterMs, -1);
+  EXPECT_TRUE(c.done[4].record.ok());
+  EXPECT_EQ(c.done[4].record.retryAfterMs, -1);
+}
+}  // namespace
+
+TEST(Http1Driver, RetryAfterOfEachReplyIsRecorded) { expectRetryAfterRecorded(Kind::Native); }
+TEST(HttpDriver, RetryAfterOfEachReplyIsRecorded) { expectRetryAfterRecorded(Kind::Curl); }
 
 TEST(Http1Driver, DeadKeepAliveConnectionFailsTheRequestAndNeverResendsIt) {
   // The first request is answered on a kept-alive connection; the second request on that

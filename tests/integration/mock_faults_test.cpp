@@ -141,6 +141,16 @@ struct MockProcess {
 TEST(MockFaults, Http500IsHttp5xx) { expectAgreement("http_500", "http_5xx"); }
 TEST(MockFaults, Http503IsHttp5xx) { expectAgreement("http_503", "http_5xx"); }
 TEST(MockFaults, Http429IsRateLimited) { expectAgreement("http_429", "rate_limited"); }
+
+// Every 429 carries the mock's Retry-After (1 s by default): the summary counts the replies
+// that asked to wait and how long they asked for.
+TEST(MockFaults, Http429RetryAfterIsRecordedInTheSummary) {
+  const Outcome o = runAgainstFault("http_429", 10.0, true);
+  ASSERT_TRUE(o.summary.is_object()) << o.output;
+  EXPECT_EQ(o.summary.at("retry_after"),
+            (json{{"responses", kRequests}, {"min_ms", 1000}, {"max_ms", 1000}}))
+      << o.summary.dump();
+}
 TEST(MockFaults, RefusedConnectionIsConnect) { expectAgreement("refuse", "connect"); }
 TEST(MockFaults, StallBeforeFirstByteBeyondTheTimeoutIsTimeout) {
   expectAgreement("stall_first_byte", "timeout", 1.0);
@@ -179,6 +189,8 @@ void expectMixedAgreement(bool stream) {
   EXPECT_GT(n("http_500") + n("stream_cut") + n("stall_mid_stream"), 0);
   EXPECT_EQ(errorsOf(o.summary, "http_5xx"), n("http_500") + n("http_503"));
   EXPECT_EQ(errorsOf(o.summary, "rate_limited"), n("http_429"));
+  EXPECT_EQ(o.summary.at("retry_after").at("responses").get<int64_t>(),
+            n("http_429"));  // 503s carry none
   // A refusal on a connection that served a request before would be resent by libcurl on a
   // fresh connection; the harness refuses that resend, so the mock saw exactly what was sent
   // and every refusal is a connect error.

@@ -33,6 +33,7 @@ plumbline::metrics::RequestRecord sampleRecord(uint64_t id) {
   r.chunks = 6;
   r.httpStatus = 200;
   r.error = plumbline::metrics::ErrorClass::StreamCut;
+  r.retryAfterMs = static_cast<int64_t>(id) * 1500 - 1500;  // 0 ms for the first
   return r;
 }
 }  // namespace
@@ -68,6 +69,12 @@ TEST(FrameCodec, RecordsRoundTrip) {
   EXPECT_EQ(out[0].firstTokenNs, 600);
   EXPECT_EQ(out[0].error, plumbline::metrics::ErrorClass::StreamCut);
   EXPECT_EQ(out[0].inputTokensServer, 17);
+  EXPECT_EQ(out[0].retryAfterMs, 0);
+  EXPECT_EQ(out[1].retryAfterMs, 1500);
+  in[1].retryAfterMs = -1;  // none
+  EXPECT_EQ(decodeRecords(encodeRecords(in))[1].retryAfterMs, -1);
+  in[1].retryAfterMs = -2;  // only a damaged wire carries this
+  EXPECT_THROW(decodeRecords(encodeRecords(in)), ProtocolError);
 }
 
 TEST(FrameCodec, StatsRoundTrip) {
@@ -135,7 +142,7 @@ TEST(FrameCodec, TruncatedAndOverlongPayloadsAreRejected) {
   EXPECT_THROW(decodeSessions(huge), ProtocolError);
   EXPECT_THROW(decodeRecords(huge), ProtocolError);
   std::string rec = encodeRecords({sampleRecord(1)});
-  rec.back() = 99;  // unknown error class
+  rec[rec.size() - 9] = 99;  // unknown error class (the byte before the retry-after)
   EXPECT_THROW(decodeRecords(rec), ProtocolError);
   const std::string stats = encodeStats(StatsReport{});
   for (size_t n = 0; n < stats.size(); ++n) EXPECT_THROW(decodeStats(stats.substr(0, n)), ProtocolError);

@@ -17,7 +17,10 @@ RunSummary sampleSummary() {
   s.sent = 1;
   s.completed = 1;
   s.notSent = 1;
-  s.errors = {{"timeout", 3}};
+  s.errors = {{"timeout", 3}, {"rate_limited", 2}};
+  s.retryAfterResponses = 2;
+  s.retryAfterMinMs = 1000;
+  s.retryAfterMaxMs = 30'000;
   s.durationS = 10;
   s.requestedRps = 0.2;
   s.achievedRps = 0.1;
@@ -41,7 +44,7 @@ TEST(RunSummary, JsonHasExactlyTheContractKeys) {
   std::set<std::string> keys, expected(kSummaryJsonKeys.begin(), kSummaryJsonKeys.end());
   for (const auto& [k, v] : j.items()) keys.insert(k);
   EXPECT_EQ(keys, expected);
-  EXPECT_EQ(expected.size(), 24u);
+  EXPECT_EQ(expected.size(), 25u);
   for (const char* p : {"send_lag_ms", "ttft_ms", "itl_ms", "e2e_ms", "ttft_from_planned_ms",
                         "e2e_from_planned_ms", "upload_ms"}) {
     std::set<std::string> pk;
@@ -72,7 +75,9 @@ TEST(RunSummary, FromJsonRejectsMissingOrMistypedKeys) {
   auto good = sampleSummary().toJson();
   for (const char* key : kSummaryJsonKeys) {
     const std::string name = key;
-    if (name == "token_counts" || name == "prompt_tokens_basis" || name == "upload_ms") continue;  // added later: optional
+    if (name == "token_counts" || name == "prompt_tokens_basis" || name == "upload_ms" ||
+        name == "retry_after")
+      continue;  // added later: optional
     auto j = good;
     j.erase(key);
     EXPECT_THROW(RunSummary::fromJson(j), std::invalid_argument) << key;
@@ -98,6 +103,25 @@ TEST(Percentiles, FromHistogramInMilliseconds) {
   EXPECT_NEAR(p.p99, 99, 99 * 0.01);
   EXPECT_DOUBLE_EQ(p.max, 100);
   EXPECT_EQ(Percentiles::fromHistogram(LatencyHistogram()), Percentiles{});
+}
+
+TEST(RunSummary, RetryAfterRoundTripsAndReadsAsNoneFromOlderSummaries) {
+  const auto j = sampleSummary().toJson();
+  EXPECT_EQ(j["retry_after"],
+            (nlohmann::json{{"responses", 2}, {"min_ms", 1000}, {"max_ms", 30'000}}));
+  const RunSummary back = RunSummary::fromJson(j);
+  EXPECT_EQ(back.retryAfterResponses, 2u);
+  EXPECT_EQ(back.retryAfterMaxMs, 30'000);
+  auto old = j;
+  old.erase("retry_after");
+  const RunSummary before = RunSummary::fromJson(old);
+  EXPECT_EQ(before.retryAfterResponses, 0u);
+  EXPECT_EQ(before.retryAfterMinMs, -1);
+  auto bad = j;
+  bad["retry_after"].erase("max_ms");
+  EXPECT_THROW(RunSummary::fromJson(bad), std::invalid_argument);
+  EXPECT_EQ(RunSummary().toJson()["retry_after"],
+            (nlohmann::json{{"responses", 0}, {"min_ms", -1}, {"max_ms", -1}}));
 }
 
 TEST(RunSummary, SummariesStoredBeforeTokenLabelsReadAsUnknown) {

@@ -21,8 +21,8 @@ TEST(StoreDatabase, WriterCreatesDirectoryAndLatestSchema) {
   TempDir dir;
   std::string path = dir.file("a/b/runs.db");
   Database db = Database::open(path, Database::Mode::ReadWrite);
-  EXPECT_EQ(db.userVersion(), 4);
-  EXPECT_EQ(Database::kSchemaVersion, 4);
+  EXPECT_EQ(db.userVersion(), 5);
+  EXPECT_EQ(Database::kSchemaVersion, 5);
   Statement mode = db.prepare("PRAGMA journal_mode");
   ASSERT_TRUE(mode.step());
   EXPECT_EQ(mode.columnText(0), "wal");
@@ -78,6 +78,35 @@ TEST(StoreDatabase, Version1DatabaseMigratesKeepingItsWindows) {
   EXPECT_EQ(windows[0].cpuWaitMaxMs, -1);    // nor the CPU wait before v4: unknown, not 0
 }
 
+TEST(StoreDatabase, Version4DatabaseMigratesItsRequestsToNoRetryAfter) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  {
+    // Schema v4 and one request row as version 4 left it (18 columns, no retry_after_ms).
+    sqlite3* raw = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+    std::string sql;
+    for (size_t i = 0; i < 4; ++i) sql += plumbline::store::migrations()[i].sql;
+    sql +=
+        "INSERT INTO runs (id, created_at, status) VALUES (1, 'x', 'complete');"
+        "INSERT INTO requests VALUES (1, 7, 0, 0, 100, 120, -1, -1, -1, 5000, -1, -1, 16, 0, 0, "
+        "429, 5, 130);"
+        "PRAGMA user_version=4;";
+    ASSERT_EQ(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK)
+        << sqlite3_errmsg(raw);
+    sqlite3_close(raw);
+  }
+  { Database::open(path, Database::Mode::ReadWrite); }  // a writer migrates
+  plumbline::store::RunReader reader(path);
+  std::vector<plumbline::metrics::RequestRecord> rows;
+  reader.forEachRequest(1, [&](const plumbline::metrics::RequestRecord& r) { rows.push_back(r); });
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].sessionId, 7u);
+  EXPECT_EQ(rows[0].httpStatus, 429);
+  EXPECT_EQ(rows[0].uploadEndNs, 130);
+  EXPECT_EQ(rows[0].retryAfterMs, -1);  // not recorded before v5: none, not 0 s
+}
+
 TEST(StoreDatabase, StatusIsConstrained) {
   TempDir dir;
   Database db = Database::open(dir.file("runs.db"), Database::Mode::ReadWrite);
@@ -123,7 +152,7 @@ TEST(StoreDatabase, NewerSchemaIsRejected) {
   std::string path = dir.file("runs.db");
   {
     Database db = Database::open(path, Database::Mode::ReadWrite);
-    db.exec("PRAGMA user_version=5");
+    db.exec("PRAGMA user_version=6");
   }
   for (auto mode : {Database::Mode::ReadOnly, Database::Mode::ReadWrite}) {
     try {
@@ -133,7 +162,7 @@ TEST(StoreDatabase, NewerSchemaIsRejected) {
       EXPECT_EQ(e.kind(), StoreErrorKind::TooNew);
       std::string what = e.what();
       EXPECT_NE(what.find(path), std::string::npos) << what;
-      EXPECT_NE(what.find("schema version 5"), std::string::npos) << what;
+      EXPECT_NE(what.find("schema version 6"), std::string::npos) << what;
     }
   }
 }

@@ -71,6 +71,7 @@ inline std::vector<metrics::RequestRecord> sampleRequests(size_t n, size_t offse
     r.chunks = static_cast<uint32_t>(i % 50);
     r.httpStatus = i % 13 == 0 ? 503 : 200;
     r.error = static_cast<metrics::ErrorClass>(i % metrics::kErrorClassCount);
+    r.retryAfterMs = r.httpStatus == 503 ? static_cast<int64_t>(i % 4) * 1000 : -1;  // 0 s too
   }
   return out;
 }
@@ -93,6 +94,7 @@ inline void expectSameRequest(const metrics::RequestRecord& a, const metrics::Re
   EXPECT_EQ(a.chunks, b.chunks);
   EXPECT_EQ(a.httpStatus, b.httpStatus);
   EXPECT_EQ(a.error, b.error);
+  EXPECT_EQ(a.retryAfterMs, b.retryAfterMs);
 }
 
 /// A pid that certainly belonged to a process that is gone (forked, exited, reaped).
