@@ -119,6 +119,25 @@ class HistoryViewTest : public QObject {
              (std::vector<std::string>{"h100", "nightly"}));
   }
 
+  void detailSaysWhatRetryAfterAskedFor() {
+    fixtures::FixtureRun limited;
+    limited.name = "delta rate limited";
+    limited.stages = {{20, 5}};
+    limited.errorEvery = 5;  // every 5th request a 429 asking for 7 s
+    limited.retryAfterS = 7;
+    fixtures::writeFixtureRun(m_db.toStdString(), limited);  // run 4
+    HistoryView view(context());
+    view.selectRuns({4});
+    QVERIFY2(view.detail()->metaText().endsWith(
+                 QStringLiteral(" · 20 replies asked to retry after 7 s (not obeyed)")),
+             qPrintable(view.detail()->metaText()));
+    QVERIFY2(view.statusText().startsWith(QStringLiteral("4 runs in ")),
+             qPrintable(view.statusText()));
+    view.selectRuns({1});  // no Retry-After in that run: nothing said
+    QVERIFY2(!view.detail()->metaText().contains(QStringLiteral("retry")),
+             qPrintable(view.detail()->metaText()));
+  }
+
   void detailShowsVerdictAndChartsAndEdits() {
     HistoryView view(context());
     view.selectRuns({3});
@@ -240,6 +259,15 @@ class HistoryViewTest : public QObject {
     HistoryView view(c);
     QCOMPARE(view.model()->rowCount(), 0);
     QVERIFY(view.statusText().contains(QStringLiteral("No runs yet")));
+  }
+
+  void oneRunIsCountedInTheSingular() {
+    ui::StudioContext c;
+    c.dbPath = m_dir.filePath(QStringLiteral("one-run.db"));
+    fixtures::writeFixtureRun(c.dbPath.toStdString(), fixtures::FixtureRun{});
+    HistoryView view(c);
+    QVERIFY2(view.statusText().startsWith(QStringLiteral("1 run in ")),
+             qPrintable(view.statusText()));
   }
 };
 

@@ -127,7 +127,10 @@ void HistoryView::refresh() {
         e.row = std::move(row);
         entries.push_back(std::move(e));
       }
-      status = QStringLiteral("%1 runs in %2").arg(entries.size()).arg(m_context.dbPath);
+      status = QStringLiteral("%1 %2 in %3")
+                   .arg(entries.size())
+                   .arg(entries.size() == 1 ? QStringLiteral("run") : QStringLiteral("runs"),
+                        m_context.dbPath);
     }
   } catch (const std::exception& e) {
     status = QString::fromUtf8(e.what());

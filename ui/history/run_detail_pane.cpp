@@ -30,6 +30,25 @@ QString reasonsText(const store::RunRow& row) {
   return lines.join(QStringLiteral("\n"));
 }
 
+/// " · 26 replies asked to retry after 7 s (not obeyed)" when the server's Retry-After asked
+/// for waits in this run (the summary's retry_after); empty otherwise, and for runs stored
+/// before it was recorded.
+QString retryAfterText(const store::RunRow& row) {
+  if (!row.summaryJson) return {};
+  const auto j = nlohmann::json::parse(*row.summaryJson, nullptr, false);
+  if (!j.is_object() || !j.contains("retry_after") || !j["retry_after"].is_object()) return {};
+  const nlohmann::json& r = j["retry_after"];
+  const int64_t n = r.value("responses", int64_t{0});
+  const int64_t minMs = r.value("min_ms", int64_t{-1}), maxMs = r.value("max_ms", int64_t{-1});
+  if (n <= 0 || minMs < 0 || maxMs < minMs) return {};
+  const QString range = minMs == maxMs
+                            ? QString::number(maxMs / 1000.0)
+                            : QStringLiteral("%1\u2013%2").arg(minMs / 1000.0).arg(maxMs / 1000.0);
+  return QStringLiteral(" · %1 %2 asked to retry after %3 s (not obeyed)")
+      .arg(n)
+      .arg(n == 1 ? QStringLiteral("reply") : QStringLiteral("replies"), range);
+}
+
 }  // namespace
 
 RunDetailPane::RunDetailPane(QWidget* parent) : QWidget(parent) {
@@ -110,14 +129,14 @@ void RunDetailPane::showRun(const QString& dbPath, qint64 runId) {
                                                     "padding:6px;font-weight:bold;}")
                                    : QStringLiteral("QLabel{background:#fde2cf;color:#7c2d12;"
                                                     "padding:6px;font-weight:bold;}"));
-    m_meta->setText(QStringLiteral("#%1 · workload %2 · target %3 · model %4 · started %5 · %6 s · "
-                                   "status %7 · Plumbline %8")
-                        .arg(row->id)
-                        .arg(qs(row->workloadName), qs(row->targetUrl), qs(row->model),
-                             qs(row->createdAt),
-                             row->durationS ? QString::number(*row->durationS, 'f', 1)
-                                            : QStringLiteral("?"),
-                             qs(row->status), qs(row->toolVersion)));
+    m_meta->setText(
+        QStringLiteral("#%1 · workload %2 · target %3 · model %4 · started %5 · %6 s · "
+                       "status %7 · Plumbline %8")
+            .arg(row->id)
+            .arg(qs(row->workloadName), qs(row->targetUrl), qs(row->model), qs(row->createdAt),
+                 row->durationS ? QString::number(*row->durationS, 'f', 1) : QStringLiteral("?"),
+                 qs(row->status), qs(row->toolVersion)) +
+        retryAfterText(*row));
     m_name->setText(qs(row->name));
     m_savedTags.clear();
     for (const auto& t : reader.tags(runId)) m_savedTags << qs(t);
@@ -132,6 +151,7 @@ void RunDetailPane::showRun(const QString& dbPath, qint64 runId) {
 }
 
 QString RunDetailPane::bannerText() const { return m_banner->text(); }
+QString RunDetailPane::metaText() const { return m_meta->text(); }
 QString RunDetailPane::statusText() const { return m_status->text(); }
 
 void RunDetailPane::setStatus(const QString& text, bool error) {

@@ -24,6 +24,9 @@ class RunDetailPane : public QWidget {
   qint64 runId() const { return m_runId; }
 
   QString bannerText() const;
+  /// The line under the verdict: id, workload, target, model, start, length, status, version,
+  /// and what the server's Retry-After asked for where it did.
+  QString metaText() const;
   QString statusText() const;
   QLineEdit* nameEdit() const { return m_name; }
   QLineEdit* tagsEdit() const { return m_tags; }
