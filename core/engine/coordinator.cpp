@@ -152,6 +152,20 @@ RunOutcome Coordinator::run() {
                         std::to_string(notSent - parentFailed) + " because the run ended first)");
   }
   out.summary.notSent = out.summary.planned > out.summary.sent ? out.summary.planned - out.summary.sent : 0;
+  // Single-request sessions: the workers said why they dropped what was still due at the end
+  // (session graphs are explained above, request by request).
+  if (const uint64_t late = m_notSentCapHeld + m_notSentBehind; !m_sessionGraphs && late > 0) {
+    std::string why;
+    if (m_notSentCapHeld > 0)
+      why = metrics::formatCount(m_notSentCapHeld) +
+            " waiting for a free slot under the in-flight cap (max_in_flight)";
+    if (m_notSentBehind > 0)
+      why += (why.empty() ? "" : ", ") + metrics::formatCount(m_notSentBehind) +
+             " not reached in time by their worker";
+    m_notes.push_back("requests not sent: " + metrics::formatCount(late) +
+                      " still due when the schedule ended (" + why +
+                      "); an open-loop run does not send them late");
+  }
   if (m_opt.observer) m_opt.observer->onRunOver(nowRel(), m_aggregator, out.summary);
   out.stoppedEarly = stopped;
   out.summary.complete = !stopped;
@@ -304,7 +318,10 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
         return;
       }
       case FrameType::Done: {
-        decodeDone(f.payload);  // validated; not-sent is derived as planned − sent
+        // Not-sent is derived as planned − sent; the worker says why for those it dropped.
+        const DoneReport d = decodeDone(f.payload);
+        m_notSentCapHeld += d.notSentCapHeld;
+        m_notSentBehind += d.notSentBehind;
         w.done = true;
         return checkFinished();
       }

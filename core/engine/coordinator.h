@@ -114,6 +114,9 @@ class Coordinator {
   uint64_t m_plannedRequests = 0;            ///< exact: the sum of the counted sessions' requests
   uint64_t m_notSentRunEnded = 0;      ///< as workers reported (the note derives it exactly)
   uint64_t m_notSentParentFailed = 0;
+  /// Still pending on a worker when the schedule ended: behind the in-flight cap, or not
+  /// reached in time (its Done frame).
+  uint64_t m_notSentCapHeld = 0, m_notSentBehind = 0;
   size_t m_rr = 0;
   int64_t m_t0 = 0;
   int64_t m_stopAtNs = -1;

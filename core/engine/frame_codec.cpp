@@ -253,6 +253,8 @@ std::string encodeDone(const DoneReport& d) {
   PayloadWriter w(out);
   w.u64(d.sessionsReceived);
   w.u64(d.notSent);
+  w.u64(d.notSentCapHeld);
+  w.u64(d.notSentBehind);
   return out;
 }
 
@@ -261,7 +263,14 @@ DoneReport decodeDone(std::string_view payload) {
   DoneReport d;
   d.sessionsReceived = r.u64();
   d.notSent = r.u64();
+  d.notSentCapHeld = r.u64();
+  d.notSentBehind = r.u64();
   r.expectEnd();
+  if (d.notSentCapHeld > d.notSent || d.notSentBehind > d.notSent - d.notSentCapHeld)
+    throw ProtocolError("done frame: " + std::to_string(d.notSentCapHeld) + " + " +
+                        std::to_string(d.notSentBehind) +
+                        " not sent at the schedule's end exceed " + std::to_string(d.notSent) +
+                        " not sent");
   return d;
 }
 

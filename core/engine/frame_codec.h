@@ -116,6 +116,10 @@ StatsReport decodeStats(std::string_view payload);
 struct DoneReport {
   uint64_t sessionsReceived = 0;
   uint64_t notSent = 0;
+  /// Of notSent, those still pending when the schedule ended (+ its slack): behind the
+  /// in-flight cap (the first of them waiting for a free slot), or not reached in time.
+  uint64_t notSentCapHeld = 0;
+  uint64_t notSentBehind = 0;
 };
 std::string encodeDone(const DoneReport& d);
 DoneReport decodeDone(std::string_view payload);

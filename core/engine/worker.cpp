@@ -179,7 +179,11 @@ void Worker::sendDue() {
   for (int sent = 0; !m_pending.empty() && sent < kMaxSendsPerTurn; ++sent) {
     const int64_t now = m_http->nowRel();
     if (now > m_config->scheduleEndNs + kScheduleEndSlackNs) {
-      dropPending();  // too late to be the load that was asked for
+      // Too late to be the load that was asked for. Waiting behind the in-flight cap when the
+      // first of them was the last send the cap held back; else the worker fell behind.
+      const bool capHeld = !m_pending.empty() && m_pending.front().id == m_lastCapBlockedId;
+      (capHeld ? m_notSentCapHeld : m_notSentBehind) += m_pending.size();
+      dropPending();
       return maybeFinish();
     }
     const auto& s = m_pending.front();
@@ -409,7 +413,8 @@ void Worker::maybeFinish() {
   if (m_replyTokens) m_replyTokens->countAll(m_records);
   flushRecords();
   sendStats();
-  m_channel->send(FrameType::Done, encodeDone({m_sessionsReceived, m_notSent}));
+  m_channel->send(FrameType::Done,
+                  encodeDone({m_sessionsReceived, m_notSent, m_notSentCapHeld, m_notSentBehind}));
   m_channel->flushBlocking(5000);
   event_base_loopbreak(m_base);
 }

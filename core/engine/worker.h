@@ -95,6 +95,8 @@ class Worker {
   std::map<int64_t, metrics::SendReport> m_sends;  ///< by planned-time window, since last stats
   uint64_t m_sessionsReceived = 0;
   uint64_t m_notSent = 0;        ///< stopped, or still pending when the schedule ended
+  uint64_t m_notSentCapHeld = 0;  ///< of those, pending at the schedule's end behind the cap
+  uint64_t m_notSentBehind = 0;   ///< pending at the schedule's end, the cap not in the way
   int64_t m_capHits = 0;
   uint64_t m_lastCapBlockedId = UINT64_MAX;
   int64_t m_probeDueNs = 0;

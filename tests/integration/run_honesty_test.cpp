@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/metrics/verdict.h"
 #include "core/mock/embedded_target.h"
 #include "tests/integration/child_process.h"
 #include "tests/integration/machine_holds.h"
@@ -53,11 +54,20 @@ struct HonestyRun {
   std::string output;
 };
 
+/// `quiet`: without the terminal report (its notes included) on the output.
 HonestyRun runPlumbline(const TempDir& dir, const json& w, const std::string& target,
-                       std::vector<std::string> extra, int timeoutMs) {
+                        std::vector<std::string> extra, int timeoutMs, bool quiet = true) {
   const std::string wl = writeFile(dir, "w.json", w);
-  std::vector<std::string> args{PLUMBLINE_BIN, "run", wl, "--target", target, "--db", dir.file("runs.db"),
-                                "--summary-json", dir.file("summary.json"), "--quiet"};
+  std::vector<std::string> args{PLUMBLINE_BIN,
+                                "run",
+                                wl,
+                                "--target",
+                                target,
+                                "--db",
+                                dir.file("runs.db"),
+                                "--summary-json",
+                                dir.file("summary.json")};
+  if (quiet) args.push_back("--quiet");
   args.insert(args.end(), extra.begin(), extra.end());
   ChildProcess p(args, dir.file("out.txt"));
   const int code = p.wait(timeoutMs);
@@ -149,7 +159,8 @@ TEST(RunHonesty, MeasuresTheMocksConfiguredTtftAndInterTokenGap) {
 TEST(RunHonesty, AskingForMoreThanTheMachineCanSendIsHarnessLimited) {
   TempDir dir;
   auto mock = startHonestyMock(0.0, 0.0);
-  const auto r = runPlumbline(dir, honestyWorkload(100'000, 3, false, 1), mock.baseUrl(), {"--workers", "1"}, 90'000);
+  const auto r = runPlumbline(dir, honestyWorkload(100'000, 3, false, 1), mock.baseUrl(),
+                              {"--workers", "1"}, 90'000, false);
   ASSERT_EQ(r.exitCode, 3) << r.output << r.summary.dump(2);
   json s = r.summary;  // non-const: a missing key reads as null instead of undefined behaviour
   EXPECT_EQ(s["verdict"], "harness_limited");
@@ -163,6 +174,15 @@ TEST(RunHonesty, AskingForMoreThanTheMachineCanSendIsHarnessLimited) {
   // and its requests waited out the timeout.)
   EXPECT_EQ(s["completed"], s["sent"]) << s.dump(2);
   EXPECT_TRUE(s["errors"].empty()) << s.dump(2);
+  // What was never sent says why: still due when the schedule ended, the worker behind.
+  const std::string why =
+      "requests not sent: " + plumbline::metrics::formatCount(s["not_sent"].get<uint64_t>()) +
+      " still due when the schedule ended (";
+  EXPECT_NE(r.output.find(why), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(
+                " not reached in time by their worker); an open-loop run does not send them late"),
+            std::string::npos)
+      << r.output;
 }
 
 // A target slower than the load asks, behind a small max_in_flight: due sends wait for a free
@@ -173,7 +193,7 @@ TEST(RunHonesty, SendsHeldBackByTheInFlightCapAreBlamedOnTheCap) {
   auto mock = startHonestyMock(200.0, 0.0);  // each request holds its slot for ~200 ms
   json w = honestyWorkload(100, 2, false, 1);
   w["load"]["max_in_flight"] = 5;  // ~25 requests/s at 200 ms each, against 100 asked for
-  const auto r = runPlumbline(dir, w, mock.baseUrl(), {"--workers", "1"}, 60'000);
+  const auto r = runPlumbline(dir, w, mock.baseUrl(), {"--workers", "1"}, 60'000, false);
   ASSERT_EQ(r.exitCode, 3) << r.output << r.summary.dump(2);
   json s = r.summary;  // non-const: a missing key reads as null instead of undefined behaviour
   EXPECT_EQ(s["verdict"], "harness_limited");
@@ -188,4 +208,11 @@ TEST(RunHonesty, SendsHeldBackByTheInFlightCapAreBlamedOnTheCap) {
   EXPECT_TRUE(named) << s["verdict_reasons"].dump(2);
   EXPECT_LT(s["sent"].get<int>(), 200) << s.dump(2);
   EXPECT_EQ(s["completed"].get<int>() + s["not_sent"].get<int>(), 200) << s.dump(2);
+  // Those never sent say why: still waiting for a slot when the schedule ended.
+  const std::string notSent = plumbline::metrics::formatCount(s["not_sent"].get<uint64_t>());
+  const std::string note =
+      "note: requests not sent: " + notSent + " still due when the schedule ended (" + notSent +
+      " waiting for a free slot under the in-flight cap (max_in_flight)); an open-loop run "
+      "does not send them late";
+  EXPECT_NE(r.output.find(note), std::string::npos) << r.output;
 }

@@ -148,4 +148,12 @@ TEST(FrameCodec, TruncatedAndOverlongPayloadsAreRejected) {
   for (size_t n = 0; n < stats.size(); ++n) EXPECT_THROW(decodeStats(stats.substr(0, n)), ProtocolError);
   EXPECT_THROW(decodeStop(encodeStop(-1)), ProtocolError);
   EXPECT_THROW(decodeDone("abc"), ProtocolError);
+  const DoneReport done = decodeDone(encodeDone({7, 20, 12, 8}));
+  EXPECT_EQ(done.sessionsReceived, 7u);
+  EXPECT_EQ(done.notSent, 20u);
+  EXPECT_EQ(done.notSentCapHeld, 12u);
+  EXPECT_EQ(done.notSentBehind, 8u);
+  EXPECT_THROW(decodeDone(encodeDone({7, 20, 12, 9})),
+               ProtocolError);  // more reasons than not sent
+  EXPECT_THROW(decodeDone(encodeDone({7, 20, 21, 0})), ProtocolError);
 }
