@@ -71,7 +71,16 @@ void printSummary(const Json& s, std::ostream& out) {
   }
   out << "  errors " << fmt("%.0f", errorTotal);
   if (!byClass.empty()) out << " (" << byClass << ")";
+  if (s.contains("not_sent"))
+    out << "  not sent " << fmt("%.0f", num(s, "not_sent"));  // older runs lack it
   out << '\n';
+  if (auto r = s.find("retry_after"); r != s.end() && r->is_object() && num(*r, "responses") > 0) {
+    const double minMs = num(*r, "min_ms"), maxMs = num(*r, "max_ms");
+    out << "retry-after: " << fmt("%.0f", num(*r, "responses")) << " replies asked to wait "
+        << (minMs == maxMs ? fmt("%g", maxMs / 1000)
+                           : fmt("%g", minMs / 1000) + "\u2013" + fmt("%g", maxMs / 1000))
+        << " s (not obeyed)\n";
+  }
   out << "rate: requested " << fmt("%.2f", num(s, "requested_rps")) << "/s  achieved "
       << fmt("%.2f", num(s, "achieved_rps")) << "/s  over " << fmt("%.1f", num(s, "duration_s"))
       << " s\n";

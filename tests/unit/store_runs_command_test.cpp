@@ -26,7 +26,9 @@ int64_t recordRun(const std::string& path, size_t requests, bool finish) {
                    {"planned", 10},
                    {"sent", 10},
                    {"completed", 9},
+                   {"not_sent", 0},
                    {"errors", {{"timeout", 1}}},
+                   {"retry_after", {{"responses", 3}, {"min_ms", 1000}, {"max_ms", 30'000}}},
                    {"requested_rps", 5.0},
                    {"achieved_rps", 5.0},
                    {"send_lag_ms", {{"p50", 0.1}, {"p90", 0.2}, {"p99", 0.3}, {"max", 0.4}}},
@@ -78,7 +80,10 @@ TEST(StoreRunsCommand, ShowPutsVerdictFirst) {
   EXPECT_EQ(text.substr(0, text.find('\n')),
             "verdict: harness_limited \u2014 worker 0 CPU saturated at 4 s; send lag p99 3 ms");
   EXPECT_NE(text.find("status: complete\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("errors 1 (timeout 1)"), std::string::npos) << text;
+  EXPECT_NE(text.find("errors 1 (timeout 1)  not sent 0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nretry-after: 3 replies asked to wait 1\u201330 s (not obeyed)\n"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("send lag"), std::string::npos) << text;
   EXPECT_NE(text.find("token counts: server"), std::string::npos) << text;
   EXPECT_NE(text.find("windows: 1\n"), std::string::npos) << text;
