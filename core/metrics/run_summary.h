@@ -67,31 +67,14 @@ struct RunSummary {
   static RunSummary fromJson(const nlohmann::json& j);
 };
 
+// clang-format off
 /// The keys of RunSummary::toJson(), in order (the --summary-json contract).
-inline constexpr std::array<const char*, 25> kSummaryJsonKeys = {"run_id",
-                                                                 "verdict",
-                                                                 "verdict_reasons",
-                                                                 "planned",
-                                                                 "sent",
-                                                                 "completed",
-                                                                 "not_sent",
-                                                                 "errors",
-                                                                 "retry_after",
-                                                                 "duration_s",
-                                                                 "requested_rps",
-                                                                 "achieved_rps",
-                                                                 "send_lag_ms",
-                                                                 "ttft_ms",
-                                                                 "itl_ms",
-                                                                 "e2e_ms",
-                                                                 "ttft_from_planned_ms",
-                                                                 "e2e_from_planned_ms",
-                                                                 "upload_ms",
-                                                                 "input_tokens_per_s",
-                                                                 "output_tokens_per_s",
-                                                                 "token_count_source",
-                                                                 "token_counts",
-                                                                 "prompt_tokens_basis",
-                                                                 "complete"};
+inline constexpr std::array<const char*, 25> kSummaryJsonKeys = {
+    "run_id", "verdict", "verdict_reasons", "planned", "sent", "completed", "not_sent",
+    "errors", "retry_after", "duration_s", "requested_rps", "achieved_rps", "send_lag_ms",
+    "ttft_ms", "itl_ms", "e2e_ms", "ttft_from_planned_ms", "e2e_from_planned_ms", "upload_ms",
+    "input_tokens_per_s", "output_tokens_per_s", "token_count_source", "token_counts",
+    "prompt_tokens_basis", "complete"};
+// clang-format on
 
 }  // namespace plumbline::metrics

@@ -19,25 +19,13 @@ Json parsed(const std::optional<std::string>& text) {
   return j.is_discarded() ? Json(*text) : j;  // keep unparsable text rather than lose it
 }
 
-constexpr const char* kRequestColumns[] = {"run_id",
-                                           "session_id",
-                                           "turn",
-                                           "worker_id",
-                                           "planned_ns",
-                                           "send_ns",
-                                           "first_byte_ns",
-                                           "first_token_ns",
-                                           "last_token_ns",
-                                           "end_ns",
-                                           "input_tokens_server",
-                                           "output_tokens_server",
-                                           "input_tokens_client",
-                                           "output_tokens_client",
-                                           "chunks",
-                                           "http_status",
-                                           "error_class",
-                                           "upload_end_ns",
-                                           "retry_after_ms"};
+// clang-format off
+constexpr const char* kRequestColumns[] = {
+    "run_id", "session_id", "turn", "worker_id", "planned_ns", "send_ns", "first_byte_ns",
+    "first_token_ns", "last_token_ns", "end_ns", "input_tokens_server", "output_tokens_server",
+    "input_tokens_client", "output_tokens_client", "chunks", "http_status", "error_class",
+    "upload_end_ns", "retry_after_ms"};
+// clang-format on
 
 Json requestToJson(int64_t runId, const metrics::RequestRecord& r) {
   return Json{{"run_id", runId},

@@ -76,7 +76,9 @@ void printSummary(const Json& s, std::ostream& out) {
   out << '\n';
   if (auto r = s.find("retry_after"); r != s.end() && r->is_object() && num(*r, "responses") > 0) {
     const double minMs = num(*r, "min_ms"), maxMs = num(*r, "max_ms");
-    out << "retry-after: " << fmt("%.0f", num(*r, "responses")) << " replies asked to wait "
+    const double n = num(*r, "responses");
+    out << "retry-after: " << fmt("%.0f", n) << (n == 1 ? " reply" : " replies")
+        << " asked to wait "
         << (minMs == maxMs ? fmt("%g", maxMs / 1000)
                            : fmt("%g", minMs / 1000) + "\u2013" + fmt("%g", maxMs / 1000))
         << " s (not obeyed)\n";

@@ -11,15 +11,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/store/database.h"
 #include "core/store/run_reader.h"
 #include "tests/fixtures/run_fixture.h"
+#include "ui/charts/latency_cdf_chart.h"
+#include "ui/charts/metric_chart.h"
+#include "ui/charts/run_charts.h"
 #include "ui/history/history_view.h"
 #include "ui/history/run_detail_pane.h"
 #include "ui/history/run_filter_proxy.h"
 #include "ui/history/run_table_model.h"
-#include "ui/charts/latency_cdf_chart.h"
-#include "ui/charts/metric_chart.h"
-#include "ui/charts/run_charts.h"
 
 using namespace plumbline;
 using ui::history::HistoryView;
@@ -134,6 +135,19 @@ class HistoryViewTest : public QObject {
     QVERIFY2(view.statusText().startsWith(QStringLiteral("4 runs in ")),
              qPrintable(view.statusText()));
     view.selectRuns({1});  // no Retry-After in that run: nothing said
+    QVERIFY2(!view.detail()->metaText().contains(QStringLiteral("retry")),
+             qPrintable(view.detail()->metaText()));
+    // A damaged summary (a count that is not a number) says nothing of it, and the rest shows.
+    store::Database::open(m_db.toStdString(), store::Database::Mode::ReadWrite)
+        .exec(
+            "UPDATE runs SET summary_json = json_set(summary_json, '$.retry_after.responses', "
+            "'many') "
+            "WHERE id = 4");
+    view.selectRuns({4});
+    QVERIFY2(view.detail()->bannerText().startsWith(QStringLiteral("Verdict: ")),
+             qPrintable(view.detail()->bannerText()));
+    QVERIFY2(view.detail()->metaText().startsWith(QStringLiteral("#4 · ")),
+             qPrintable(view.detail()->metaText()));
     QVERIFY2(!view.detail()->metaText().contains(QStringLiteral("retry")),
              qPrintable(view.detail()->metaText()));
   }

@@ -38,8 +38,11 @@ QString retryAfterText(const store::RunRow& row) {
   const auto j = nlohmann::json::parse(*row.summaryJson, nullptr, false);
   if (!j.is_object() || !j.contains("retry_after") || !j["retry_after"].is_object()) return {};
   const nlohmann::json& r = j["retry_after"];
-  const int64_t n = r.value("responses", int64_t{0});
-  const int64_t minMs = r.value("min_ms", int64_t{-1}), maxMs = r.value("max_ms", int64_t{-1});
+  auto integer = [&r](const char* key) {  // a damaged summary says nothing rather than throw
+    const auto it = r.find(key);
+    return it != r.end() && it->is_number_integer() ? it->get<int64_t>() : int64_t{-1};
+  };
+  const int64_t n = integer("responses"), minMs = integer("min_ms"), maxMs = integer("max_ms");
   if (n <= 0 || minMs < 0 || maxMs < minMs) return {};
   const QString range = minMs == maxMs
                             ? QString::number(maxMs / 1000.0)
