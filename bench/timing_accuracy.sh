@@ -11,7 +11,7 @@
 # `cmake --preset release`. Usage:
 #   bench/timing_accuracy.sh [PLUMBLINE_BIN] [--duration S] [--workers W] [--max-rate R]
 #                            [--part a|b] [--compare] [--arrival constant|poisson]
-#                            [--mock-realtime PRIO]
+#                            [--mock-realtime PRIO] [--mock-slice-us US] [--mock-spin-us US|adaptive]
 # --max-rate skips the ladder and halves R. --compare repeats (b) with the client timing
 # tokens when it read them (PLUMBLINE_ARRIVAL_STAMPS=0) and with the mock on plain timers
 # (PLUMBLINE_MOCK_SPIN_MARGIN_US=0) and with the mock timing requests from their read instead
@@ -22,11 +22,19 @@
 # --mock-realtime PRIO runs (b)'s mock SCHED_FIFO at PRIO (`plumbline mock --realtime`; needs
 # CAP_SYS_NICE or `ulimit -r`): on a machine the client shares with the mock, the mock's token
 # writes then never wait behind the client for a CPU, which is the mock's error, not the client's.
+# --mock-slice-us US (default 100; 0 = the kernel's slice) has (b)'s mock loops ask for a US µs
+# scheduler slice (`plumbline mock --slice-us`; Linux 6.12+, unprivileged): woken for a token,
+# the mock takes its CPU from the client at once instead of after the client's ~1.4 ms slice,
+# without SCHED_FIFO's power to starve it. --mock-realtime replaces it.
+# --mock-spin-us US (default 400) has (b)'s mock wake that long before each first token is due
+# and spin the rest (PLUMBLINE_MOCK_SPIN_MARGIN_US): its lateness p99 goes from ~50-150 µs
+# (adaptive: the margin it learns, kept small to save CPU) to ~3 µs, for ~250 µs more mock CPU
+# per stream. Both settings are the reference server's precision, not the client's.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bin="$here/../build/release/app/plumbline"
 if [ $# -gt 0 ] && [[ "$1" != --* ]]; then bin="$1"; shift; fi
-duration=10 workers=2 max_rate="" part="" compare=0 arrival=constant mock_realtime=()
+duration=10 workers=2 max_rate="" part="" compare=0 arrival=constant mock_realtime=() mock_slice=100 mock_spin=400
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) duration="$2"; shift 2 ;;
@@ -36,11 +44,23 @@ while [ $# -gt 0 ]; do
     --compare) compare=1; shift ;;
     --arrival) arrival="$2"; shift 2 ;;
     --mock-realtime) mock_realtime=(--realtime "$2"); shift 2 ;;
+    --mock-slice-us) mock_slice="$2"; shift 2 ;;
+    --mock-spin-us) mock_spin="$2"; shift 2 ;;
     *) echo "timing_accuracy: unknown argument $1" >&2; exit 2 ;;
   esac
 done
 case "$arrival" in constant|poisson) ;; *) echo "timing_accuracy: --arrival is constant or poisson, not $arrival" >&2; exit 2 ;; esac
 [ "$duration" -le 60 ] || { echo "timing_accuracy: --duration is capped at 60 s" >&2; exit 2; }
+[[ "$mock_slice" =~ ^[0-9]+$ ]] || { echo "timing_accuracy: --mock-slice-us is a whole number of µs, not $mock_slice" >&2; exit 2; }
+# The mock's scheduling for (b): SCHED_FIFO when asked, else the slice (none at 0).
+mock_sched=("${mock_realtime[@]}")
+if [ ${#mock_realtime[@]} -eq 0 ] && [ "$mock_slice" -gt 0 ]; then mock_sched=(--slice-us "$mock_slice"); fi
+spin_label="$mock_spin µs"
+case "$mock_spin" in
+  adaptive) spin_label="adaptive" ;;
+  *) [[ "$mock_spin" =~ ^[0-9]+$ ]] || { echo "timing_accuracy: --mock-spin-us is a whole number of µs or adaptive, not $mock_spin" >&2; exit 2; }
+     export PLUMBLINE_MOCK_SPIN_MARGIN_US="$mock_spin" ;;  # --compare's plain-timer variant overrides it
+esac
 work="$(mktemp -d)"
 trap 'stop_mocks; rm -rf "$work"' EXIT
 # shellcheck source=bench/bench_common.sh
@@ -63,7 +83,7 @@ run() {  # $1 = rate, $2 = seconds [$3 = workers]; leaves the summary in $work/s
 
 part_b() {  # $1 = what this variant is; the caller's environment picks the variant
   rm -f "$work/runs.db"
-  start_mock fixed --listen 127.0.0.1:0 --threads 1 --ttft-ms 20 --itl-ms 1 "${mock_realtime[@]}"
+  start_mock fixed --listen 127.0.0.1:0 --threads 1 --ttft-ms 20 --itl-ms 1 "${mock_sched[@]}"
   workload "$mock_url" true 16 "$arrival"
   local cpu0 cpu1
   cpu0=$(cpu_ticks "${mock_pids[@]}")
@@ -109,7 +129,7 @@ stop_mocks
 fi
 
 if [ "$part" != a ]; then
-  part_b "1000/s streaming ($arrival arrivals), mock TTFT 20 ms (client: arrival stamps; mock: adaptive first-token spin, requests timed from their arrival${mock_realtime[*]:+, ${mock_realtime[*]}})"
+  part_b "1000/s streaming ($arrival arrivals), mock TTFT 20 ms (client: arrival stamps; mock: first-token spin ${spin_label}, requests timed from their arrival${mock_sched[*]:+, ${mock_sched[*]}})"
   if [ "$compare" = 1 ]; then
     PLUMBLINE_ARRIVAL_STAMPS=0 part_b "the same, the client timing tokens when it read them (PLUMBLINE_ARRIVAL_STAMPS=0)"
     PLUMBLINE_MOCK_SPIN_MARGIN_US=0 part_b "the same, the mock on plain timers (PLUMBLINE_MOCK_SPIN_MARGIN_US=0)"

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "core/util/scheduler_slice.h"
+
 namespace plumbline::mock {
 namespace {
 
@@ -194,6 +196,15 @@ MockSettings resolveMockSettings(const MockConfig& config) {
       throw MockConfigError("--realtime: " + std::to_string(*config.realtimePriority) +
                             " is not a SCHED_FIFO priority (1-99)");
     out.realtimePriority = *config.realtimePriority;
+  }
+  if (config.sliceUs) {
+    if (*config.sliceUs < util::kMinSchedulerSliceNs / 1000 ||
+        *config.sliceUs > util::kMaxSchedulerSliceNs / 1000)
+      throw MockConfigError("--slice-us: " + std::to_string(*config.sliceUs) +
+                            " is outside the kernel's slices (100 to 100000 µs)");
+    if (out.realtimePriority > 0)
+      throw MockConfigError("--slice-us: a slice is for the normal policy; --realtime replaces it");
+    out.sliceUs = *config.sliceUs;
   }
   return out;
 }

@@ -34,6 +34,10 @@ struct MockConfig {
   /// --realtime PRIO: the loops run SCHED_FIFO at PRIO (1-99), so that on a machine it shares
   /// with the client under test its token writes never wait behind the client for a CPU.
   std::optional<int> realtimePriority;
+  /// --slice-us US: each loop asks for a US µs scheduler slice (util/scheduler_slice.h, 100 to
+  /// 100,000; unprivileged): woken for a token, it takes its CPU from a client with a longer
+  /// slice at once instead of after that slice, without SCHED_FIFO's power to starve it.
+  std::optional<int> sliceUs;
 };
 
 /// Fully resolved settings of a running mock server.
@@ -48,6 +52,7 @@ struct MockSettings {
   FaultSettings faults;
   bool reusePort = false;          ///< see MockConfig::reusePort
   int realtimePriority = 0;        ///< see MockConfig::realtimePriority; 0 = the normal policy
+  int sliceUs = 0;                 ///< see MockConfig::sliceUs; 0 = the kernel's default slice
   std::string recordRequestsPath;  ///< empty = record nothing
   std::shared_ptr<RequestRecorder> recorder;  ///< opened by MockServer from recordRequestsPath
 };

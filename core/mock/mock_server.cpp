@@ -18,8 +18,9 @@
 
 #include "core/mock/engine_scheduler.h"
 #include "core/mock/mock_loop.h"
-#include "core/mock/request_recorder.h"
 #include "core/mock/mock_stats.h"
+#include "core/mock/request_recorder.h"
+#include "core/util/scheduler_slice.h"
 
 namespace plumbline::mock {
 namespace {
@@ -88,7 +89,20 @@ std::string MockServer::baseUrl() const { return "http://" + m_settings.host + "
 
 void MockServer::start() {
   if (m_engine) m_engine->start();
-  for (auto& loop : m_loops) m_threads.emplace_back([raw = loop.get()] { raw->run(); });
+  if (m_settings.sliceUs > 0) {
+    // Each loop asks in its own thread (a slice is per thread); a refusal ends the mock, as
+    // --realtime's does, before it serves anything.
+    if (const std::string why = util::setSchedulerSlice(int64_t{m_settings.sliceUs} * 1000);
+        !why.empty())
+      throw std::runtime_error("mock: --slice-us " + std::to_string(m_settings.sliceUs) +
+                               ": the kernel refused the slice (" + why + ")");
+    util::setSchedulerSlice(0);  // the probe above was this thread's, not a loop's
+  }
+  for (auto& loop : m_loops)
+    m_threads.emplace_back([raw = loop.get(), sliceUs = m_settings.sliceUs] {
+      if (sliceUs > 0) util::setSchedulerSlice(int64_t{sliceUs} * 1000);  // refused above if at all
+      raw->run();
+    });
 }
 
 void MockServer::stop() {

@@ -1,5 +1,6 @@
 // `plumbline mock --realtime PRIO`: every thread of the mock runs SCHED_FIFO at PRIO and it
 // serves as usual; where this machine does not allow it, the mock says why and exits 1.
+// `plumbline mock --slice-us US`: every event loop asks for a US µs scheduler slice.
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -16,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/util/scheduler_slice.h"
 #include "tests/integration/cli_process.h"
 #include "tests/integration/mock_http.h"
 
@@ -69,17 +71,27 @@ struct MockChild {
     while (poll(&p, 1, 5000) == 1 && read(out, &c, 1) == 1 && c != '\n') line += c;
     return line;
   }
+  /// The scheduler slice each of its threads runs with.
+  std::vector<int64_t> threadSlices() const {
+    std::vector<int64_t> slices;
+    for (int tid : threadIds()) slices.push_back(plumbline::util::schedulerSliceOf(tid));
+    return slices;
+  }
+  /// Its threads' ids (/proc/PID/task).
+  std::vector<int> threadIds() const {
+    std::vector<int> ids;
+    const std::string dir = "/proc/" + std::to_string(pid) + "/task";
+    DIR* d = opendir(dir.c_str());
+    if (d == nullptr) return ids;
+    while (dirent* e = readdir(d))
+      if (e->d_name[0] != '.') ids.push_back(std::stoi(e->d_name));
+    closedir(d);
+    return ids;
+  }
   /// The scheduling policy of each of its threads.
   std::vector<int> threadPolicies() const {
     std::vector<int> policies;
-    const std::string dir = "/proc/" + std::to_string(pid) + "/task";
-    DIR* d = opendir(dir.c_str());
-    if (d == nullptr) return policies;
-    while (dirent* e = readdir(d)) {
-      if (e->d_name[0] == '.') continue;
-      policies.push_back(sched_getscheduler(static_cast<pid_t>(std::stol(e->d_name))));
-    }
-    closedir(d);
+    for (int tid : threadIds()) policies.push_back(sched_getscheduler(static_cast<pid_t>(tid)));
     return policies;
   }
 };
@@ -112,6 +124,50 @@ TEST(MockRealtime, APriorityOutsideOneToNinetyNineIsAUsageError) {
     EXPECT_NE(r.output.find("--realtime"), std::string::npos) << r.output;
   }
   EXPECT_EQ(plumbline::test::runCli("mock --listen 127.0.0.1:0 --realtime high").exitCode, 2);
+}
+
+/// Whether this kernel keeps a thread's requested slice (EEVDF custom slices, Linux 6.12+).
+bool kernelKeepsSlices() {
+  int64_t kept = -1;
+  std::thread probe([&] {
+    if (plumbline::util::setSchedulerSlice(300'000).empty())
+      kept = plumbline::util::schedulerSliceOf(0);
+  });
+  probe.join();
+  return kept == 300'000;
+}
+
+TEST(MockSlice, EveryLoopAsksForItsSliceAndServes) {
+  if (!kernelKeepsSlices())
+    GTEST_SKIP() << "this kernel keeps no per-thread slices (EEVDF custom slices: Linux 6.12+)";
+  MockChild mock(
+      {"--listen", "127.0.0.1:0", "--threads", "2", "--preset", "instant", "--slice-us", "300"});
+  const std::string url = mock.firstLine();
+  ASSERT_EQ(url.rfind("http://127.0.0.1:", 0), 0u) << url;
+  int loops = 0, others = 0;
+  for (int64_t slice : mock.threadSlices()) (slice == 300'000 ? loops : others) += 1;
+  EXPECT_EQ(loops, 2);   // each loop asked in its own thread
+  EXPECT_GE(others, 1);  // the main thread, which only waits for signals, kept the default
+  const auto r = plumbline::test::httpPost(url + "/v1/completions",
+                                           R"({"prompt":"x","max_tokens":2,"ignore_eos":true})");
+  EXPECT_EQ(r.status, 200);
+  MockChild plain({"--listen", "127.0.0.1:0", "--threads", "1", "--preset", "instant"});
+  ASSERT_FALSE(plain.firstLine().empty());
+  for (int64_t slice : plain.threadSlices()) EXPECT_NE(slice, 300'000);  // not asked: the kernel's
+}
+
+TEST(MockSlice, ASliceOutsideTheKernelsBoundsOrWithRealtimeIsAUsageError) {
+  for (const char* bad : {"99", "100001", "-5", "0"}) {
+    const auto r =
+        plumbline::test::runCli(std::string("mock --listen 127.0.0.1:0 --slice-us ") + bad);
+    EXPECT_EQ(r.exitCode, 2) << bad << ": " << r.output;
+    EXPECT_NE(r.output.find("--slice-us"), std::string::npos) << r.output;
+  }
+  EXPECT_EQ(plumbline::test::runCli("mock --listen 127.0.0.1:0 --slice-us fast").exitCode, 2);
+  const auto both =
+      plumbline::test::runCli("mock --listen 127.0.0.1:0 --slice-us 100 --realtime 1");
+  EXPECT_EQ(both.exitCode, 2) << both.output;
+  EXPECT_NE(both.output.find("--realtime replaces it"), std::string::npos) << both.output;
 }
 
 }  // namespace
