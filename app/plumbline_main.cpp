@@ -164,11 +164,9 @@ void addMockCommand(CLI::App& app, int& exitCode) {
   cmd->add_option(
       "--slice-us", config->sliceUs,
       "US: each event loop asks the kernel for a US µs scheduler slice (100-100000; Linux 6.12+, "
-      "unprivileged; older kernels ignore it): woken for a token write, a loop takes its CPU from "
-      "a "
-      "client with a longer slice at once (timing-accuracy benchmarks, without --realtime's power "
-      "to "
-      "starve the client)");
+      "unprivileged): woken for a token write, a loop takes its CPU from a client with a longer "
+      "slice at once (timing-accuracy benchmarks, without --realtime's power to starve the "
+      "client)");
   cmd->add_option("--record-requests", config->recordRequests,
                   "FILE: write one JSON line per completion request received (arrival_ns, api, body)");
   cmd->callback([config, &exitCode] { exitCode = plumbline::mock::runMockServer(*config); });

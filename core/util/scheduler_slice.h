@@ -3,7 +3,7 @@
 // SCHED_OTHER and sched_runtime; unprivileged, 0.1-100 ms). A task with a shorter slice than the
 // others on its CPU gets an earlier deadline, so when it wakes it takes the CPU at once instead
 // of waiting for the running task's slice to end; it also gives the CPU back sooner. Kernels
-// before 6.12 accept the request and ignore it.
+// before 6.12 have no per-task slice: there the request changes nothing (or is refused).
 #include <cstdint>
 #include <string>
 
