@@ -14,6 +14,8 @@
 #include <csignal>
 #include <cstring>
 #include <iostream>
+#include <latch>
+#include <memory>
 #include <stdexcept>
 
 #include "core/mock/engine_scheduler.h"
@@ -98,11 +100,15 @@ void MockServer::start() {
                                ": the kernel refused the slice (" + why + ")");
     util::setSchedulerSlice(0);  // the probe above was this thread's, not a loop's
   }
+  // Started means every loop runs on its slice: the address is printed only after that.
+  auto sliced = std::make_shared<std::latch>(static_cast<std::ptrdiff_t>(m_loops.size()));
   for (auto& loop : m_loops)
-    m_threads.emplace_back([raw = loop.get(), sliceUs = m_settings.sliceUs] {
+    m_threads.emplace_back([raw = loop.get(), sliceUs = m_settings.sliceUs, sliced] {
       if (sliceUs > 0) util::setSchedulerSlice(int64_t{sliceUs} * 1000);  // refused above if at all
+      sliced->count_down();
       raw->run();
     });
+  sliced->wait();
 }
 
 void MockServer::stop() {
