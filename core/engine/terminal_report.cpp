@@ -46,18 +46,10 @@ std::string formatRunReport(const metrics::RunSummary& s, const std::vector<std:
     for (const auto& [cls, n] : s.errors) byClass += " " + cls + " " + std::to_string(n);
     out += byClass + "\n";
   }
-  if (s.retryAfterResponses != 0) {
-    auto seconds = [](int64_t ms) { return static_cast<double>(ms) / 1000.0; };
-    const char* replies = s.retryAfterResponses == 1 ? "reply" : "replies";
-    if (s.retryAfterMinMs == s.retryAfterMaxMs)
-      line(out, "  retry-after: %" PRIu64 " %s asked to wait %g s (not obeyed: the plan was kept)",
-           s.retryAfterResponses, replies, seconds(s.retryAfterMaxMs));
-    else
-      line(out,
-           "  retry-after: %" PRIu64
-           " %s asked to wait %g\u2013%g s (not obeyed: the plan was kept)",
-           s.retryAfterResponses, replies, seconds(s.retryAfterMinMs), seconds(s.retryAfterMaxMs));
-  }
+  if (s.retryAfterResponses != 0)
+    line(out, "  retry-after: %" PRIu64 " %s asked to wait %s (not obeyed: the plan was kept)",
+         s.retryAfterResponses, s.retryAfterResponses == 1 ? "reply" : "replies",
+         metrics::retryAfterWaitText(s.retryAfterMinMs, s.retryAfterMaxMs).c_str());
   line(out, "  requested %.2f rps  achieved %.2f rps  over %.2f s", s.requestedRps, s.achievedRps, s.durationS);
   line(out, "  %-20s %10s %10s %10s %10s", "latency (ms)", "p50", "p90", "p99", "max");
   latencyRow(out, "send lag", s.sendLagMs);

@@ -1,5 +1,6 @@
 #include "core/metrics/run_summary.h"
 
+#include <cstdio>
 #include <stdexcept>
 
 namespace plumbline::metrics {
@@ -49,6 +50,15 @@ nlohmann::json Percentiles::toJson() const {
 Percentiles Percentiles::fromJson(const nlohmann::json& j) {
   return {get<double>(j, "p50"), get<double>(j, "p90"), get<double>(j, "p99"),
           get<double>(j, "max")};
+}
+
+std::string retryAfterWaitText(int64_t minMs, int64_t maxMs) {
+  auto seconds = [](int64_t ms) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", static_cast<double>(ms) / 1000.0);
+    return std::string(buf);
+  };
+  return (minMs == maxMs ? seconds(maxMs) : seconds(minMs) + "\u2013" + seconds(maxMs)) + " s";
 }
 
 nlohmann::json RunSummary::toJson() const {

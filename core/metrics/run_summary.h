@@ -67,6 +67,10 @@ struct RunSummary {
   static RunSummary fromJson(const nlohmann::json& j);
 };
 
+/// What Retry-After asked for, for a person: "7 s", or "0.5–30 s" for a range (seconds, %g). The
+/// report, `runs show` and the studio's History say it the same way.
+std::string retryAfterWaitText(int64_t minMs, int64_t maxMs);
+
 // clang-format off
 /// The keys of RunSummary::toJson(), in order (the --summary-json contract).
 inline constexpr std::array<const char*, 25> kSummaryJsonKeys = {

@@ -124,13 +124,21 @@ std::string waitedForCpu(const std::vector<WindowEvidence>& ws, size_t i, size_t
 /// "sends waited for the in-flight cap (max_in_flight reached N times)" when a worker found its
 /// share of max_in_flight taken in windows [i, j]: a due send then waits for a request to
 /// finish, so the lateness is the cap's (and the target's pace), not the machine's; else empty.
-std::string waitedForCap(const std::vector<WindowEvidence>& ws, size_t i, size_t j) {
+/// How often workers found their share of max_in_flight taken in windows [i, j].
+uint64_t capHitsIn(const std::vector<WindowEvidence>& ws, size_t i, size_t j) {
   uint64_t hits = 0;
   for (size_t k = i; k <= j; ++k)
     hits += static_cast<uint64_t>(std::max<int64_t>(0, ws[k].harness.inFlightCapHits));
+  return hits;
+}
+
+/// "1 time", "1,234 times".
+std::string timesText(uint64_t n) { return formatCount(n) + (n == 1 ? " time" : " times"); }
+
+std::string waitedForCap(const std::vector<WindowEvidence>& ws, size_t i, size_t j) {
+  const uint64_t hits = capHitsIn(ws, i, j);
   if (hits == 0) return {};
-  return "sends waited for the in-flight cap (max_in_flight reached " + formatCount(hits) +
-         (hits == 1 ? " time)" : " times)");
+  return "sends waited for the in-flight cap (max_in_flight reached " + timesText(hits) + ")";
 }
 
 /// Joins the non-empty parts with "; ".
@@ -262,20 +270,16 @@ void judgeHarness(const std::vector<WindowEvidence>& ws, const VerdictPolicy& p,
   }
 }
 
-/// Cap hits in windows whose late-send reason did not already name them.
+/// Cap hits in windows whose late-send reason did not already name them (`named`).
 void explainCapHits(const std::vector<WindowEvidence>& ws, const std::vector<bool>& named,
                     std::vector<std::string>& out) {
+  std::vector<WindowEvidence> unnamed = ws;
+  for (size_t k = 0; k < unnamed.size(); ++k)
+    if (named[k]) unnamed[k].harness.inFlightCapHits = 0;
   coalesce(
-      ws,
-      [&](const WindowEvidence& w) {
-        return w.harness.inFlightCapHits > 0 && !named[static_cast<size_t>(&w - ws.data())];
-      },
+      unnamed, [](const WindowEvidence& w) { return w.harness.inFlightCapHits > 0; },
       [&](size_t i, size_t j) {
-        uint64_t hits = 0;
-        for (size_t k = i; k <= j; ++k)
-          hits += static_cast<uint64_t>(ws[k].harness.inFlightCapHits);
-        return "in-flight cap (max_in_flight) reached " + formatCount(hits) +
-               (hits == 1 ? " time" : " times");
+        return "in-flight cap (max_in_flight) reached " + timesText(capHitsIn(unnamed, i, j));
       },
       out);
 }

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/metrics/run_summary.h"
 #include "core/store/run_export.h"
 #include "core/store/run_reader.h"
 #include "core/store/store_error.h"
@@ -75,13 +76,12 @@ void printSummary(const Json& s, std::ostream& out) {
     out << "  not sent " << fmt("%.0f", num(s, "not_sent"));  // older runs lack it
   out << '\n';
   if (auto r = s.find("retry_after"); r != s.end() && r->is_object() && num(*r, "responses") > 0) {
-    const double minMs = num(*r, "min_ms"), maxMs = num(*r, "max_ms");
     const double n = num(*r, "responses");
     out << "retry-after: " << fmt("%.0f", n) << (n == 1 ? " reply" : " replies")
         << " asked to wait "
-        << (minMs == maxMs ? fmt("%g", maxMs / 1000)
-                           : fmt("%g", minMs / 1000) + "\u2013" + fmt("%g", maxMs / 1000))
-        << " s (not obeyed)\n";
+        << metrics::retryAfterWaitText(static_cast<int64_t>(num(*r, "min_ms")),
+                                       static_cast<int64_t>(num(*r, "max_ms")))
+        << " (not obeyed)\n";
   }
   out << "rate: requested " << fmt("%.2f", num(s, "requested_rps")) << "/s  achieved "
       << fmt("%.2f", num(s, "achieved_rps")) << "/s  over " << fmt("%.1f", num(s, "duration_s"))

@@ -10,10 +10,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/metrics/run_summary.h"
 #include "core/store/run_editor.h"
 #include "core/store/run_reader.h"
-#include "ui/history/run_table_model.h"
 #include "ui/charts/run_charts.h"
+#include "ui/history/run_table_model.h"
 
 namespace plumbline::ui::history {
 
@@ -44,12 +45,10 @@ QString retryAfterText(const store::RunRow& row) {
   };
   const int64_t n = integer("responses"), minMs = integer("min_ms"), maxMs = integer("max_ms");
   if (n <= 0 || minMs < 0 || maxMs < minMs) return {};
-  const QString range = minMs == maxMs
-                            ? QString::number(maxMs / 1000.0)
-                            : QStringLiteral("%1\u2013%2").arg(minMs / 1000.0).arg(maxMs / 1000.0);
-  return QStringLiteral(" · %1 %2 asked to retry after %3 s (not obeyed)")
+  return QStringLiteral(" · %1 %2 asked to retry after %3 (not obeyed)")
       .arg(n)
-      .arg(n == 1 ? QStringLiteral("reply") : QStringLiteral("replies"), range);
+      .arg(n == 1 ? QStringLiteral("reply") : QStringLiteral("replies"),
+           QString::fromStdString(metrics::retryAfterWaitText(minMs, maxMs)));
 }
 
 }  // namespace
