@@ -98,6 +98,33 @@ class RunChartsTest : public QObject {
     QCOMPARE(charts.drawnPoints(QStringLiteral("rate"), QStringLiteral("requested")).size(), 4);
   }
 
+  void aStoredRunsTimeAxisSpansTheRunAndALiveOneStartsAtTenSeconds() {
+    RunCharts charts;
+    const auto xMax = [&charts] {
+      QList<double> maxima;
+      for (auto* c : charts.findChildren<MetricChart*>()) {
+        maxima.append(static_cast<QValueAxis*>(c->chart()->axes(Qt::Horizontal).first())->max());
+      }
+      return maxima;
+    };
+    // A 2 s run: its charts span 0–2 s, not the live view's 0–10 s.
+    charts.setWindows({window(0, 10, 10, 80), window(1, 20, 18, 90), window(2, 0, 0, 95)}, 2.0);
+    QCOMPARE(xMax(), QList<double>(9, 2.0));
+    // Without a known end, the windows' own span (3 s).
+    charts.setWindows({window(0, 10, 10, 80), window(1, 20, 18, 90), window(2, 5, 4, 100)});
+    QCOMPARE(xMax(), QList<double>(9, 3.0));
+    // A run longer than 10 s is unchanged: its axis covers its windows.
+    std::vector<WindowRow> longRun;
+    for (int64_t i = 0; i < 37; ++i) longRun.push_back(window(i, 10, 10, 80));
+    charts.setWindows(longRun, 37.0);
+    QCOMPARE(xMax(), QList<double>(9, 40.0));
+    // Cleared for a live run, the axis is back to 10 s and grows with the ticks.
+    charts.clear();
+    charts.appendTick(tick(500, 100, 0));
+    charts.flush();
+    QCOMPARE(xMax(), QList<double>(9, 10.0));
+  }
+
   void requestedIsDrawnDashedOnTopOfAchieved() {
     RunCharts charts;
     charts.setWindows({window(0, 10, 10, 80)});

@@ -121,6 +121,13 @@ void MetricChart::clear() {
   viewport()->update();
 }
 
+void MetricChart::setMinimumXSpan(double seconds) {
+  if (!(seconds > 0) || seconds == m_minXSpan) return;
+  m_minXSpan = seconds;
+  rescale();
+  viewport()->update();
+}
+
 bool MetricChart::flush() {
   bool changed = false;
   for (auto& [name, l] : m_lines) {
@@ -238,7 +245,7 @@ void MetricChart::setNiceRange(QValueAxis* axis, double max) {
 }
 
 void MetricChart::rescale() {
-  setNiceRange(m_x, std::max(10.0, m_xMax));
+  setNiceRange(m_x, std::max(m_minXSpan, m_xMax));
   setNiceRange(m_y, m_yMax > 0 ? m_yMax * 1.05 : 1.0);
 }
 

@@ -49,6 +49,10 @@ class MetricChart : public QChartView {
   /// line drawn on top of an equal one leaves it visible.
   void setLineStyle(const QString& series, Qt::PenStyle style);
   void clear();
+  /// The x axis spans at least this many seconds (kLiveXSpanS unless set): a live run's
+  /// axis starts at 10 s and grows with it; a stored run's spans the run, however short.
+  void setMinimumXSpan(double seconds);
+  static constexpr double kLiveXSpanS = 10;
   /// Pushes changed series to the chart and rescales the axes; false when nothing changed.
   bool flush();
 
@@ -90,6 +94,7 @@ class MetricChart : public QChartView {
   QPolygonF m_polyline;             ///< scratch for painting, capacity kMaxPoints
   std::map<QString, Qt::PenStyle> m_styles;
   double m_xMax = 0, m_yMax = 0;
+  double m_minXSpan = kLiveXSpanS;
   QPixmap m_static;            ///< Qt Charts' part of the picture, as last rendered
   bool m_staticDirty = true;   ///< the scene changed since m_static was rendered
   bool m_renderingStatic = false;

@@ -2,6 +2,7 @@
 
 #include <QGridLayout>
 #include <QTimer>
+#include <algorithm>
 
 #include <nlohmann/json.hpp>
 
@@ -75,7 +76,10 @@ RunCharts::RunCharts(QWidget* parent) : QWidget(parent) {
 MetricChart* RunCharts::chart(const char* key) const { return m_charts.at(key); }
 
 void RunCharts::clear() {
-  for (auto& [key, c] : m_charts) c->clear();
+  for (auto& [key, c] : m_charts) {
+    c->clear();
+    c->setMinimumXSpan(MetricChart::kLiveXSpanS);
+  }
   m_coveredUntilS = -1;
   m_runEndS.reset();
   m_prevTickNs = -1;
@@ -108,6 +112,13 @@ void RunCharts::setWindows(const std::vector<store::WindowRow>& windows, std::op
   clear();
   m_runEndS = runEndS;
   for (const store::WindowRow& w : windows) appendWindow(w);
+  // A stored run's time axis spans the run (its sending period, or its windows when that is
+  // not known), not the live view's 10 s: a 2 s run fills the charts' width.
+  if (!windows.empty()) {
+    const double lastEnd = seconds(windows.back().startNs + windows.back().lengthNs);
+    const double span = m_runEndS && *m_runEndS > 0 ? std::min(*m_runEndS, lastEnd) : lastEnd;
+    for (auto& [key, c] : m_charts) c->setMinimumXSpan(std::max(1.0, span));
+  }
   flush();
 }
 
