@@ -301,6 +301,7 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
           m_aggregator.addRecord(r);
           w.ledger.recorded(r);
           m_latestSentPlannedNs = std::max(m_latestSentPlannedNs, r.plannedNs);
+          if (r.retryAfterMs >= 0 && !m_retryAfterNoticed) noticeRetryAfter(r);
         }
         m_sink.onRecords(records);
         return;
@@ -415,6 +416,17 @@ Coordinator::WorkerSlot* Coordinator::nextLiveWorker() {
     if (!w.dead && !w.done) return &w;
   }
   return nullptr;
+}
+
+void Coordinator::noticeRetryAfter(const metrics::RequestRecord& r) {
+  // Once per run, while it goes: the summary, report and History count every such reply.
+  m_retryAfterNoticed = true;
+  const std::string status = r.httpStatus > 0 ? " (HTTP " + std::to_string(r.httpStatus) + ")" : "";
+  notice("warning",
+         "at " + fmtSeconds(r.endNs >= 0 ? r.endNs : r.plannedNs) + " a reply" + status +
+             " asked to retry after " +
+             metrics::retryAfterWaitText(r.retryAfterMs, r.retryAfterMs) +
+             "; not obeyed: the run keeps its plan (every such reply is counted in the summary)");
 }
 
 void Coordinator::notice(const std::string& level, const std::string& text) {

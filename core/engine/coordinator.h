@@ -86,6 +86,7 @@ class Coordinator {
   std::optional<workload::SessionPlan> nextPlanned();
   int64_t nowRel() const;
   void notice(const std::string& level, const std::string& text);
+  void noticeRetryAfter(const metrics::RequestRecord& r);
 
   const workload::WorkloadSpec& m_spec;
   CoordinatorOptions m_opt;
@@ -123,6 +124,7 @@ class Coordinator {
   int64_t m_lastStatusNs = 0;
   bool m_planExhausted = false;
   bool m_endSent = false;
+  bool m_retryAfterNoticed = false;  ///< the live notice of the run's first Retry-After went out
   std::vector<std::string> m_reasons;
   std::vector<std::string> m_notes;
   std::optional<metrics::WindowStats> m_lastWindow;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tests/integration/child_process.h"
+#include "tests/integration/live_client.h"
 #include "tests/integration/mock_http.h"
 
 using nlohmann::json;
@@ -41,6 +42,8 @@ struct Outcome {
   json stats;
   json finalStats;  ///< the last line `plumbline mock` printed when it was stopped
   std::string output;
+  std::vector<plumbline::live::LiveNotice> notices;  ///< on the live stream, when watched
+  bool watchedToTheEnd = false;  ///< a live client read the stream through its End
 };
 
 /// The base URL a mock prints first (it writes to a file here), waited for up to 5 s.
@@ -54,9 +57,10 @@ std::string firstLine(const ChildProcess& mock) {
   return "";
 }
 
-/// A mock configured by `mockConfig`, and one run of `workload(timeoutS)` at `rate` for `durationS`.
-Outcome runAgainstMock(const json& mockConfig, double timeoutS, double rate = kRequests, double durationS = 1,
-                       bool stream = true) {
+/// A mock configured by `mockConfig`, and one run of `workload(timeoutS)` at `rate` for
+/// `durationS`. With `live`, the run streams to a socket and a client collects its notices.
+Outcome runAgainstMock(const json& mockConfig, double timeoutS, double rate = kRequests,
+                       double durationS = 1, bool stream = true, bool live = false) {
   TempDir dir;
   const std::string config = dir.file("mock.json");
   std::ofstream(config) << mockConfig.dump();
@@ -65,11 +69,22 @@ Outcome runAgainstMock(const json& mockConfig, double timeoutS, double rate = kR
   const std::string baseUrl = firstLine(mockProcess);
   const std::string wl = dir.file("w.json");
   std::ofstream(wl) << workload(timeoutS, stream).dump();
-  ChildProcess run({PLUMBLINE_BIN, "run", wl, "--target", baseUrl, "--db", dir.file("runs.db"),
-                    "--rate", std::to_string(rate), "--duration", std::to_string(durationS), "--workers", "1", "--summary-json", dir.file("summary.json"), "--quiet"},
-                   dir.file("out.txt"));
+  // clang-format off
+  std::vector<std::string> args{PLUMBLINE_BIN, "run", wl, "--target", baseUrl, "--db", dir.file("runs.db"),
+                                "--rate", std::to_string(rate), "--duration", std::to_string(durationS),
+                                "--workers", "1", "--summary-json", dir.file("summary.json"), "--quiet"};
+  // clang-format on
+  if (live) args.insert(args.end(), {"--live", dir.file("live.sock")});
+  ChildProcess run(args, dir.file("out.txt"));
+  std::unique_ptr<plumbline::test::LiveClient> client;
+  if (live) client = std::make_unique<plumbline::test::LiveClient>(dir.file("live.sock"));
   const int code = run.wait(60'000);
   Outcome out;
+  if (client) {
+    client->join();
+    out.notices = client->all<plumbline::live::LiveNotice>();
+    out.watchedToTheEnd = client->connected() && !client->all<plumbline::live::LiveEnd>().empty();
+  }
   out.output = "exit " + std::to_string(code) + ": " + run.output();
   std::ifstream in(dir.file("summary.json"));
   if (in) out.summary = json::parse(in);
@@ -84,10 +99,11 @@ Outcome runAgainstMock(const json& mockConfig, double timeoutS, double rate = kR
 }
 
 /// A mock (fixed 5 ms TTFT, 1 ms ITL) injecting `cls` into every request, and one run.
-Outcome runAgainstFault(const std::string& cls, double timeoutS, bool stream = true) {
-  return runAgainstMock(json{{"ttft_ms", 5}, {"itl_ms", 1}, {"threads", 1}, {"faults", {{cls, 1.0}}},
-                             {"stall_ms", 2500}, {"trickle_itl_ms", 20}},
-                        timeoutS, kRequests, 1, stream);
+Outcome runAgainstFault(const std::string& cls, double timeoutS, bool stream = true,
+                        bool live = false) {
+  const json config{{"ttft_ms", 5},           {"itl_ms", 1},      {"threads", 1},
+                    {"faults", {{cls, 1.0}}}, {"stall_ms", 2500}, {"trickle_itl_ms", 20}};
+  return runAgainstMock(config, timeoutS, kRequests, 1, stream, live);
 }
 
 int64_t errorsOf(const json& summary, const std::string& cls) {
@@ -144,12 +160,31 @@ TEST(MockFaults, Http429IsRateLimited) { expectAgreement("http_429", "rate_limit
 
 // Every 429 carries the mock's Retry-After (1 s by default): the summary counts the replies
 // that asked to wait and how long they asked for.
-TEST(MockFaults, Http429RetryAfterIsRecordedInTheSummary) {
-  const Outcome o = runAgainstFault("http_429", 10.0, true);
+TEST(MockFaults, Http429RetryAfterIsRecordedInTheSummaryAndNoticedLiveOnce) {
+  const Outcome o = runAgainstFault("http_429", 10.0, true, true);
   ASSERT_TRUE(o.summary.is_object()) << o.output;
   EXPECT_EQ(o.summary.at("retry_after"),
             (json{{"responses", kRequests}, {"min_ms", 1000}, {"max_ms", 1000}}))
       << o.summary.dump();
+  // Someone watching learns it while the run goes, once (not once per reply).
+  std::vector<std::string> asked;
+  for (const auto& n : o.notices) {
+    if (n.text.find("retry after") != std::string::npos) asked.push_back(n.level + ": " + n.text);
+  }
+  ASSERT_TRUE(o.watchedToTheEnd) << o.output;
+  ASSERT_EQ(asked.size(), 1u) << o.output;
+  EXPECT_NE(asked[0].find("warning: at "), std::string::npos) << asked[0];
+  EXPECT_NE(asked[0].find(" a reply (HTTP 429) asked to retry after 1 s; not obeyed"),
+            std::string::npos)
+      << asked[0];
+}
+
+TEST(MockFaults, RepliesWithoutRetryAfterRaiseNoSuchNotice) {
+  const Outcome o = runAgainstFault("http_500", 10.0, true, true);
+  ASSERT_TRUE(o.summary.is_object()) << o.output;
+  ASSERT_TRUE(o.watchedToTheEnd) << o.output;
+  for (const auto& n : o.notices)
+    EXPECT_EQ(n.text.find("retry after"), std::string::npos) << n.text;
 }
 TEST(MockFaults, RefusedConnectionIsConnect) { expectAgreement("refuse", "connect"); }
 TEST(MockFaults, StallBeforeFirstByteBeyondTheTimeoutIsTimeout) {
