@@ -21,6 +21,35 @@ using ui::live::VerdictBanner;
 class LiveRunTest : public QObject {
   Q_OBJECT
  private slots:
+  void thePanelShowsTheWorkloadsTargetAndKeepsWhatThePersonChose() {
+    ui::StudioContext ctx;
+    ctx.plumblineBin = QStringLiteral(PLUMBLINE_BIN);
+    ui::live::LiveView view(ctx);
+    using ui::live::RunTarget;
+    const QByteArray remote =
+        R"({"plumbline":1,"target":{"url":"http://127.0.0.1:9","api_key_env":"K1"}})";
+    const QByteArray embedded = R"({"plumbline":1,"target":{"url":"embedded"}})";
+    // A workload naming a server runs against that server unless the person says otherwise.
+    view.prepareRun(remote, QStringLiteral("/w/remote.json"));
+    RunTarget shown = view.targetPanel()->target();
+    QCOMPARE(shown.kind, RunTarget::Kind::Url);
+    QCOMPARE(shown.url, QStringLiteral("http://127.0.0.1:9"));
+    QCOMPARE(shown.keySource, RunTarget::KeySource::Environment);
+    QCOMPARE(shown.keyEnvName, QStringLiteral("K1"));
+    // The person switches to the simulator; the same workload prepared again (Run from the
+    // Designer after an edit elsewhere) keeps that choice.
+    view.targetPanel()->selectEmbedded(QStringLiteral("instant"));
+    view.prepareRun(remote, QStringLiteral("/w/remote.json"));
+    QCOMPARE(view.targetPanel()->target().kind, RunTarget::Kind::Embedded);
+    QCOMPARE(view.targetPanel()->target().preset, QStringLiteral("instant"));
+    // A workload naming another target is shown as it names it.
+    view.prepareRun(embedded, QStringLiteral("/w/embedded.json"));
+    QVERIFY(view.targetPanel()->target().kind == RunTarget::Kind::Embedded);
+    QCOMPARE(view.targetPanel()->target().preset, QString());  // the workload's own mock settings
+    view.prepareRun(remote, QStringLiteral("/w/remote.json"));
+    QCOMPARE(view.targetPanel()->target().url, QStringLiteral("http://127.0.0.1:9"));
+  }
+
   void aShortEmbeddedRunReachesEndAndTheBannerMatchesTheSummary() {
     QProcess help;
     help.start(QStringLiteral(PLUMBLINE_BIN), {QStringLiteral("run"), QStringLiteral("--help")});

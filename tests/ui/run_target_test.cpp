@@ -5,6 +5,7 @@
 #include "ui/live/run_target.h"
 
 using plumbline::ui::live::RunTarget;
+using plumbline::ui::live::targetOfWorkload;
 using plumbline::ui::live::workloadForRun;
 
 namespace {
@@ -17,6 +18,23 @@ const QByteArray kWorkload = R"({"plumbline":1,"name":"w","target":{"url":"embed
 class RunTargetTest : public QObject {
   Q_OBJECT
  private slots:
+  void aWorkloadsTargetIsWhatThePanelShows() {
+    QVERIFY(targetOfWorkload(kWorkload) == RunTarget{});  // "embedded": the workload's own mock
+    RunTarget url;
+    url.kind = RunTarget::Kind::Url;
+    url.url = QStringLiteral("http://10.0.0.5:8000");
+    const QByteArray withModel = R"({"target":{"url":" http://10.0.0.5:8000 ","model":"llama"}})";
+    QVERIFY(targetOfWorkload(withModel) == url);
+    url.keySource = RunTarget::KeySource::Environment;
+    url.keyEnvName = QStringLiteral("VLLM_KEY");
+    const QByteArray withKeyEnv =
+        R"({"target":{"url":"http://10.0.0.5:8000","api_key_env":"VLLM_KEY"}})";
+    QVERIFY(targetOfWorkload(withKeyEnv) == url);
+    // Nothing readable named: the simulator, and the run says what is wrong with the workload.
+    const char* unreadable[] = {
+        "", "not json", "[1]", R"({"target":3})", R"({"target":{}})", R"({"target":{"url":7}})"};
+    for (const char* doc : unreadable) QVERIFY2(targetOfWorkload(doc) == RunTarget{}, doc);
+  }
   void embeddedPresetReplacesTheWorkloadsMockSettings() {
     RunTarget t;
     t.preset = QStringLiteral("gpu-8b");

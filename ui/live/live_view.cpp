@@ -113,7 +113,13 @@ void LiveView::prepareRun(const QByteArray& workloadJson, const QString& sourceP
   m_workloadLabel->setText(sourcePath.isEmpty() ? QStringLiteral("unsaved workload")
                                                 : QFileInfo(sourcePath).fileName());
   m_workloadLabel->setToolTip(sourcePath);
-  m_target->selectEmbedded();
+  // The panel shows the target the workload names, and keeps what the person chose there
+  // while the workload's own target stays the same (a run re-prepared from the Designer).
+  const RunTarget named = targetOfWorkload(workloadJson);
+  if (!m_workloadTarget || *m_workloadTarget != named) {
+    m_target->show(named);
+    m_workloadTarget = named;
+  }
   setRunning(m_running);
 }
 

@@ -8,6 +8,7 @@
 #include "core/live/live_messages.h"
 #include "ui/common/studio_context.h"
 #include "ui/live/run_launcher.h"
+#include "ui/live/run_target.h"
 
 class QLabel;
 class QListView;
@@ -78,6 +79,8 @@ class LiveView : public QWidget {
   StudioContext m_context;
   QByteArray m_workloadJson;
   QString m_sourcePath;
+  /// What the prepared workload names as its target (the panel showed it then).
+  std::optional<RunTarget> m_workloadTarget;
   std::optional<double> m_rate, m_durationS;
 
   TargetPanel* m_target = nullptr;

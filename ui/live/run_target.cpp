@@ -26,6 +26,25 @@ void absolutize(Json& doc, const char* outer, const char* inner, const char* key
 
 }  // namespace
 
+RunTarget targetOfWorkload(const QByteArray& workloadJson) {
+  RunTarget out;
+  const Json doc = Json::parse(workloadJson.constData(),
+                               workloadJson.constData() + workloadJson.size(), nullptr, false);
+  if (!doc.is_object()) return out;
+  const auto t = doc.find("target");
+  if (t == doc.end() || !t->is_object()) return out;
+  const auto url = t->find("url");
+  if (url == t->end() || !url->is_string() || url->get<std::string>() == "embedded") return out;
+  out.kind = RunTarget::Kind::Url;
+  out.url = QString::fromStdString(url->get<std::string>()).trimmed();
+  const auto env = t->find("api_key_env");
+  if (env != t->end() && env->is_string()) {
+    out.keySource = RunTarget::KeySource::Environment;
+    out.keyEnvName = QString::fromStdString(env->get<std::string>());
+  }
+  return out;
+}
+
 QStringList mockPresets() {
   return {QStringLiteral("instant"), QStringLiteral("default"), QStringLiteral("gpu-8b"),
           QStringLiteral("overloaded"), QStringLiteral("flaky")};

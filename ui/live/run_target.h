@@ -15,7 +15,15 @@ struct RunTarget {
   QString model;   ///< Url: model name (empty = the workload's)
   KeySource keySource = KeySource::None;
   QString keyEnvName;  ///< Environment: the variable holding the key
+
+  bool operator==(const RunTarget&) const = default;
 };
+
+/// The target a workload document names, as the studio's panel shows it: its URL with the
+/// workload's own model ("as in workload") and its api_key_env; the embedded simulator with
+/// the workload's own mock settings when it says "embedded", names no URL, or is not a
+/// readable workload (the run then reports what is wrong with it).
+RunTarget targetOfWorkload(const QByteArray& workloadJson);
 
 /// The workload document a run from the studio executes: the designer's JSON with the chosen
 /// target written into it (target.url/model/mock/api_key_env) and file references (trace,

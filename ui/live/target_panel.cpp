@@ -85,6 +85,19 @@ void TargetPanel::selectUrl(const QString& url, const QString& model) {
   m_model->setText(model);
 }
 
+void TargetPanel::show(const RunTarget& t) {
+  if (t.kind == RunTarget::Kind::Url) {
+    selectUrl(t.url, t.model);
+  } else {
+    selectEmbedded(t.preset);
+  }
+  const int source = m_keySource->findData(static_cast<int>(t.keySource));
+  m_keySource->setCurrentIndex(source < 0 ? 0 : source);
+  if (t.keySource == RunTarget::KeySource::Environment) m_envName->setText(t.keyEnvName);
+  m_key->clear();
+  updateEnabled();
+}
+
 QString TargetPanel::problem() const {
   const RunTarget t = target();
   if (t.kind == RunTarget::Kind::Embedded) return {};

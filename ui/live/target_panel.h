@@ -26,6 +26,9 @@ class TargetPanel : public QWidget {
 
   void selectEmbedded(const QString& preset = {});
   void selectUrl(const QString& url, const QString& model);
+  /// Shows t: its kind, preset, URL, model, and where its key comes from. A typed key is
+  /// dropped (it belonged to the target shown before).
+  void show(const RunTarget& t);
   /// A human-readable problem with the current choice, or empty.
   QString problem() const;
 
