@@ -422,9 +422,9 @@ void Coordinator::noticeRetryAfter(const metrics::RequestRecord& r) {
   // Once per run, while it goes: the summary, report and History count every such reply.
   m_retryAfterNoticed = true;
   const std::string status = r.httpStatus > 0 ? " (HTTP " + std::to_string(r.httpStatus) + ")" : "";
+  // The notice carries its own time: the text says what and how long.
   notice("warning",
-         "at " + fmtSeconds(r.endNs >= 0 ? r.endNs : r.plannedNs) + " a reply" + status +
-             " asked to retry after " +
+         "a reply" + status + " asked to retry after " +
              metrics::retryAfterWaitText(r.retryAfterMs, r.retryAfterMs) +
              "; not obeyed: the run keeps its plan (every such reply is counted in the summary)");
 }
