@@ -13,6 +13,7 @@
 #include "core/engine/session_frames.h"
 #include "core/util/background_thread.h"
 #include "core/util/clock.h"
+#include "core/util/clock_pair.h"
 #include "core/workload/prompt_materials.h"
 
 namespace plumbline::engine {
@@ -68,6 +69,13 @@ void Coordinator::start() {
   // took here, twice over, before the first send is due.
   const auto& prompts = m_spec.requests.prompt.materials;
   m_t0 = util::monotonicNs() + kStartDelayNs + (prompts ? 2 * prompts->loadNs : 0);
+  {
+    // The same instant on the wall clock, for the database and the live Hello: joining the
+    // run's times with a server's logs needs t0 itself, not when the run was created, which is
+    // the workers' start-up (100 ms or more) earlier.
+    const util::ClockPair now = util::readClockPair();
+    m_sink.onT0(now.realNs + (m_t0 - now.monoNs));
+  }
   const int64_t perWorkerCap = std::max<int64_t>(
       1, (m_spec.load.maxInFlight + m_opt.workers - 1) / static_cast<int64_t>(m_opt.workers));
   // Only a cap the workload asked for is worth a warning; the default is a ceiling, not a plan.

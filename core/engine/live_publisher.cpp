@@ -4,8 +4,21 @@
 
 namespace plumbline::engine {
 
-LivePublisher::LivePublisher(LiveServer& server, RunSink& next, metrics::VerdictPolicy policy)
-    : m_server(server), m_next(next), m_policy(policy) {}
+LivePublisher::LivePublisher(LiveServer& server, RunSink& next, metrics::VerdictPolicy policy,
+                             live::LiveHello hello)
+    : m_server(server), m_next(next), m_policy(policy), m_hello(std::move(hello)) {}
+
+void LivePublisher::onT0(int64_t t0WallNs) {
+  m_next.onT0(t0WallNs);
+  if (m_hello) m_hello->t0WallNs = t0WallNs;
+  sendHelloIfNotSent();
+}
+
+void LivePublisher::sendHelloIfNotSent() {
+  if (!m_hello) return;
+  m_server.hello(*m_hello);
+  m_hello.reset();
+}
 
 void LivePublisher::onRecords(const std::vector<metrics::RequestRecord>& records) {
   m_next.onRecords(records);

@@ -2,6 +2,7 @@
 // Connects a run to its LiveServer: results pass through to the next sink (the database)
 // and out to live clients as Windows, Ticks and Notices.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,11 +16,17 @@ namespace plumbline::engine {
 
 class LivePublisher : public RunSink, public RunObserver {
  public:
-  LivePublisher(LiveServer& server, RunSink& next, metrics::VerdictPolicy policy);
+  /// The Hello goes out at t0 (onT0), carrying t0's wall-clock time; what comes before it
+  /// (a notice) reaches clients after it.
+  LivePublisher(LiveServer& server, RunSink& next, metrics::VerdictPolicy policy,
+                live::LiveHello hello);
 
   void onRecords(const std::vector<metrics::RequestRecord>& records) override;
   /// Streams the same row the database gets, then any verdict reason it newly brings.
   void onWindow(const metrics::WindowStats& window) override;
+  void onT0(int64_t t0WallNs) override;
+  /// A run that ends (or fails) before t0: its Hello as it is, so that End still follows one.
+  void sendHelloIfNotSent();
 
   void onProgress(int64_t nowNs, const metrics::RunAggregator& aggregator) override;
   void onWorkerStats(const StatsReport& stats) override;
@@ -32,6 +39,7 @@ class LivePublisher : public RunSink, public RunObserver {
   LiveServer& m_server;
   RunSink& m_next;
   metrics::VerdictPolicy m_policy;
+  std::optional<live::LiveHello> m_hello;  ///< until sent
   LiveTickBuilder m_ticks;
   std::vector<metrics::WindowEvidence> m_evidence;
   uint64_t m_planned = 0, m_sent = 0;

@@ -45,13 +45,13 @@ LiveRun::LiveRun(const std::string& socketPath, size_t clientBufferCap)
 
 void LiveRun::start(const store::RunInfo& info, int64_t runId, const workload::WorkloadSpec& spec,
                     const std::string& dbPath, RunSink& next) {
-  m_server.hello(liveHello(info, runId, spec, dbPath));
-  m_publisher.emplace(m_server, next, policyOf(spec));
+  m_publisher.emplace(m_server, next, policyOf(spec), liveHello(info, runId, spec, dbPath));
 }
 
 void LiveRun::finish(bool complete, const nlohmann::json& summary, std::vector<std::string>& notes) {
   if (m_ended) return;
   m_ended = true;
+  if (m_publisher) m_publisher->sendHelloIfNotSent();
   for (std::string& line : m_server.takeLog()) notes.push_back(std::move(line));
   m_server.finish({complete ? "complete" : "incomplete", summary, notes});
   // Clients that did not read the End in time: too late for it, not for the report.
@@ -61,6 +61,7 @@ void LiveRun::finish(bool complete, const nlohmann::json& summary, std::vector<s
 void LiveRun::fail(const std::string& why) {
   if (m_ended) return;
   m_ended = true;
+  if (m_publisher) m_publisher->sendHelloIfNotSent();
   std::vector<std::string> notes = m_server.takeLog();
   notes.insert(notes.begin(), why);
   m_server.finish({"failed", nlohmann::json::object(), notes});

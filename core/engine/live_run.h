@@ -20,7 +20,8 @@ class LiveRun {
   /// Listens at socketPath; throws LiveServerError if it cannot be used.
   LiveRun(const std::string& socketPath, size_t clientBufferCap);
 
-  /// Sends Hello; from now on sink() streams what passes through it to `next`.
+  /// From now on sink() streams what passes through it to `next`; Hello goes out at t0
+  /// (RunSink::onT0), with t0's wall-clock time, or before End when the run never got there.
   void start(const store::RunInfo& info, int64_t runId, const workload::WorkloadSpec& spec,
              const std::string& dbPath, RunSink& next);
   /// What the coordinator writes to (valid after start()).

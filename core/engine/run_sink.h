@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <vector>
 
 #include "core/metrics/request_record.h"
@@ -14,6 +15,9 @@ class RunSink {
   virtual void onRecords(const std::vector<metrics::RequestRecord>& records) = 0;
   /// A window closed: it is final.
   virtual void onWindow(const metrics::WindowStats& window) = 0;
+  /// The run's t0 is fixed (every worker is up): its wall-clock time, ns since the Unix epoch.
+  /// Called once, before any request is due.
+  virtual void onT0(int64_t t0WallNs) { (void)t0WallNs; }
 };
 
 }  // namespace plumbline::engine

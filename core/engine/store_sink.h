@@ -11,6 +11,7 @@ class StoreSink : public RunSink {
   explicit StoreSink(store::RunWriter& writer) : m_writer(writer) {}
   void onRecords(const std::vector<metrics::RequestRecord>& records) override;
   void onWindow(const metrics::WindowStats& window) override;
+  void onT0(int64_t t0WallNs) override { m_writer.setT0Wall(t0WallNs); }
 
  private:
   store::RunWriter& m_writer;

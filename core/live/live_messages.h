@@ -28,7 +28,7 @@ struct LiveHello {
   double durationS = 0;         ///< scheduled length of the run
   int64_t plannedTotal = 0;     ///< requests the plan holds
   int64_t windowNs = 0;
-  int64_t t0WallNs = 0;
+  int64_t t0WallNs = 0;  ///< the run's t0 on the wall clock, ns since the Unix epoch
   std::string toolVersion;
   std::string dbPath;
 

@@ -18,7 +18,9 @@ struct RunInfo {
   std::string host;        ///< empty: this machine's hostname
   int64_t cores = 0;
   int64_t workers = 0;
-  int64_t t0WallNs = 0;    ///< wall-clock time of the run's t0, ns since the Unix epoch
+  /// Wall-clock time of the run's t0, ns since the Unix epoch. A run starts with the time it
+  /// was created here; RunWriter::setT0Wall puts t0's own once the coordinator has fixed it.
+  int64_t t0WallNs = 0;
 };
 
 }  // namespace plumbline::store

@@ -69,6 +69,11 @@ class RunWriter::Connection {
 
   void write(const Queue& q) {
     Transaction tx(m_db);
+    if (q.t0WallNs) {
+      Statement s = m_db.prepare("UPDATE runs SET t0_wall_ns = ? WHERE id = ?");
+      s.bindInt(1, *q.t0WallNs).bindInt(2, m_runId);
+      s.run();
+    }
     insertRequests(q.requests);
     for (const PendingWindow& w : q.windows) {
       insertWindow(w.row);
@@ -229,6 +234,15 @@ void RunWriter::addWindow(WindowRow row, HistogramBlobs histogramBlobs) {
   {
     std::lock_guard lock(m_mutex);
     m_queue.windows.push_back({std::move(row), std::move(histogramBlobs)});
+  }
+  m_wake.notify_one();
+}
+
+void RunWriter::setT0Wall(int64_t t0WallNs) {
+  throwIfFailed();
+  {
+    std::lock_guard lock(m_mutex);
+    m_queue.t0WallNs = t0WallNs;
   }
   m_wake.notify_one();
 }

@@ -38,6 +38,9 @@ class RunWriter {
   int64_t runId() const { return m_runId; }
   void addRequests(std::vector<metrics::RequestRecord> batch);
   void addWindow(WindowRow row, HistogramBlobs histogramBlobs = {});
+  /// Queues the run's t0 on the wall clock (runs.t0_wall_ns), which replaces the provisional
+  /// one of RunInfo (the run's creation) once the coordinator has fixed t0.
+  void setT0Wall(int64_t t0WallNs);
   /// Queues the final update (status 'complete' or 'incomplete', verdict and headline columns
   /// from the summary json), writes everything, stops the writer thread. Call once.
   void finish(const nlohmann::json& summary, HistogramBlobs runHistogramBlobs, bool complete);
@@ -56,7 +59,8 @@ class RunWriter {
     std::vector<metrics::RequestRecord> requests;
     std::vector<PendingWindow> windows;
     std::optional<Final> final;
-    bool empty() const { return requests.empty() && windows.empty() && !final; }
+    std::optional<int64_t> t0WallNs;
+    bool empty() const { return requests.empty() && windows.empty() && !final && !t0WallNs; }
   };
   class Connection;  // the writer thread's database and prepared statements
 

@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
+#include <ctime>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -45,6 +47,11 @@ class RecordingHttpServer {
   std::vector<std::string> requests() const {
     std::lock_guard lock(m_mutex);
     return m_requests;
+  }
+  /// When each request's header block was whole here (CLOCK_REALTIME ns), in the same order.
+  std::vector<int64_t> arrivalsWallNs() const {
+    std::lock_guard lock(m_mutex);
+    return m_arrivalsWallNs;
   }
 
   void stop() {
@@ -92,6 +99,8 @@ class RecordingHttpServer {
       size_t headerEnd;
       while ((headerEnd = buf.find("\r\n\r\n")) == std::string::npos)
         if (!readMore(fd, buf)) return (void)close(fd);
+      timespec now{};
+      clock_gettime(CLOCK_REALTIME, &now);
       const std::string head = buf.substr(0, headerEnd);
       size_t bodyLen = 0;
       for (const char* name : {"\r\nContent-Length:", "\r\ncontent-length:"}) {
@@ -104,6 +113,7 @@ class RecordingHttpServer {
       {
         std::lock_guard lock(m_mutex);
         m_requests.push_back(head);
+        m_arrivalsWallNs.push_back(int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec);
       }
       const std::string body =
           R"({"id":"r","object":"chat.completion","model":"m","choices":[{"index":0,)"
@@ -122,6 +132,7 @@ class RecordingHttpServer {
   mutable std::mutex m_mutex;
   std::vector<std::thread> m_connections;
   std::vector<std::string> m_requests;
+  std::vector<int64_t> m_arrivalsWallNs;
 };
 
 }  // namespace plumbline::test

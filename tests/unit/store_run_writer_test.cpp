@@ -190,6 +190,21 @@ TEST(StoreRunWriter, DestructorFlushesAndLeavesRunning) {
   EXPECT_FALSE(run->verdict.has_value());
 }
 
+TEST(StoreRunWriter, T0OnTheWallClockReplacesTheProvisionalOneAndSurvivesAKill) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  const RunInfo info = testing::sampleRunInfo();
+  int64_t id = 0;
+  {
+    RunWriter writer(path, info);  // the row holds the time the run was created
+    id = writer.runId();
+    EXPECT_EQ(RunReader(path).getRun(id)->t0WallNs, info.t0WallNs);
+    writer.setT0Wall(info.t0WallNs + 123'456'789);  // t0 fixed once the workers are up
+    writer.addRequests(testing::sampleRequests(3));
+  }  // no finish(): as when the run is killed
+  EXPECT_EQ(RunReader(path).getRun(id)->t0WallNs, info.t0WallNs + 123'456'789);
+}
+
 TEST(StoreRunWriter, RunningRunOfDeadCoordinatorReadsIncomplete) {
   TempDir dir;
   std::string path = dir.file("runs.db");
