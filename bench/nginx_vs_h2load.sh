@@ -7,6 +7,14 @@
 # send lag p99 under the tolerance in every window, which a loaded shared machine can deny. nginx runs from a private prefix in a temp dir
 # (worker_processes 1, keep-alive limits raised) and answers every POST with a tiny static
 # OpenAI-style chat completion; only that nginx (by its PID) is stopped at the end.
+# Both are also timed the same way from the server's side ("at_nginx"): nginx logs when each
+# request arrived (ms resolution) and the script holds each arrival against the instant its
+# client planned it (h2load --rps: each connection's k-th request k/R after its first;
+# Plumbline: the run's planned instants on the wall clock, runs.t0_wall_ns +
+# requests.planned_ns), p99 per 1 s window, the worst window: kept_up's send-lag measure applied
+# to h2load, which reports none, and an outside check of the one Plumbline reports. For
+# Plumbline the part after its own send stamp is shown apart ("send_to_nginx": the wire, and
+# nginx's own wake-up and queue), which h2load's figure holds too but cannot be split from.
 # Each tool's ladder stops after two consecutive misses; the whole script stays within
 # about 5 minutes at the defaults. --pin-server keeps nginx (master and worker) on the last
 # CPU: unpinned, the kernel can wake nginx onto the client's busy CPU and leave both there
@@ -66,7 +74,10 @@ pid $work/nginx.pid;
 error_log $work/logs/error.log warn;
 events { worker_connections 4096; }
 http {
-  access_log off;
+  # When each request reached nginx (ms resolution) and on which connection: the server's own
+  # view of both clients' send timing, judged below by kept_up's rule.
+  log_format arrival '\$msec \$connection';
+  access_log $work/logs/access.log arrival buffer=256k flush=1s;
   keepalive_requests 10000000;
   keepalive_timeout 300s;
   client_body_temp_path $work/tmp/body;
@@ -111,13 +122,57 @@ JSON
 
 json_field() { sed -n "s/.*\"$1\": *\"\{0,1\}\([^\",}]*\).*/\1/p" "$2" | head -1; }
 
+# --- Send timing seen by the server -------------------------------------------------------
+# Both clients are timed by kept_up's own measure on nginx's access log: each request's lag
+# behind the instant its client planned it, p99 per 1 s window, the worst window. nginx's $msec is a cached clock of 1 ms resolution (truncated), refreshed when its
+# event loop wakes: a stamp reads up to 1 ms early, or late by nginx's own wake-up and queue
+# (the server's delay added to the client's). Read these figures to about a millisecond.
+# (The offset read so far lives in a file: the callers run in subshells.)
+run_log() {  # $1 = file: the access log lines written since the last call
+  sleep 1.2  # nginx writes its buffered lines within flush=1s
+  local size offset
+  size=$(stat -c %s "$work/logs/access.log")
+  offset=$(cat "$work/log_offset")
+  tail -c +$((offset + 1)) "$work/logs/access.log" | head -c $((size - offset)) >"$1"
+  echo "$size" >"$work/log_offset"
+}
+# stdin: "window lag_ms" lines; prints the worst window's p99 (ms), or "-" when none.
+window_p99() {
+  sort -k1,1n -k2,2g | awk '
+    function close_window() { if (n == 0) return; i = int(0.99 * n + 0.999999); if (i < 1) i = 1
+      if (v[i] > worst || windows == 0) worst = v[i]; windows++; n = 0 }
+    $1 != w { close_window(); w = $1 } { v[++n] = $2 }
+    END { close_window(); if (windows) printf "%.2f\n", worst; else print "-" }'
+}
+# h2load --rps R: each client (one connection) plans its k-th request k/R after its first.
+h2load_server_lag() {  # $1 = log, $2 = per-client rate
+  awk -v r="$2" '{ t = $1 * 1000; c = $2; if (NR == 1) t0 = t
+      if (c in first) k[c]++; else { first[c] = t; k[c] = 0 }
+      print int((t - t0) / 1000), t - (first[c] + k[c] * 1000 / r) }' "$1" | window_p99
+}
+# plumbline: the run's planned instants and send stamps on the wall clock against the arrivals,
+# in order (the k-th send is the k-th arrival); prints "at_nginx send_to_nginx".
+plumbline_server_lag() {  # $1 = log
+  sqlite3 "$work/runs.db" "SELECT q.planned_ns, r.t0_wall_ns + q.planned_ns, r.t0_wall_ns + q.send_ns
+    FROM requests q JOIN runs r ON r.id = q.run_id
+    WHERE q.run_id = (SELECT max(id) FROM runs) AND q.send_ns IS NOT NULL AND q.send_ns >= 0 ORDER BY q.send_ns" |
+    tr '|' ' ' >"$work/sent.txt"
+  awk '{ printf "%.3f\n", $1 * 1000 }' "$1" | sort -g >"$work/arrived.txt"
+  paste -d ' ' "$work/sent.txt" "$work/arrived.txt" | awk 'NF == 4' >"$work/matched.txt"
+  echo "$(awk '{ print int($1 / 1e9), $4 - $2 / 1e6 }' "$work/matched.txt" | window_p99)" \
+       "$(awk '{ print int($1 / 1e9), $4 - $3 / 1e6 }' "$work/matched.txt" | window_p99)"
+}
+
 # h2load holds rate R when the requests it completed over the duration are within 2% of R.
-h2load_rate() {  # $1 = requested rate; prints the achieved rate
+h2load_rate() {  # $1 = requested rate; prints "achieved asked at_nginx"
   local per_client=$(( ($1 + connections - 1) / connections ))
   local asked=$(( per_client * connections ))
-  h2load --h1 -t "$threads" -c "$connections" --rps "$per_client" -D "$duration" \
+  local achieved
+  achieved=$(h2load --h1 -t "$threads" -c "$connections" --rps "$per_client" -D "$duration" \
     -d "$work/request.json" -H 'content-type: application/json' "$url/v1/chat/completions" 2>&1 |
-    awk -v asked="$asked" '/^requests:/ {ok = $8} END {printf "%.0f %d\n", ok / '"$duration"', asked}'
+    awk -v asked="$asked" '/^requests:/ {ok = $8} END {printf "%.0f %d\n", ok / '"$duration"', asked}')
+  run_log "$work/h2load.log"
+  echo "$achieved $(h2load_server_lag "$work/h2load.log" "$per_client")"
 }
 plumbline_verdict() {  # $1 = rate; prints "verdict achieved_rps sent planned"
   "$bin" run "$work/w.json" --db "$work/runs.db" --workers "$workers" --rate "$1" --duration "$duration" \
@@ -126,28 +181,33 @@ plumbline_verdict() {  # $1 = rate; prints "verdict achieved_rps sent planned"
   if [ -s "$work/s.json" ]; then
     # Why a run was not kept_up, printed under its row.
     jq -r '.verdict_reasons[]? | "  reason: " + .' "$work/s.json" >"$work/reasons.txt"
+    run_log "$work/plumbline.log"
     echo "$(json_field verdict "$work/s.json") $(json_field achieved_rps "$work/s.json" | awk '{printf "%.0f", $1}')" \
-         "$(json_field sent "$work/s.json") $(json_field planned "$work/s.json")"
+         "$(json_field sent "$work/s.json") $(json_field planned "$work/s.json") $(plumbline_server_lag "$work/plumbline.log")"
   else
-    echo "failed 0 0 1"
+    run_log "$work/plumbline.log"
+    echo "failed 0 0 1 - -"
   fi
   rm -f "$work/s.json"
 }
 
 echo "nginx_vs_h2load: nginx $("$nginx_bin" -v 2>&1 | sed 's/.*\///') at $url (1 worker process); $(h2load --version | head -1)"
 echo "h2load --h1 -t$threads -c$connections --rps per client; plumbline --workers $workers, send-lag tolerance $tolerance ms; ${duration}s per rate; $(nproc) cores, $placement; load: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf 'rate\th2load_achieved\th2load_held\tplumbline_verdict\tplumbline_achieved\tplumbline_held_2pct\n'
-h2_best=0 pl_best=0 pl2_best=0 h2_miss=0 pl_miss=0
+sleep 1.2  # the start-up checks' lines are not a client's
+stat -c %s "$work/logs/access.log" >"$work/log_offset"
+echo "at_nginx: the worst 1 s window's p99 of (arrival at nginx - planned), ms, 1 ms resolution; send_to_nginx: the same of (arrival - Plumbline's send stamp)"
+printf 'rate\th2load_achieved\th2load_held\th2load_at_nginx\tplumbline_verdict\tplumbline_achieved\tplumbline_held_2pct\tplumbline_at_nginx\tsend_to_nginx\n'
+h2_best=0 pl_best=0 pl2_best=0 h2_miss=0 pl_miss=0 closer="" both=0
 for rate in $rates; do
   [ $h2_miss -ge 2 ] && [ $pl_miss -ge 2 ] && break
-  h2="-" h2held="-" pv="-" pa="-" p2="-"
+  h2="-" h2held="-" pv="-" pa="-" p2="-" h2srv="-" plsrv="-" plwire="-"
   if [ $h2_miss -lt 2 ]; then
-    read -r h2 asked < <(h2load_rate "$rate")
+    read -r h2 asked h2srv < <(h2load_rate "$rate")
     if awk -v a="$h2" -v r="$asked" 'BEGIN { exit !(a >= 0.98 * r) }'; then h2held=yes h2_best=$rate h2_miss=0
     else h2held=no h2_miss=$((h2_miss + 1)); fi
   fi
   if [ $pl_miss -lt 2 ]; then
-    read -r pv pa sent planned < <(plumbline_verdict "$rate")
+    read -r pv pa sent planned plsrv plwire < <(plumbline_verdict "$rate")
     if [ "$pv" = kept_up ]; then pl_best=$rate; fi
     if [ "$sent" = "$planned" ] && awk -v a="$pa" -v r="$rate" 'BEGIN { exit !(a >= 0.98 * r) }'; then
       p2=yes pl2_best=$rate pl_miss=0
@@ -155,11 +215,17 @@ for rate in $rates; do
       p2=no pl_miss=$((pl_miss + 1))
     fi
   fi
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$rate" "$h2" "$h2held" "$pv" "$pa" "$p2"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$rate" "$h2" "$h2held" "$h2srv" "$pv" "$pa" "$p2" "$plsrv" "$plwire"
+  # Where both held the rate within 2%: whose requests reached nginx closer to their plan.
+  if [ "$h2held" = yes ] && [ "$p2" = yes ] && [ "$h2srv" != - ] && [ "$plsrv" != - ]; then
+    both=$((both + 1))
+    if awk -v p="$plsrv" -v h="$h2srv" 'BEGIN { exit !(p < h) }'; then closer="$closer $rate"; fi
+  fi
   [ "$pv" = "-" ] || cat "$work/reasons.txt"
 done
 echo "highest held: h2load $h2_best rps; plumbline kept_up $pl_best rps, plumbline within 2% $pl2_best rps"
 awk -v p="$pl_best" -v q="$pl2_best" -v h="$h2_best" 'BEGIN {
   if (h > 0) printf "ratio plumbline/h2load: kept_up %.2f, same 2%% criterion %.2f\n", p / h, q / h
   else print "ratio plumbline/h2load: n/a (h2load held no rate)" }'
+echo "at nginx, of the $both rates both held within 2%, Plumbline's requests came closer to plan (worst window p99) at:${closer:- none}"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
