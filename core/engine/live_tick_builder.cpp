@@ -77,7 +77,9 @@ live::LiveTick LiveTickBuilder::build(int64_t atNs, const metrics::RunAggregator
   t.inputTokens = a.inputTokens();
   t.outputTokens = a.outputTokens();
 
-  // Rates over the last second: against the counters of the tick a second ago (or t0).
+  // Rates over the last second: against the counters of the tick a second ago, or of t0 (all
+  // zero) during the first second, so an early tick does not measure from the tick before it.
+  if (m_history.empty() && atNs <= 1'000'000'000) m_history.push_back(Counters{});
   while (!m_history.empty() && m_history.front().atNs < atNs - 1'000'000'000) m_history.pop_front();
   const Counters then = m_history.empty() ? Counters{} : m_history.front();
   const double spanS = std::max(1e-3, static_cast<double>(atNs - then.atNs) / 1e9);

@@ -91,6 +91,22 @@ TEST(LiveTickBuilder, CountersAreCumulativeAndRatesCoverTheLastSecond) {
   EXPECT_EQ(t.errors.size(), 1u);
 }
 
+TEST(LiveTickBuilder, FirstSecondRatesCountFromT0) {
+  // One request at 0.2 s and nothing more (a slow Poisson stream): each tick of the first
+  // second measures from t0, not from the tick before it (which read 0/s at 0.5 s).
+  LiveTickBuilder b;
+  metrics::RunAggregator a;
+  planAndSendTen(a, 1);
+  const double expected[] = {40, 20, 40.0 / 3, 10,
+                             0};  // 10 planned over 0.25, 0.5, 0.75, 1 s; then none
+  for (int k = 1; k <= 5; ++k) {
+    auto t = b.due(k * 250 * kMs, a);
+    ASSERT_TRUE(t);
+    EXPECT_DOUBLE_EQ(t->requestedRps, expected[k - 1]) << "tick at " << k * 250 << " ms";
+    EXPECT_DOUBLE_EQ(t->achievedRps, expected[k - 1]) << "tick at " << k * 250 << " ms";
+  }
+}
+
 TEST(LiveTickBuilder, AchievedRateLeavesOutRequestsThatNeverLeftTheMachine) {
   LiveTickBuilder b;
   metrics::RunAggregator a;
