@@ -26,6 +26,9 @@ std::optional<double> ComparedRun::summaryNumber(const std::string& key,
     if (!v->is_object()) return std::nullopt;
     auto s = v->find(sub);
     if (s == v->end()) return std::nullopt;
+    // Percentiles of no values (no request got that far) are not figures to compare.
+    if (auto n = v->find("count"); n != v->end() && n->is_number() && n->get<double>() == 0)
+      return std::nullopt;
     v = &*s;
   }
   if (!v->is_number()) return std::nullopt;

@@ -14,6 +14,10 @@ void line(std::string& out, const char* fmt, auto... args) {
 }
 
 void latencyRow(std::string& out, const char* name, const metrics::Percentiles& p) {
+  if (p.empty()) {  // no request got this far: zeros here would read as latencies
+    line(out, "  %-20s %10s %10s %10s %10s  (no samples)", name, "-", "-", "-", "-");
+    return;
+  }
   line(out, "  %-20s %10.3f %10.3f %10.3f %10.3f", name, p.p50, p.p90, p.p99, p.max);
 }
 /// Which counts the rates used, and both sides' totals with what the client's mean.

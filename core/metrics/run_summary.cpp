@@ -40,16 +40,18 @@ Percentiles getPercentiles(const nlohmann::json& j, const char* key) {
 
 Percentiles Percentiles::fromHistogram(const LatencyHistogram& h) {
   return {toMs(h.percentile(0.50)), toMs(h.percentile(0.90)), toMs(h.percentile(0.99)),
-          toMs(h.max())};
+          toMs(h.max()), static_cast<int64_t>(h.count())};
 }
 
 nlohmann::json Percentiles::toJson() const {
-  return {{"p50", p50}, {"p90", p90}, {"p99", p99}, {"max", max}};
+  nlohmann::json j = {{"p50", p50}, {"p90", p90}, {"p99", p99}, {"max", max}};
+  if (count >= 0) j["count"] = count;
+  return j;
 }
 
 Percentiles Percentiles::fromJson(const nlohmann::json& j) {
   return {get<double>(j, "p50"), get<double>(j, "p90"), get<double>(j, "p99"),
-          get<double>(j, "max")};
+          get<double>(j, "max"), j.contains("count") ? get<int64_t>(j, "count") : -1};
 }
 
 std::string retryAfterWaitText(int64_t minMs, int64_t maxMs) {
@@ -59,6 +61,27 @@ std::string retryAfterWaitText(int64_t minMs, int64_t maxMs) {
     return std::string(buf);
   };
   return (minMs == maxMs ? seconds(maxMs) : seconds(minMs) + "\u2013" + seconds(maxMs)) + " s";
+}
+
+std::string failedText(const nlohmann::json& summary) {
+  if (!summary.is_object()) return "";
+  const auto errors = summary.find("errors");
+  const auto sent = summary.find("sent");
+  if (errors == summary.end() || !errors->is_object() || sent == summary.end() ||
+      !sent->is_number())
+    return "";
+  uint64_t failed = 0;
+  std::string byClass;
+  for (const auto& [cls, n] : errors->items()) {
+    if (!n.is_number_unsigned() && !n.is_number_integer()) continue;
+    const auto count = n.get<int64_t>();
+    if (count <= 0) continue;
+    failed += static_cast<uint64_t>(count);
+    byClass += (byClass.empty() ? "" : ", ") + cls + " " + std::to_string(count);
+  }
+  if (failed == 0) return "";
+  return std::to_string(failed) + " of " + std::to_string(sent->get<int64_t>()) + " sent failed (" +
+         byClass + ")";
 }
 
 nlohmann::json RunSummary::toJson() const {

@@ -14,8 +14,12 @@ namespace plumbline::metrics {
 
 struct Percentiles {
   double p50 = 0, p90 = 0, p99 = 0, max = 0;  ///< milliseconds
+  /// How many values they are of; 0: none (the figures are not latencies, and are shown as
+  /// "—"); -1: not known (a summary stored before the count was).
+  int64_t count = -1;
+  bool empty() const { return count == 0; }
   static Percentiles fromHistogram(const LatencyHistogram& h);
-  nlohmann::json toJson() const;  ///< {"p50","p90","p99","max"}
+  nlohmann::json toJson() const;  ///< {"p50","p90","p99","max","count"}
   static Percentiles fromJson(const nlohmann::json& j);
   bool operator==(const Percentiles&) const = default;
 };
@@ -70,6 +74,10 @@ struct RunSummary {
 /// What Retry-After asked for, for a person: "7 s", or "0.5–30 s" for a range (seconds, %g). The
 /// report, `runs show` and the studio's History say it the same way.
 std::string retryAfterWaitText(int64_t minMs, int64_t maxMs);
+
+/// "14 of 14 sent failed (connect 14)", "3 of 100 sent failed (http_5xx 2, timeout 1)" from a
+/// summary's "sent" and "errors"; empty when none failed or the summary does not say.
+std::string failedText(const nlohmann::json& summary);
 
 // clang-format off
 /// The keys of RunSummary::toJson(), in order (the --summary-json contract).

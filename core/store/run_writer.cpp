@@ -188,7 +188,9 @@ class RunWriter::Connection {
     bindOptionalDouble(s, 10, member(j, "requested_rps"));
     bindOptionalDouble(s, 11, member(j, "achieved_rps"));
     const Json* ttft = member(j, "ttft_ms");
-    bindOptionalDouble(s, 12, ttft ? member(*ttft, "p99") : nullptr);
+    const Json* ttftCount = ttft ? member(*ttft, "count") : nullptr;
+    const bool noTtft = ttftCount && ttftCount->is_number() && ttftCount->get<double>() == 0;
+    bindOptionalDouble(s, 12, ttft && !noTtft ? member(*ttft, "p99") : nullptr);  // none: NULL
     bindOptionalDouble(s, 13, member(j, "output_tokens_per_s"));
     bindOptionalDouble(s, 14, member(j, "duration_s"));
     s.bindInt(15, m_runId);

@@ -93,6 +93,11 @@ void printSummary(const Json& s, std::ostream& out) {
   for (const auto& [label, key] : rows) {
     auto p = s.find(key);
     if (p == s.end() || !p->is_object()) continue;
+    if (p->contains("count") && num(*p, "count") == 0) {  // no request got this far
+      out << padRight(label, 20) << padRight("-", 11) << padRight("-", 11) << padRight("-", 11)
+          << "-  (no samples)\n";
+      continue;
+    }
     out << padRight(label, 20) << padRight(fmt("%.3f", num(*p, "p50")), 11)
         << padRight(fmt("%.3f", num(*p, "p90")), 11) << padRight(fmt("%.3f", num(*p, "p99")), 11)
         << fmt("%.3f", num(*p, "max")) << '\n';

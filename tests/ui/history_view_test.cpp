@@ -134,9 +134,22 @@ class HistoryViewTest : public QObject {
              qPrintable(view.detail()->metaText()));
     QVERIFY2(view.statusText().startsWith(QStringLiteral("4 runs in ")),
              qPrintable(view.statusText()));
+    // What failed is beside the verdict, and in the table's Failed column.
+    QVERIFY2(view.detail()->bannerText().contains(
+                 QStringLiteral(" · 20 of 100 sent failed (rate_limited 20)")),
+             qPrintable(view.detail()->bannerText()));
+    const QAbstractItemModel* m = view.model();
+    QCOMPARE(m->index(view.model()->rowOf(4), RunTableModel::Failed).data().toString(),
+             QStringLiteral("20 (20%)"));
+    QCOMPARE(m->headerData(RunTableModel::Failed, Qt::Horizontal).toString(),
+             QStringLiteral("Failed"));
     view.selectRuns({1});  // no Retry-After in that run: nothing said
     QVERIFY2(!view.detail()->metaText().contains(QStringLiteral("retry")),
              qPrintable(view.detail()->metaText()));
+    QVERIFY2(!view.detail()->bannerText().contains(QStringLiteral("failed")),
+             qPrintable(view.detail()->bannerText()));
+    QCOMPARE(m->index(view.model()->rowOf(1), RunTableModel::Failed).data().toString(),
+             QStringLiteral("0"));
     // A damaged summary (a count that is not a number) says nothing of it, and the rest shows.
     store::Database::open(m_db.toStdString(), store::Database::Mode::ReadWrite)
         .exec(

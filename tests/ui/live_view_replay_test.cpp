@@ -5,6 +5,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <nlohmann/json.hpp>
+
 #include "core/live/live_stream.h"
 #include "ui/charts/run_charts.h"
 #include "ui/live/live_client.h"
@@ -102,6 +104,26 @@ class LiveViewReplayTest : public QObject {
     const QByteArray bytes = fixture();
     if (bytes.isEmpty()) QSKIP("tests/data/live/quickstart_v1.plml not recorded yet (feat/live)");
     checkReplay(bytes);
+  }
+
+  void theBannerPutsFailuresBesideTheVerdictAndSaysWhenARunWasStopped() {
+    VerdictBanner banner;
+    const nlohmann::json allFailed = {{"verdict", "kept_up"},
+                                      {"verdict_reasons", nlohmann::json::array()},
+                                      {"sent", 14},
+                                      {"errors", {{"connect", 14}}}};
+    banner.showEnd(QStringLiteral("complete"), allFailed);
+    QCOMPARE(banner.state(), VerdictBanner::State::KeptUp);
+    QCOMPARE(banner.text(), QStringLiteral("Kept up: the harness sent the load it was asked for · "
+                                           "14 of 14 sent failed (connect 14)"));
+    const nlohmann::json stopped = {{"verdict", "kept_up"},
+                                    {"verdict_reasons", nlohmann::json::array()},
+                                    {"sent", 79},
+                                    {"errors", nlohmann::json::object()}};
+    banner.showEnd(QStringLiteral("incomplete"), stopped);
+    QCOMPARE(banner.text(),
+             QStringLiteral("Kept up until the run stopped: the harness sent what was "
+                            "planned before the stop (run incomplete)"));
   }
 
   void aCorruptStreamIsANamedErrorNotACrash() {

@@ -102,7 +102,18 @@ TEST(Percentiles, FromHistogramInMilliseconds) {
   EXPECT_NEAR(p.p90, 90, 90 * 0.01);
   EXPECT_NEAR(p.p99, 99, 99 * 0.01);
   EXPECT_DOUBLE_EQ(p.max, 100);
-  EXPECT_EQ(Percentiles::fromHistogram(LatencyHistogram()), Percentiles{});
+  EXPECT_EQ(p.count, 100);
+  EXPECT_FALSE(p.empty());
+  // None: zeros that say so, in the JSON too; a summary from before the count reads as unknown.
+  const Percentiles none = Percentiles::fromHistogram(LatencyHistogram());
+  EXPECT_EQ(none, (Percentiles{0, 0, 0, 0, 0}));
+  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(none.toJson()["count"], 0);
+  EXPECT_EQ(Percentiles::fromJson(none.toJson()), none);
+  const Percentiles old = Percentiles::fromJson({{"p50", 1}, {"p90", 2}, {"p99", 3}, {"max", 4}});
+  EXPECT_EQ(old.count, -1);
+  EXPECT_FALSE(old.empty());
+  EXPECT_FALSE(old.toJson().contains("count"));
 }
 
 TEST(RunSummary, RetryAfterRoundTripsAndReadsAsNoneFromOlderSummaries) {

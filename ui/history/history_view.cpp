@@ -138,6 +138,10 @@ void HistoryView::refresh() {
   }
   m_model->setRuns(std::move(entries));
   m_table->resizeColumnsToContents();
+  // A long name or target is cut (its tooltip has it all) rather than pushing the figures
+  // off to the right.
+  for (int c : {RunTableModel::Name, RunTableModel::Workload, RunTableModel::Target})
+    m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 260));
   setStatus(status, error);
   selectRuns(selected);
   onSelectionChanged();  // also when none of the selected runs is left

@@ -125,6 +125,13 @@ void RunDetailPane::showRun(const QString& dbPath, qint64 runId) {
     m_runId = runId;
     const bool keptUp = row->verdict && *row->verdict == "kept_up";
     QString banner = QStringLiteral("Verdict: ") + verdictText(*row);
+    if (row->status == "incomplete")
+      banner += QStringLiteral(" (run incomplete: judged up to its stop)");
+    if (row->summaryJson) {
+      const std::string failed =
+          metrics::failedText(nlohmann::json::parse(*row->summaryJson, nullptr, false));
+      if (!failed.empty()) banner += QStringLiteral(" · ") + qs(failed);
+    }
     if (QString reasons = reasonsText(*row); !reasons.isEmpty()) banner += QStringLiteral("\n") + reasons;
     m_banner->setText(banner);
     m_banner->setStyleSheet(keptUp ? QStringLiteral("QLabel{background:#d8f0dc;color:#14532d;"

@@ -20,6 +20,14 @@ QString shortDate(const std::string& iso) {
   return s;
 }
 
+/// "3 (2.5%)" of the sent requests that failed, "0", or "–" before the run has finished.
+QString failedText(const store::RunRow& r) {
+  if (!r.errors) return QStringLiteral("–");
+  if (*r.errors == 0 || !r.sent || *r.sent <= 0) return QString::number(*r.errors);
+  const double pct = 100.0 * static_cast<double>(*r.errors) / static_cast<double>(*r.sent);
+  return QStringLiteral("%1 (%2%)").arg(*r.errors).arg(pct, 0, 'g', 3);
+}
+
 }  // namespace
 
 QString verdictText(const store::RunRow& row) {
@@ -66,6 +74,8 @@ QVariant RunTableModel::display(const RunListEntry& e, int column) const {
     case Verdict: return verdictText(r);
     case RequestedRps: return number(r.requestedRps, 1);
     case AchievedRps: return number(r.achievedRps, 1);
+    case Failed:
+      return failedText(r);
     case TtftP99: return number(r.ttftP99Ms, 1);
     case TokensPerS: return number(r.outputTokensPerS, 0);
     case Tags: return e.tags.join(QStringLiteral(", "));
@@ -81,6 +91,8 @@ QVariant RunTableModel::sortValue(const RunListEntry& e, int column) const {
     case Date: return q(r.createdAt);
     case RequestedRps: return num(r.requestedRps);
     case AchievedRps: return num(r.achievedRps);
+    case Failed:
+      return QVariant(static_cast<qlonglong>(r.errors.value_or(-1)));
     case TtftP99: return num(r.ttftP99Ms);
     case TokensPerS: return num(r.outputTokensPerS);
     default: return display(e, column).toString().toLower();
@@ -104,6 +116,9 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
     }
     case Qt::ToolTipRole:
       if (index.column() == Verdict && e.row.verdictReasonsJson) return q(*e.row.verdictReasonsJson);
+      if (index.column() == Name) return display(e, Name);  // the column may cut a long name
+      if (index.column() == TtftP99 && !e.row.ttftP99Ms && e.row.completed)
+        return QStringLiteral("no request got a first token");
       if (e.row.notes) return q(*e.row.notes);
       return {};
     case Qt::ForegroundRole:
@@ -122,9 +137,9 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
 
 QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  static const char* const kHeaders[] = {"ID", "Name", "Date (UTC)", "Workload", "Target",
-                                         "Verdict", "Req. rps", "Ach. rps", "TTFT p99 ms",
-                                         "Out tok/s", "Tags"};
+  static const char* const kHeaders[] = {"ID",     "Name",        "Date (UTC)", "Workload",
+                                         "Target", "Verdict",     "Req. rps",   "Ach. rps",
+                                         "Failed", "TTFT p99 ms", "Out tok/s",  "Tags"};
   if (section < 0 || section >= ColumnCount) return {};
   return QString::fromLatin1(kHeaders[section]);
 }

@@ -19,8 +19,21 @@ struct RunListEntry {
 class RunTableModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Column { Id, Name, Date, Workload, Target, Verdict, RequestedRps, AchievedRps, TtftP99,
-                TokensPerS, Tags, ColumnCount };
+  enum Column {
+    Id,
+    Name,
+    Date,
+    Workload,
+    Target,
+    Verdict,
+    RequestedRps,
+    AchievedRps,
+    Failed,
+    TtftP99,
+    TokensPerS,
+    Tags,
+    ColumnCount
+  };
   enum Role { SortRole = Qt::UserRole + 1, SearchRole, IdRole, VerdictRole };
 
   explicit RunTableModel(QObject* parent = nullptr);

@@ -284,6 +284,19 @@ void LiveView::onEnd(const plumbline::live::LiveEnd& e) {
   m_poll->stop();
   m_charts->flush();
   m_progress->setValue(1000);
+  // Nothing remains and there is no ETA once the run is over; a stopped run says when.
+  if (e.summary.is_object()) {
+    const double ranS = e.summary.value("duration_s", 0.0);
+    const auto sent = e.summary.value("sent", int64_t{0});
+    const auto planned = e.summary.value("planned", int64_t{0});
+    m_progressLabel->setText(
+        e.status == "complete"
+            ? QStringLiteral("ran %1 · sent %2 / %3").arg(clock(ranS)).arg(sent).arg(planned)
+            : QStringLiteral("stopped at %1 · sent %2 / %3 planned by then")
+                  .arg(clock(ranS))
+                  .arg(sent)
+                  .arg(planned));
+  }
   m_banner->showEnd(QString::fromStdString(e.status), e.summary);
   for (const std::string& note : e.notes) m_notices->add(QStringLiteral("info"), QString::fromStdString(note));
   setRunning(false);

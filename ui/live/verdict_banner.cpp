@@ -1,5 +1,7 @@
 #include "ui/live/verdict_banner.h"
 
+#include "core/metrics/run_summary.h"
+
 namespace plumbline::ui::live {
 
 namespace {
@@ -53,16 +55,26 @@ void VerdictBanner::showEnd(const QString& status, const nlohmann::json& summary
       if (r.is_string()) m_reasons.append(QString::fromStdString(r.get<std::string>()));
     }
   }
-  const QString tail = status == QStringLiteral("complete") ? QString()
-                                                            : QStringLiteral(" (run %1)").arg(status);
+  const bool complete = status == QStringLiteral("complete");
+  const QString tail = complete ? QString() : QStringLiteral(" (run %1)").arg(status);
   const QString why = m_reasons.isEmpty() ? QString() : QStringLiteral(": ") + m_reasons.join(QStringLiteral("; "));
+  // The verdict is about the harness; what the target did with the load goes beside it.
+  const std::string failed = metrics::failedText(summary);
+  const QString failures =
+      failed.empty() ? QString() : QStringLiteral(" · ") + QString::fromStdString(failed);
   if (verdict == "kept_up") {
-    apply(State::KeptUp, QStringLiteral("Kept up: the harness sent the load it was asked for") + tail + why);
+    // A stopped run was judged on what was planned before the stop, not on what was asked.
+    apply(State::KeptUp,
+          (complete ? QStringLiteral("Kept up: the harness sent the load it was asked for")
+                    : QStringLiteral("Kept up until the run stopped: the harness sent "
+                                     "what was planned before the stop")) +
+              tail + failures + why);
   } else if (verdict == "harness_limited") {
     apply(State::HarnessLimited,
-          QStringLiteral("Harness limited: these figures understate what was asked") + tail + why);
+          QStringLiteral("Harness limited: these figures understate what was asked") + tail +
+              failures + why);
   } else {
-    apply(State::NoVerdict, QStringLiteral("No verdict") + tail + why);
+    apply(State::NoVerdict, QStringLiteral("No verdict") + tail + failures + why);
   }
 }
 

@@ -1,0 +1,95 @@
+// A run where no request got a first token (every one failed to connect, say) has no latencies:
+// the summary says so (count 0), and the report, `runs show`, the runs table and Compare show
+// "-" instead of 0 ms, which reads as a perfect latency. Failures are put beside the verdict.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "core/compare/compared_run.h"
+#include "core/engine/terminal_report.h"
+#include "core/metrics/run_aggregator.h"
+#include "core/store/run_reader.h"
+#include "core/store/run_writer.h"
+#include "core/store/runs_command.h"
+#include "store_test_support.h"
+
+using namespace plumbline;
+
+namespace {
+
+/// 14 requests sent, every one failed to connect.
+metrics::RunSummary allFailed() {
+  metrics::RunAggregator a;
+  a.addPlanned(0, 14);
+  metrics::SendReport s;
+  s.sent = 14;
+  for (int i = 0; i < 14; ++i) s.sendLag.record(10'000);
+  a.addSends(s);
+  for (int i = 0; i < 14; ++i) {
+    metrics::RequestRecord r;
+    r.plannedNs = i * 1'000'000;
+    r.sendNs = r.plannedNs;
+    r.endNs = r.sendNs + 100'000;
+    r.error = metrics::ErrorClass::Connect;
+    a.addRecord(r);
+  }
+  return a.summarize(2.0, 7.0, {});
+}
+
+}  // namespace
+
+TEST(NoSamples, TheSummaryCountsNoneAndTheReportPrintsDashes) {
+  const metrics::RunSummary s = allFailed();
+  EXPECT_TRUE(s.ttftMs.empty());
+  EXPECT_TRUE(s.e2eMs.empty());
+  EXPECT_FALSE(s.sendLagMs.empty());  // the sends happened
+  const nlohmann::json j = s.toJson();
+  EXPECT_EQ(j["ttft_ms"]["count"], 0);
+  EXPECT_EQ(j["send_lag_ms"]["count"], 14);
+  const std::string report = engine::formatRunReport(s, {});
+  EXPECT_NE(report.find(
+                "  ttft                          -          -          -          -  (no samples)"),
+            std::string::npos)
+      << report;
+  EXPECT_EQ(report.find("ttft                      0.000"), std::string::npos) << report;
+  EXPECT_EQ(metrics::failedText(j), "14 of 14 sent failed (connect 14)");
+}
+
+TEST(NoSamples, FailedTextSumsTheClassesAndSaysNothingWithoutFailures) {
+  EXPECT_EQ(metrics::failedText({{"sent", 100}, {"errors", {{"http_5xx", 2}, {"timeout", 1}}}}),
+            "3 of 100 sent failed (http_5xx 2, timeout 1)");
+  EXPECT_EQ(metrics::failedText({{"sent", 100}, {"errors", nlohmann::json::object()}}), "");
+  EXPECT_EQ(metrics::failedText({{"errors", {{"timeout", 1}}}}),
+            "");  // no "sent": cannot say of what
+  EXPECT_EQ(metrics::failedText({{"sent", 5}, {"errors", {{"timeout", "x"}}}}), "");
+  EXPECT_EQ(metrics::failedText(nlohmann::json()), "");
+}
+
+TEST(NoSamples, StoredRunShowsDashesAndNoTtftInTheRunsTableOrCompare) {
+  store::testing::TempDir dir;
+  const std::string path = dir.file("runs.db");
+  int64_t id = 0;
+  {
+    store::RunWriter writer(path, store::testing::sampleRunInfo());
+    id = writer.runId();
+    writer.finish(allFailed().toJson(), {}, true);
+  }
+  store::RunReader reader(path);
+  const auto row = reader.getRun(id);
+  ASSERT_TRUE(row);
+  EXPECT_FALSE(row->ttftP99Ms.has_value());  // NULL, shown as "–", not 0.0 ms
+  std::ostringstream out, err;
+  ASSERT_EQ(store::runsShow(path, id, out, err), 0) << err.str();
+  EXPECT_NE(
+      out.str().find("\nttft                -          -          -          -  (no samples)\n"),
+      std::string::npos)
+      << out.str();
+
+  compare::ComparedRun run;
+  run.summary = nlohmann::json::parse(*row->summaryJson);
+  EXPECT_FALSE(run.summaryNumber("ttft_ms", "p99").has_value());
+  EXPECT_TRUE(run.summaryNumber("send_lag_ms", "p99").has_value());
+  // A summary stored before the count was: its figures are taken as they are.
+  run.summary["ttft_ms"].erase("count");
+  EXPECT_TRUE(run.summaryNumber("ttft_ms", "p99").has_value());
+}
