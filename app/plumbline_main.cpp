@@ -16,18 +16,31 @@
 
 namespace {
 
+/// An option given as "" (an unset shell variable, say) is a mistake, not "the default".
+const CLI::Validator kNotEmpty(
+    [](const std::string& value) {
+      return value.empty() ? std::string("must not be empty") : std::string();
+    },
+    "NOT EMPTY");
+
 /// `plumbline run`: a workload against a target, stored, with a verdict.
 void addRunCommand(CLI::App& app, int& exitCode) {
   auto opt = std::make_shared<plumbline::engine::RunOptions>();
   CLI::App* cmd = app.add_subcommand("run", "run a workload against a target and give the verdict");
   cmd->add_option("workload", opt->workloadPath, "workload file (JSON)")->required();
-  cmd->add_option("--target", opt->target, "a base URL (http://host:port) or 'embedded'");
-  cmd->add_option("--db", opt->dbPath, "database file (default: " + plumbline::store::defaultDatabasePath() + ")");
-  cmd->add_option("--name", opt->name, "a name for this run (default: the workload's)");
+  cmd->add_option("--target", opt->target, "a base URL (http://host:port) or 'embedded'")
+      ->check(kNotEmpty);
+  cmd->add_option("--db", opt->dbPath,
+                  "database file (default: " + plumbline::store::defaultDatabasePath() + ")")
+      ->check(kNotEmpty);
+  cmd->add_option("--name", opt->name, "a name for this run (default: the workload's)")
+      ->check(kNotEmpty);
   cmd->add_option("--workers", opt->workers, "worker processes (default: one per core)")->check(CLI::Range(1, 256));
   cmd->add_option("--rate", opt->rate, "replace the stages with one stage of this rate (sessions/s)");
   cmd->add_option("--duration", opt->durationS, "... lasting this many seconds");
-  cmd->add_option("--summary-json", opt->summaryJson, "write the summary as JSON to FILE, or - for stdout");
+  cmd->add_option("--summary-json", opt->summaryJson,
+                  "write the summary as JSON to FILE, or - for stdout")
+      ->check(kNotEmpty);
   cmd->add_option("--api-key-file", opt->apiKeyFile, "read the API key from this file (else target.api_key_env)");
   cmd->add_option("--grace", opt->graceS, "seconds in-flight requests may finish after a stop (default 10)");
   cmd->add_option("--on-worker-loss", opt->onWorkerLoss,

@@ -2,23 +2,29 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <new>
+#include <system_error>
 #include <thread>
 
 #include "core/engine/coordinator.h"
 #include "core/engine/diagnostic_switches.h"
+#include "core/engine/early_stop_signal.h"
 #include "core/engine/endpoint_url.h"
-#include "core/engine/request_driver.h"
 #include "core/engine/live_run.h"
+#include "core/engine/request_driver.h"
 #include "core/engine/store_sink.h"
 #include "core/engine/terminal_report.h"
 #include "core/engine/token_count_basis.h"
-#include "core/engine/early_stop_signal.h"
 #include "core/mock/embedded_target.h"
+#include "core/net/base_url.h"
 #include "core/store/default_paths.h"
 #include "core/store/run_writer.h"
 #include "core/store/store_error.h"
@@ -60,6 +66,10 @@ workload::WorkloadSpec loadSpec(const RunOptions& opt) {
   if (opt.durationS && *opt.durationS <= 0) throw UsageError("--duration must be > 0");
   workload::overrideLoad(spec, opt.rate, opt.durationS);
   if (!opt.target.empty()) {
+    if (opt.target != "embedded") {
+      if (const std::string problem = net::baseUrlProblem(opt.target); !problem.empty())
+        throw UsageError("--target: " + problem);
+    }
     spec.target.url = opt.target;
     spec.document["target"]["url"] = opt.target;
   }
@@ -78,11 +88,29 @@ void writeSummaryJson(const std::string& path, const nlohmann::json& j) {
   }
   std::ofstream out(path);
   out << j.dump(2) << '\n';
-  if (!out) throw std::runtime_error("--summary-json " + path + ": cannot write");
+  if (!out)
+    throw std::runtime_error("--summary-json " + path + ": cannot write: " + std::strerror(errno));
+}
+
+/// --summary-json must be writable before the run, not found unwritable after it. The file is
+/// opened for appending (created if missing, nothing of an existing one lost): the run
+/// replaces it at the end.
+void checkSummaryJsonPath(const std::string& path) {
+  if (path.empty() || path == "-") return;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw UsageError("--summary-json " + path + ": is a directory");
+  const bool existed = std::filesystem::exists(path, ec);
+  std::ofstream probe(path, std::ios::app);
+  if (!probe)
+    throw UsageError("--summary-json " + path + ": cannot write: " + std::strerror(errno));
+  probe.close();
+  if (!existed) std::filesystem::remove(path, ec);
 }
 
 int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
   workload::WorkloadSpec spec = loadSpec(opt);
+  checkSummaryJsonPath(opt.summaryJson);
   const std::string apiKey = readApiKey(opt, spec);
   if (!opt.liveSocket.empty()) {
     try {
@@ -150,6 +178,13 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
   describeTokenCounts(spec, outcome.summary);
   const nlohmann::json summary = outcome.summary.toJson();
   writer.finish(summary, histogramBlobs(outcome.totals), !outcome.stoppedEarly);
+  if (const int64_t waitedNs = writer.lockWaitNs(); waitedNs > 0) {
+    char waited[32];
+    std::snprintf(waited, sizeof waited, "%.1f s", static_cast<double>(waitedNs) / 1e9);
+    outcome.notes.push_back("the database was locked by another process: its writes waited " +
+                            std::string(waited) +
+                            " in all, holding the results meanwhile; nothing was lost");
+  }
   if (live) live->finish(!outcome.stoppedEarly, summary, outcome.notes);
 
   if (!opt.quiet) {
@@ -176,9 +211,14 @@ int runCommand(const RunOptions& options) {
   } catch (const workload::WorkloadError& e) {
     return fail(2, std::string("invalid workload: ") + e.what());
   } catch (const store::StoreError& e) {
-    return fail(e.kind() == store::StoreErrorKind::Failure ? 1 : 2, e.what());
+    return fail(store::exitCodeOf(e.kind()), e.what());
   } catch (const UsageError& e) {
     return fail(2, e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(
+        1,
+        "out of memory (a plan this large does not fit: lower the rate, the duration or the "
+        "requests per session)");
   } catch (const std::exception& e) {
     return fail(1, std::string("failed: ") + e.what());
   }

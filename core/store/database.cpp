@@ -121,7 +121,10 @@ void Database::exec(const std::string& sql) const {
   sqlite3_free(message);
   if (isNotADatabase(rc)) throw StoreError::notADatabase(m_path, reason);
   std::string what = sql.substr(0, sql.find_first_of("\n(", 1));
-  throw StoreError(m_path, "running '" + what + "'", reason);
+  const int primary = rc & 0xff;
+  throw StoreError(m_path, "running '" + what + "'", reason,
+                   primary == SQLITE_BUSY || primary == SQLITE_LOCKED ? StoreErrorKind::Busy
+                                                                      : StoreErrorKind::Failure);
 }
 
 int Database::userVersion() const {

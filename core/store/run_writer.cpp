@@ -271,6 +271,37 @@ void RunWriter::stopAndJoin() {
   if (m_thread.joinable()) m_thread.join();
 }
 
+bool RunWriter::writeWaitingOutLocks(const Queue& batch) {
+  // Another process holding the database (a reader's long transaction, a backup) is waited
+  // out: each try waits SQLite's busy timeout, the batch is kept (its transaction rolled
+  // back), and what the run queues meanwhile waits in memory. Only a lock held past
+  // kBusyPatience, or any other error, ends the recording.
+  const auto start = std::chrono::steady_clock::now();
+  bool waitedForALock = false;
+  for (;;) {
+    try {
+      m_connection->write(batch);
+      if (waitedForALock)
+        m_lockWaitNs += std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now() - start)
+                            .count();
+      return true;
+    } catch (const StoreError& e) {
+      const auto waited = std::chrono::steady_clock::now() - start;
+      waitedForALock = true;
+      if (e.kind() != StoreErrorKind::Busy || waited > kBusyPatience) {
+        std::lock_guard lock(m_mutex);
+        m_error = std::current_exception();
+        return false;
+      }
+    } catch (...) {
+      std::lock_guard lock(m_mutex);
+      m_error = std::current_exception();
+      return false;
+    }
+  }
+}
+
 void RunWriter::writerLoop() {
   util::markBackgroundThread("pl-writer");  // named for top and perf; never preempts a worker's spin
   auto lastCommit = std::chrono::steady_clock::now() - kCommitInterval;
@@ -287,13 +318,7 @@ void RunWriter::writerLoop() {
       stopping = m_stop;
     }
     if (!batch.empty()) {
-      try {
-        m_connection->write(batch);
-      } catch (...) {
-        std::lock_guard lock(m_mutex);
-        m_error = std::current_exception();
-        return;
-      }
+      if (!writeWaitingOutLocks(batch)) return;
       lastCommit = std::chrono::steady_clock::now();
     }
     if (stopping) {

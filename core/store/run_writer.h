@@ -1,4 +1,6 @@
 #pragma once
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -44,6 +46,10 @@ class RunWriter {
   /// Queues the final update (status 'complete' or 'incomplete', verdict and headline columns
   /// from the summary json), writes everything, stops the writer thread. Call once.
   void finish(const nlohmann::json& summary, HistogramBlobs runHistogramBlobs, bool complete);
+  /// How long writes waited, in all, for another process's lock on the database (0: never).
+  int64_t lockWaitNs() const { return m_lockWaitNs.load(); }
+  /// How long one write may wait for such a lock before the recording fails.
+  static constexpr std::chrono::minutes kBusyPatience{10};
 
  private:
   struct PendingWindow {
@@ -65,6 +71,9 @@ class RunWriter {
   class Connection;  // the writer thread's database and prepared statements
 
   void writerLoop();
+  /// Writes batch, waiting out other processes' locks (up to kBusyPatience); false (and
+  /// m_error set) when it could not.
+  bool writeWaitingOutLocks(const Queue& batch);
   void stopAndJoin();
   void throwIfFailed();
 
@@ -77,6 +86,7 @@ class RunWriter {
   bool m_stop = false;
   bool m_finished = false;
   std::exception_ptr m_error;
+  std::atomic<int64_t> m_lockWaitNs{0};
   std::thread m_thread;
 };
 

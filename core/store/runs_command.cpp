@@ -119,7 +119,7 @@ int guardedStoreCommand(std::ostream& err, const std::function<int()>& body) {
     return body();
   } catch (const StoreError& e) {
     err << e.what() << '\n';
-    return e.kind() == StoreErrorKind::Failure ? 1 : 2;
+    return exitCodeOf(e.kind());
   } catch (const std::exception& e) {
     err << e.what() << '\n';
     return 1;

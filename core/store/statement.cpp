@@ -52,7 +52,9 @@ void Statement::fail(const std::string& operation, int rc) const {
   int primary = rc & 0xff;
   if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT)
     throw StoreError::notADatabase(m_path, reason);
-  throw StoreError(m_path, operation + " '" + shortSql(sql ? sql : "") + "'", reason);
+  throw StoreError(m_path, operation + " '" + shortSql(sql ? sql : "") + "'", reason,
+                   primary == SQLITE_BUSY || primary == SQLITE_LOCKED ? StoreErrorKind::Busy
+                                                                      : StoreErrorKind::Failure);
 }
 
 Statement& Statement::bindInt(int index, int64_t value) {
@@ -87,7 +89,14 @@ bool Statement::step() {
   int rc = sqlite3_step(m_stmt);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  fail("running", rc);
+  // The statement is reset before the error is thrown (fail reads the message first), so a
+  // caller that retries (a lock waited out) can bind it again.
+  try {
+    fail("running", rc);
+  } catch (...) {
+    sqlite3_reset(m_stmt);
+    throw;
+  }
 }
 
 void Statement::run() {

@@ -6,12 +6,19 @@ namespace plumbline::store {
 
 /// Why a store operation failed; the CLI maps everything but Failure to exit code 2.
 enum class StoreErrorKind {
-  Failure,        ///< I/O or SQLite trouble, a bug, a writer error
-  NotFound,       ///< the database file or the run does not exist
-  NotADatabase,   ///< not SQLite, corrupt, or not a Plumbline schema
-  TooNew,         ///< written by a newer Plumbline (schema version unknown here)
-  InvalidInput,   ///< a bad argument (export format, ...)
+  Failure,       ///< I/O or SQLite trouble, a bug, a writer error
+  NotFound,      ///< the database file or the run does not exist
+  NotADatabase,  ///< not SQLite, corrupt, or not a Plumbline schema
+  TooNew,        ///< written by a newer Plumbline (schema version unknown here)
+  InvalidInput,  ///< a bad argument (export format, ...)
+  Busy,          ///< another connection holds a lock (SQLITE_BUSY / SQLITE_LOCKED) past the timeout
 };
+
+/// The exit code of a command that failed with this: 1 for the tool's or the machine's trouble
+/// (a lock held by another process included), 2 for input a person can correct.
+inline int exitCodeOf(StoreErrorKind kind) {
+  return kind == StoreErrorKind::Failure || kind == StoreErrorKind::Busy ? 1 : 2;
+}
 
 /// Every error of core/store. what() is one line naming the file and the operation:
 /// "PATH: OPERATION: REASON", or "PATH is not a Plumbline database: REASON".

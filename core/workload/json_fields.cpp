@@ -43,6 +43,8 @@ void requireObject(const nlohmann::json& value, const std::string& path) {
 
 void checkPositive(double value, const std::string& path) {
   if (!(value > 0)) throw WorkloadError(path, "must be > 0, got " + formatNumber(value));
+  if (!std::isfinite(value))
+    throw WorkloadError(path, "must be a finite number, got " + formatNumber(value));
 }
 
 void checkNonNegative(double value, const std::string& path) {

@@ -1,5 +1,7 @@
 #include "core/workload/plan_command.h"
 
+#include <new>
+
 #include <ostream>
 
 #include "core/workload/plan_preview.h"
@@ -26,6 +28,10 @@ int planCommand(const std::string& path, bool json, std::ostream& out, std::ostr
   } catch (const WorkloadError& e) {
     err << "plumbline plan: invalid workload " << path << ": " << e.what() << '\n';
     return 2;
+  } catch (const std::bad_alloc&) {
+    err << "plumbline plan: " << path << ": out of memory building the preview (a plan this large "
+        << "does not fit: lower the rate, the duration or the requests per session)\n";
+    return 1;
   }
 }
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string_view>
 
+#include "core/net/base_url.h"
 #include "core/workload/json_fields.h"
 #include "core/workload/planner.h"
 #include "core/workload/prompt_materials.h"
@@ -21,8 +22,39 @@ namespace plumbline::workload {
 namespace {
 
 constexpr int kFormatVersion = 1;
-/// Beyond this the plan preview and the schedule would take minutes and gigabytes.
-constexpr double kMaxExpectedSessions = 1e9;
+/// Beyond this the plan preview and the schedule would take minutes and gigabytes (the
+/// preview holds every planned instant: 1e8 of them are ~0.8 GB).
+constexpr double kMaxExpectedSessions = 1e8;
+/// Far beyond what one machine can send (the coordinator hands out a second of sessions at a
+/// time, so this also bounds what it holds at once).
+constexpr double kMaxRate = 1e6;
+/// A schedule or a timeout longer than this (~116 days) is a typo; every time in the engine is
+/// int64 nanoseconds, which end at ~292 years.
+constexpr double kMaxSeconds = 1e7;
+/// A request that has not finished in a week will not.
+constexpr double kMaxTimeoutS = 7 * 24 * 3600;
+
+/// "at most 1e+06 sessions/s, got 1e+12": a bound with its unit.
+void checkBelowLimit(double value, double highest, const std::string& path, const char* unit) {
+  if (value > highest)
+    throw WorkloadError(path,
+                        "at most " + formatNumber(highest) + unit + ", got " + formatNumber(value));
+}
+
+/// Rates, the schedule's length and the sessions it plans, within what the engine can hold.
+/// `where` names the stages, or the command-line flags that replaced them.
+void checkLoadBounds(const std::vector<Stage>& stages, double expectedSessions,
+                     const std::string& where) {
+  double totalS = 0;
+  for (const Stage& s : stages) {
+    checkBelowLimit(std::max(s.startRate, s.endRate), kMaxRate, where, " sessions/s");
+    totalS += s.durationS;
+  }
+  checkBelowLimit(totalS, kMaxSeconds, where, " s of schedule");
+  if (expectedSessions > kMaxExpectedSessions)
+    throw WorkloadError(where, "the load profile plans " + formatNumber(expectedSessions) +
+                                   " sessions; at most 1e8 are supported");
+}
 
 bool isEnvVarName(const std::string& name) {
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
@@ -30,13 +62,6 @@ bool isEnvVarName(const std::string& name) {
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
   }
   return true;
-}
-
-bool isHttpUrl(const std::string& url) {
-  for (std::string_view scheme : {"http://", "https://"}) {
-    if (url.rfind(scheme, 0) == 0 && url.size() > scheme.size()) return true;
-  }
-  return false;
 }
 
 void parseMock(const nlohmann::json& value, const std::string& path, TargetSpec& target) {
@@ -53,10 +78,11 @@ TargetSpec parseTarget(const nlohmann::json& value, const std::string& path) {
                     {"url", "api", "model", "stream", "api_key_env", "timeout_s", "mock"});
   TargetSpec target;
   if (auto url = fields.string("url")) {
-    if (*url != "embedded" && !isHttpUrl(*url))
-      throw WorkloadError(
-          fields.childPath("url"),
-          "expected \"embedded\" or an http:// or https:// URL, got '" + *url + "'");
+    if (*url != "embedded") {
+      if (const std::string problem = net::baseUrlProblem(*url); !problem.empty())
+        throw WorkloadError(fields.childPath("url"),
+                            "expected \"embedded\" or a base URL: " + problem);
+    }
     target.url = *url;
   }
   if (auto api = fields.string("api")) {
@@ -83,6 +109,7 @@ TargetSpec parseTarget(const nlohmann::json& value, const std::string& path) {
   }
   if (auto timeout = fields.number("timeout_s")) {
     checkPositive(*timeout, fields.childPath("timeout_s"));
+    checkBelowLimit(*timeout, kMaxTimeoutS, fields.childPath("timeout_s"), " s (a week)");
     target.timeoutS = *timeout;
   }
   if (const auto* mock = fields.find("mock")) {
@@ -200,9 +227,7 @@ LoadSpec parseLoad(const nlohmann::json& value, const std::string& path,
   }
   if (!(expected > 0))
     throw WorkloadError(stagesPath, "the load profile plans no sessions (every rate is 0)");
-  if (expected > kMaxExpectedSessions)
-    throw WorkloadError(stagesPath, "the load profile plans " + formatNumber(expected) +
-                                        " sessions; at most 1e9 are supported");
+  checkLoadBounds(load.stages, expected, stagesPath);
   if (auto cap = fields.integer("max_in_flight")) {
     checkAtLeast(static_cast<double>(*cap), 1, fields.childPath("max_in_flight"));
     load.maxInFlight = *cap;
@@ -348,6 +373,10 @@ void overrideLoad(WorkloadSpec& spec, std::optional<double> rate, std::optional<
   stage.durationS = durationS.value_or(keptDuration);
   checkPositive(stage.startRate, "--rate");
   checkPositive(stage.durationS, "--duration");
+  checkLoadBounds({stage}, stage.startRate * stage.durationS,
+                  rate && durationS ? "--rate × --duration"
+                  : rate            ? "--rate"
+                                    : "--duration");
   spec.load.stages = {stage};
   // The stored document must say what was actually run.
   if (spec.document.is_object() && spec.document.contains("load"))

@@ -1,5 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+#include <utility>
+
 #include "tests/integration/cli_process.h"
 
 using plumbline::test::runCli;
@@ -14,4 +20,34 @@ TEST(CliUsage, HelpListsEverySubcommandAndExitsZero) {
   EXPECT_EQ(r.exitCode, 0) << r.output;
   for (const char* sub : {"run", "plan", "runs", "mock"}) EXPECT_NE(r.output.find(sub), std::string::npos) << sub;
   EXPECT_EQ(r.output.find("internal: a worker"), std::string::npos) << "worker is hidden: " << r.output;
+}
+
+TEST(CliUsage, RunRefusesEmptyFlagsBadTargetsAndOutOfBoundLoadsBeforeRunning) {
+  const std::string w = std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/quickstart.json";
+  const std::pair<std::string, std::string> cases[] = {
+      {"--db ''", "--db: must not be empty"},
+      {"--name ''", "--name: must not be empty"},
+      {"--rate inf", "--rate: must be a finite number"},
+      {"--rate 2e7 --duration 1", "at most 1000000 sessions/s"},
+      {"--duration 2e7", "at most 10000000 s of schedule"},
+      {"--target http://127.0.0.1:notaport", "--target: port 'notaport' is not a number"},
+      {"--target 'http://u:pw@127.0.0.1:8000'",
+       "--target: user:password@ in the URL is not supported"},
+      {"--summary-json /nonexistent-plumbline-dir/s.json",
+       "--summary-json /nonexistent-plumbline-dir/s.json: cannot write"},
+  };
+  // Each is refused before a database is opened or anything is sent; were one let through,
+  // the run would be a second at 1/s against the embedded simulator, into a scratch database.
+  const std::string db = "/tmp/plumbline-cli-usage-" + std::to_string(getpid()) + ".db";
+  for (const auto& [flags, message] : cases) {
+    const std::string bounded =
+        flags.find("--rate") == std::string::npos && flags.find("--duration") == std::string::npos
+            ? " --rate 1 --duration 1"
+            : "";
+    const std::string dbFlag = flags.rfind("--db", 0) == 0 ? "" : " --db " + db;
+    auto r = runCli("run " + w + dbFlag + bounded + " " + flags);
+    EXPECT_EQ(r.exitCode, 2) << flags << ": " << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << flags << ": " << r.output;
+  }
+  for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db + suffix).c_str());
 }

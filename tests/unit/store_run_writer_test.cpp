@@ -3,6 +3,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <thread>
+
 #include "core/store/database.h"
 #include "core/store/run_reader.h"
 #include "core/store/run_writer.h"
@@ -203,6 +206,30 @@ TEST(StoreRunWriter, T0OnTheWallClockReplacesTheProvisionalOneAndSurvivesAKill) 
     writer.addRequests(testing::sampleRequests(3));
   }  // no finish(): as when the run is killed
   EXPECT_EQ(RunReader(path).getRun(id)->t0WallNs, info.t0WallNs + 123'456'789);
+}
+
+TEST(StoreRunWriter, ALockHeldByAnotherConnectionIsWaitedOutAndNothingIsLost) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  int64_t id = 0;
+  {
+    RunWriter writer(path, testing::sampleRunInfo());
+    id = writer.runId();
+    {
+      // Another process's write transaction, held past SQLite's 5 s busy timeout.
+      Database other = Database::open(path, Database::Mode::ReadWrite);
+      other.exec("BEGIN IMMEDIATE");
+      writer.addRequests(testing::sampleRequests(300));
+      std::this_thread::sleep_for(std::chrono::milliseconds(6500));
+      writer.addRequests(testing::sampleRequests(200));  // queued while the writer waits
+      other.exec("COMMIT");
+    }
+    writer.finish({{"verdict", "kept_up"}}, {}, true);
+    EXPECT_GT(writer.lockWaitNs(), 5'000'000'000);
+  }
+  RunReader reader(path);
+  EXPECT_EQ(reader.requestCount(id), 500);
+  EXPECT_EQ(reader.getRun(id)->status, "complete");
 }
 
 TEST(StoreRunWriter, RunningRunOfDeadCoordinatorReadsIncomplete) {
