@@ -48,6 +48,10 @@ class LiveRunTest : public QObject {
     QCOMPARE(view.targetPanel()->target().preset, QString());  // the workload's own mock settings
     view.prepareRun(remote, QStringLiteral("/w/remote.json"));
     QCOMPARE(view.targetPanel()->target().url, QStringLiteral("http://127.0.0.1:9"));
+    // A URL typed wrong is named before Start, as the CLI names it.
+    view.targetPanel()->selectUrl(QStringLiteral("http://127.0.0.1:notaport"), QString());
+    QCOMPARE(view.targetPanel()->problem(),
+             QStringLiteral("Target URL: port 'notaport' is not a number"));
   }
 
   void aShortEmbeddedRunReachesEndAndTheBannerMatchesTheSummary() {

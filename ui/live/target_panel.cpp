@@ -7,6 +7,8 @@
 #include <QRadioButton>
 #include <QRegularExpression>
 
+#include "core/net/base_url.h"
+
 namespace plumbline::ui::live {
 
 TargetPanel::TargetPanel(QWidget* parent) : QWidget(parent) {
@@ -101,8 +103,8 @@ void TargetPanel::show(const RunTarget& t) {
 QString TargetPanel::problem() const {
   const RunTarget t = target();
   if (t.kind == RunTarget::Kind::Embedded) return {};
-  if (!t.url.startsWith(QStringLiteral("http://")) && !t.url.startsWith(QStringLiteral("https://")))
-    return QStringLiteral("Target URL: expected http:// or https://, got '%1'").arg(t.url);
+  if (const std::string problem = net::baseUrlProblem(t.url.toStdString()); !problem.empty())
+    return QStringLiteral("Target URL: %1").arg(QString::fromStdString(problem));
   if (t.keySource == RunTarget::KeySource::Environment) {
     static const QRegularExpression name(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
     if (!name.match(t.keyEnvName).hasMatch())
