@@ -227,10 +227,10 @@ void MetricChart::paintLines(QPainter* painter, const QRectF& plot, const QRectF
   painter->restore();
 }
 
-/// Range 0..a nice ceiling of max, with ticks at a round step (about 5 of them).
-void MetricChart::setNiceRange(QValueAxis* axis, double max) {
+/// Range 0..a nice ceiling of max, with ticks at a round step (about `ticks` of them).
+void MetricChart::setNiceRange(QValueAxis* axis, double max, int ticks) {
   const double top = niceCeiling(max);
-  const double step = niceCeiling(top / 5);
+  const double step = niceCeiling(top / ticks);
   const double end = step * std::ceil(max / step - 1e-9);
   const double rangeEnd = end > 0 ? end : step;
   // Unchanged axes are left alone: setting them re-lays out their labels on every redraw.
@@ -245,8 +245,17 @@ void MetricChart::setNiceRange(QValueAxis* axis, double max) {
 }
 
 void MetricChart::rescale() {
-  setNiceRange(m_x, std::max(m_minXSpan, m_xMax));
-  setNiceRange(m_y, m_yMax > 0 ? m_yMax * 1.05 : 1.0);
+  // About 5 ticks, fewer on a short chart: Qt Charts elides tick labels it has no room for
+  // ("…"), which left a short chart's y axis unreadable.
+  // (From the widget's height, not the plot area's, which is only known once laid out.)
+  const int yTicks = std::clamp((height() - 120) / 20, 2, 5);
+  setNiceRange(m_x, std::max(m_minXSpan, m_xMax), 5);
+  setNiceRange(m_y, m_yMax > 0 ? m_yMax * 1.05 : 1.0, yTicks);
+}
+
+void MetricChart::resizeEvent(QResizeEvent* event) {
+  QChartView::resizeEvent(event);
+  rescale();
 }
 
 QList<QPointF> MetricChart::drawnPoints(const QString& series) const {

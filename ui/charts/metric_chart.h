@@ -69,6 +69,7 @@ class MetricChart : public QChartView {
   void drawForeground(QPainter* painter, const QRectF& rect) override;
   void paintEvent(QPaintEvent* event) override;
   void changeEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   struct Line {
@@ -82,7 +83,7 @@ class MetricChart : public QChartView {
   /// Paints the lines into plot (in painter coordinates), clipped to clip.
   void paintLines(QPainter* painter, const QRectF& plot, const QRectF& clip);
   void renderStaticLayer();
-  static void setNiceRange(QValueAxis* axis, double max);
+  static void setNiceRange(QValueAxis* axis, double max, int ticks);
 
   QString m_title;
   QValueAxis* m_x = nullptr;

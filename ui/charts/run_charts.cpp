@@ -112,12 +112,12 @@ void RunCharts::setWindows(const std::vector<store::WindowRow>& windows, std::op
   clear();
   m_runEndS = runEndS;
   for (const store::WindowRow& w : windows) appendWindow(w);
-  // A stored run's time axis spans the run (its sending period, or its windows when that is
-  // not known), not the live view's 10 s: a 2 s run fills the charts' width.
+  // A stored run's time axis spans its windows, drain included, not the live view's 10 s: a
+  // 2 s run fills the charts' width.
   if (!windows.empty()) {
     const double lastEnd = seconds(windows.back().startNs + windows.back().lengthNs);
-    const double span = m_runEndS && *m_runEndS > 0 ? std::min(*m_runEndS, lastEnd) : lastEnd;
-    for (auto& [key, c] : m_charts) c->setMinimumXSpan(std::max(1.0, span));
+    for (auto& [key, c] : m_charts)
+      c->setMinimumXSpan(std::max(1.0, std::min(lastEnd, m_coveredUntilS)));
   }
   flush();
 }
@@ -127,17 +127,20 @@ void RunCharts::appendWindow(const store::WindowRow& w) {
   // Drawn only where nothing is drawn yet: ticks already inside this window (a live run's
   // last, partial window) keep their finer points, and the tick after it still lands.
   if (start < m_coveredUntilS || w.lengthNs <= 0) return;
-  // After a stored run's end only the drain is left: drawing it would show the rate falling
-  // to zero where the run had simply ended.
-  if (m_runEndS && start >= *m_runEndS - 1e-9) return;
   const double len = seconds(w.lengthNs);
-  // The window the run ended in: nothing was planned or sent after the end, so its rates
-  // are over the part of it the run lasted, drawn at the end.
-  const double sendingLen = m_runEndS ? std::min(len, *m_runEndS - start) : len;
+  // After a stored run's end only the drain is left: requests still finishing (an overloaded
+  // run's may take a minute), whose latencies, tokens and errors are drawn; its requested and
+  // achieved rates are not, which would show the rate falling to zero where the run had simply
+  // ended. The window the run ended in: nothing was planned or sent after the end, so its rates
+  // are over the part of it the run lasted, and it is drawn at the end.
+  const bool drain = m_runEndS && start >= *m_runEndS - 1e-9;
+  const double sendingLen = m_runEndS && !drain ? std::min(len, *m_runEndS - start) : len;
   const double end = start + sendingLen;
   m_coveredUntilS = end;
-  appendRequestedAchieved(end, static_cast<double>(w.planned) / sendingLen,
-                          static_cast<double>(w.sent) / sendingLen);
+  if (!drain) {
+    appendRequestedAchieved(end, static_cast<double>(w.planned) / sendingLen,
+                            static_cast<double>(w.sent) / sendingLen);
+  }
   if (w.completed > 0) {
     chart(kTtft)->append(QStringLiteral("p50"), end, w.ttftP50Ms);
     chart(kTtft)->append(QStringLiteral("p99"), end, w.ttftP99Ms);

@@ -51,9 +51,9 @@ class RunCharts : public QWidget {
   /// cannot be read.
   void loadRun(const store::RunReader& reader, int64_t runId);
   /// A whole stored run: replaces everything shown. With the run's end (its sending period,
-  /// runs.duration_s), the charts stop there: windows after it (the drain, nothing planned
-  /// or sent) are not drawn, and the window the end falls in is drawn at the end with its
-  /// requested and achieved rates over the part of it the run lasted.
+  /// runs.duration_s), the requested and achieved rates stop there; the windows after it (the
+  /// drain: requests still finishing) are drawn on the other charts. The window the end falls
+  /// in is drawn at the end, its rates over the part of it the run lasted.
   void setWindows(const std::vector<store::WindowRow>& windows,
                   std::optional<double> runEndS = std::nullopt);
   /// Live: a final window, and the provisional 250 ms ticks between windows.
