@@ -63,8 +63,8 @@ std::string formatRunReport(const metrics::RunSummary& s, const std::vector<std:
   latencyRow(out, "ttft from planned", s.ttftFromPlannedMs);
   latencyRow(out, "e2e from planned", s.e2eFromPlannedMs);
   latencyRow(out, "upload", s.uploadMs);
-  line(out, "  tokens/s  in %.1f  out %.1f  (counts: %s)", s.inputTokensPerS, s.outputTokensPerS,
-       s.tokenCountSource.c_str());
+  line(out, "  tokens/s  in %.1f  out %.1f  over %.2f s, to the last reply  (counts: %s)",
+       s.inputTokensPerS, s.outputTokensPerS, s.tokensSpanS, s.tokenCountSource.c_str());
   out += tokenCountLines(s);
   line(out, "  prompt tokens: %s", s.promptTokensBasis.c_str());
   return out;

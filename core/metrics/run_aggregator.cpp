@@ -73,6 +73,7 @@ void RunAggregator::addLatencies(const RequestRecord& r, WindowStats* w) {
 }
 
 void RunAggregator::addRecord(const RequestRecord& r) {
+  m_lastEndNs = std::max(m_lastEndNs, r.endNs);
   OpenWindow* open = openWindow(windowIndexAt(r.endNs >= 0 ? r.endNs : r.plannedNs));
   WindowStats* w = open ? &open->stats : nullptr;
   if (r.retryAfterMs >= 0) {
@@ -202,8 +203,13 @@ RunSummary RunAggregator::summarize(double durationS, double requestedRps,
   s.requestedRps = requestedRps;
   auto perSecond = [&](uint64_t n) { return durationS > 0 ? static_cast<double>(n) / durationS : 0.0; };
   s.achievedRps = perSecond(reachedTarget());  // what the target was offered
-  s.inputTokensPerS = perSecond(m_inputTokens);
-  s.outputTokensPerS = perSecond(m_outputTokens);
+  // Tokens over the time they came in: until the last reply ended, drain included.
+  s.tokensSpanS = std::max(durationS, static_cast<double>(m_lastEndNs) / 1e9);
+  auto perSpanSecond = [&](uint64_t n) {
+    return s.tokensSpanS > 0 ? static_cast<double>(n) / s.tokensSpanS : 0.0;
+  };
+  s.inputTokensPerS = perSpanSecond(m_inputTokens);
+  s.outputTokensPerS = perSpanSecond(m_outputTokens);
   s.tokenCountSource = allServerCounts() ? "server" : m_recordsWithServerCounts == 0 ? "client" : "mixed";
   s.requestsWithServerCounts = m_recordsWithServerCounts;
   s.requestsWithClientCountsOnly = m_recordsWithoutServerCounts;

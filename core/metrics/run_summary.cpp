@@ -107,6 +107,7 @@ nlohmann::json RunSummary::toJson() const {
   j["ttft_from_planned_ms"] = ttftFromPlannedMs.toJson();
   j["e2e_from_planned_ms"] = e2eFromPlannedMs.toJson();
   j["upload_ms"] = uploadMs.toJson();
+  j["tokens_span_s"] = tokensSpanS;
   j["input_tokens_per_s"] = inputTokensPerS;
   j["output_tokens_per_s"] = outputTokensPerS;
   j["token_count_source"] = tokenCountSource;
@@ -152,6 +153,8 @@ RunSummary RunSummary::fromJson(const nlohmann::json& j) {
   s.ttftFromPlannedMs = getPercentiles(j, "ttft_from_planned_ms");
   s.e2eFromPlannedMs = getPercentiles(j, "e2e_from_planned_ms");
   if (j.contains("upload_ms")) s.uploadMs = getPercentiles(j, "upload_ms");  // absent before upload timing
+  // Absent before it was recorded: those rates were per second of the schedule.
+  s.tokensSpanS = j.contains("tokens_span_s") ? get<double>(j, "tokens_span_s") : s.durationS;
   s.inputTokensPerS = get<double>(j, "input_tokens_per_s");
   s.outputTokensPerS = get<double>(j, "output_tokens_per_s");
   s.tokenCountSource = get<std::string>(j, "token_count_source");

@@ -42,6 +42,10 @@ struct RunSummary {
   double achievedRps = 0;
   Percentiles sendLagMs, ttftMs, itlMs, e2eMs, ttftFromPlannedMs, e2eFromPlannedMs;
   Percentiles uploadMs;  ///< request body, first byte to last byte written (apart from TTFT)
+  /// The token rates' time base: from t0 to the end of the last reply (at least durationS).
+  /// Tokens keep coming after the sending period while requests finish: an overloaded run's
+  /// did for a minute after a 2 s schedule, and per second of the schedule read 30× too high.
+  double tokensSpanS = 0;
   double inputTokensPerS = 0;
   double outputTokensPerS = 0;
   /// Which counts the token rates use: "server" (usage of every completed request),
@@ -81,11 +85,11 @@ std::string failedText(const nlohmann::json& summary);
 
 // clang-format off
 /// The keys of RunSummary::toJson(), in order (the --summary-json contract).
-inline constexpr std::array<const char*, 25> kSummaryJsonKeys = {
+inline constexpr std::array<const char*, 26> kSummaryJsonKeys = {
     "run_id", "verdict", "verdict_reasons", "planned", "sent", "completed", "not_sent",
     "errors", "retry_after", "duration_s", "requested_rps", "achieved_rps", "send_lag_ms",
     "ttft_ms", "itl_ms", "e2e_ms", "ttft_from_planned_ms", "e2e_from_planned_ms", "upload_ms",
-    "input_tokens_per_s", "output_tokens_per_s", "token_count_source", "token_counts",
+    "tokens_span_s", "input_tokens_per_s", "output_tokens_per_s", "token_count_source", "token_counts",
     "prompt_tokens_basis", "complete"};
 // clang-format on
 

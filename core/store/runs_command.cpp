@@ -104,7 +104,10 @@ void printSummary(const Json& s, std::ostream& out) {
   }
   std::string source = s.value("token_count_source", std::string("unknown"));
   out << "tokens/s: input " << fmt("%.1f", num(s, "input_tokens_per_s")) << "  output "
-      << fmt("%.1f", num(s, "output_tokens_per_s")) << "  (token counts: " << source << ")\n";
+      << fmt("%.1f", num(s, "output_tokens_per_s"));
+  if (s.contains("tokens_span_s"))  // absent before it was recorded: per second of the schedule
+    out << "  over " << fmt("%.2f", num(s, "tokens_span_s")) << " s, to the last reply";
+  out << "  (token counts: " << source << ")\n";
   out << "prompt tokens: " << s.value("prompt_tokens_basis", std::string("unknown (run stored before it was recorded)"))
       << '\n';
   if (const auto counts = s.find("token_counts"); counts != s.end() && counts->is_object() &&

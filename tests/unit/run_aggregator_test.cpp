@@ -247,3 +247,24 @@ TEST(RunAggregator, TokenCountSourceSaysWhenServerAndClientCountsAreMixed) {
   EXPECT_EQ(mixed.requestsWithClientCountsOnly, 2u);
   EXPECT_DOUBLE_EQ(mixed.inputTokensPerS, 100.0 + 90.0 + 90.0);  // server where reported
 }
+
+TEST(RunAggregator, TokenRatesAreOverTheTimeTheTokensCameIn) {
+  // A 2 s schedule whose last reply ended at 10 s (an overloaded target): 4 replies of 10
+  // output tokens are 4 tokens/s over the 10 s, not 20/s per second of the schedule.
+  RunAggregator a;
+  for (int64_t i = 0; i < 4; ++i)
+    a.addRecord(okRecord(i * kS / 2, i * kS / 2, 3 * kS, (7 + i) * kS));
+  RunSummary s = a.summarize(2.0, 2.0, {});
+  EXPECT_DOUBLE_EQ(s.tokensSpanS, 10.0);
+  EXPECT_DOUBLE_EQ(s.outputTokensPerS, 4.0);
+  EXPECT_DOUBLE_EQ(s.inputTokensPerS, 40.0);
+  EXPECT_DOUBLE_EQ(s.toJson()["tokens_span_s"].get<double>(), 10.0);
+  // Replies that all ended within the schedule: its length is the span.
+  RunAggregator quick;
+  quick.addRecord(okRecord(0, 0, kS / 10, kS / 2));
+  EXPECT_DOUBLE_EQ(quick.summarize(2.0, 1.0, {}).tokensSpanS, 2.0);
+  // A summary stored before the span was: per second of the schedule, as it was computed.
+  nlohmann::json old = s.toJson();
+  old.erase("tokens_span_s");
+  EXPECT_DOUBLE_EQ(RunSummary::fromJson(old).tokensSpanS, 2.0);
+}
