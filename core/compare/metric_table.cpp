@@ -58,7 +58,7 @@ std::optional<double> MetricRow::relativeDelta(size_t run) const {
 
 int MetricRow::direction(size_t run) const {
   auto d = absoluteDelta(run);
-  if (!d || *d == 0) return 0;
+  if (neutral || !d || *d == 0) return 0;
   return (*d < 0) == lowerIsBetter ? 1 : -1;
 }
 
@@ -67,6 +67,8 @@ std::vector<MetricRow> metricTable(const std::vector<ComparedRun>& runs,
   std::vector<MetricRow> rows;
   for (const Definition& d : kDefinitions) {
     MetricRow row{d.key, d.label, d.lowerIsBetter, {}};
+    const std::string key = d.key;
+    row.neutral = key == "requested_rps" || key == "input_tokens_per_s";
     for (const auto& r : runs) row.values.push_back(r.summaryNumber(d.summaryKey, d.sub));
     rows.push_back(std::move(row));
   }

@@ -14,12 +14,14 @@ struct MetricRow {
   std::string label;  ///< "TTFT p99 (ms)"
   bool lowerIsBetter = true;
   std::vector<std::optional<double>> values;  ///< one per run, nullopt when unknown
+  /// What was asked, not how it went (requested rate, input tokens): no better or worse.
+  bool neutral = false;
 
   /// value − baseline; nullopt when either is unknown.
   std::optional<double> absoluteDelta(size_t run) const;
   /// (value − baseline) / |baseline|; nullopt when either is unknown or the baseline is 0.
   std::optional<double> relativeDelta(size_t run) const;
-  /// +1 better than baseline, -1 worse, 0 equal or unknown.
+  /// +1 better than baseline, -1 worse, 0 equal, unknown or neutral.
   int direction(size_t run) const;
 };
 

@@ -43,8 +43,13 @@ struct UsageError : std::runtime_error {
 
 std::string readApiKey(const RunOptions& opt, const workload::WorkloadSpec& spec) {
   if (!opt.apiKeyFile.empty()) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(opt.apiKeyFile, ec))
+      throw UsageError("--api-key-file " + opt.apiKeyFile + ": is a directory");
     std::ifstream in(opt.apiKeyFile);
-    if (!in) throw UsageError("--api-key-file " + opt.apiKeyFile + ": cannot read");
+    if (!in)
+      throw UsageError("--api-key-file " + opt.apiKeyFile +
+                       ": cannot read: " + std::strerror(errno));
     std::string key;
     std::getline(in, key);
     while (!key.empty() && (key.back() == '\r' || key.back() == ' ')) key.pop_back();

@@ -164,6 +164,12 @@ void applyConfigFile(const json& file, const MockConfig& flags, MockSettings& ou
   if (file.contains("faults")) applyFaults(file["faults"], out);
   applyFaultShape(file, out);
   if (file.contains("engine")) applyEngine(file["engine"], out);
+  // A simulated engine has no fixed TTFT or ITL: the file may not ask for both, as the flags may
+  // not.
+  if (out.engine && (file.contains("ttft_ms") || file.contains("itl_ms")))
+    throw MockConfigError(
+        std::string(file.contains("ttft_ms") ? "$.ttft_ms" : "$.itl_ms") +
+        ": fixed timing does not apply to a simulated engine (use preset instant or default)");
 }
 
 void applyPreset(const MockPreset& preset, MockSettings& out) {
@@ -181,7 +187,16 @@ MockSettings resolveMockSettings(const MockConfig& config) {
   parseListen(config.listen, out);
   out.threads = threadCount(0, "--threads");
   if (config.preset) applyPreset(presetNamed(*config.preset, "--preset"), out);
-  if (config.configPath) applyConfigFile(readConfigFile(*config.configPath), config, out);
+  if (config.configPath) {
+    try {
+      applyConfigFile(readConfigFile(*config.configPath), config, out);
+    } catch (const MockConfigError& e) {
+      // "$.ttft_ms: ..." says where in the file; say which file too.
+      const std::string what = e.what();
+      throw MockConfigError(
+          what.rfind("--config", 0) == 0 ? what : "--config " + *config.configPath + ": " + what);
+    }
+  }
   if ((config.ttftMs || config.itlMs) && out.engine) {
     throw MockConfigError(std::string(config.ttftMs ? "--ttft-ms" : "--itl-ms") +
                           ": fixed timing does not apply to a simulated engine (use preset instant or default)");

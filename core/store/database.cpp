@@ -22,6 +22,9 @@ bool isNotADatabase(int rc) {
 
 Database Database::open(const std::string& path, Mode mode) {
   std::error_code ec;
+  if (fs::is_directory(path, ec))  // SQLite would say "unable to open" or "disk I/O error"
+    throw StoreError(path, "opening", "is a directory, not a database file",
+                     StoreErrorKind::InvalidInput);
   if (mode == Mode::ReadWrite) {
     fs::path parent = fs::path(path).parent_path();
     if (!parent.empty()) fs::create_directories(parent, ec);

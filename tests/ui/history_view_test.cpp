@@ -102,6 +102,8 @@ class HistoryViewTest : public QObject {
     HistoryView view(context());
     view.filterEdit()->setText(QStringLiteral("GAMMA"));
     QCOMPARE(visibleIds(view), QList<qint64>{3});
+    QVERIFY2(view.statusText().startsWith(QStringLiteral("1 of 3 runs shown (filtered) in ")),
+             qPrintable(view.statusText()));
     view.filterEdit()->setText(QStringLiteral("fixture alpha"));  // every word must match
     QCOMPARE(visibleIds(view), QList<qint64>{1});
     view.filterEdit()->clear();
@@ -111,9 +113,14 @@ class HistoryViewTest : public QObject {
     QCOMPARE(visibleIds(view).size(), 2);
     view.verdictFilter()->setCurrentIndex(0);
     // Tags are searchable once saved from the detail pane.
+    QVERIFY2(view.statusText().startsWith(QStringLiteral("3 runs in ")),
+             qPrintable(view.statusText()));
     view.selectRuns({2});
-    view.detail()->tagsEdit()->setText(QStringLiteral("h100, nightly"));
+    // Repeats, whatever their case, and blanks are dropped; the field shows what was saved.
+    view.detail()->tagsEdit()->setText(QStringLiteral("h100, nightly, nightly,  , H100"));
     QVERIFY(view.detail()->saveTags());
+    QCOMPARE(view.detail()->tagsEdit()->text(), QStringLiteral("h100, nightly"));
+    QCOMPARE(view.detail()->statusText(), QStringLiteral("Tags saved."));
     view.filterEdit()->setText(QStringLiteral("nightly"));
     QCOMPARE(visibleIds(view), QList<qint64>{2});
     QCOMPARE(store::RunReader(m_db.toStdString()).tags(2),
@@ -269,6 +276,18 @@ class HistoryViewTest : public QObject {
     QVERIFY(view.compareSelected());
     QCOMPARE(spy.count(), 1);
     QCOMPARE(spy.at(0).at(0).value<QList<qint64>>().size(), 2);
+    // The run picked first is the baseline, wherever its row is: click 1, then ctrl-click 3.
+    view.table()->sortByColumn(RunTableModel::Id, Qt::DescendingOrder);  // 3 above 1
+    auto rowOf = [&view](qint64 id) {
+      return view.proxy()->mapFromSource(view.model()->index(view.model()->rowOf(id), 0));
+    };
+    view.table()->selectionModel()->select(
+        rowOf(1), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    view.table()->selectionModel()->select(rowOf(3),
+                                           QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    QCOMPARE(view.selectedRunIds(), (QList<qint64>{1, 3}));
+    QVERIFY(view.compareSelected());
+    QCOMPARE(spy.at(1).at(0).value<QList<qint64>>(), (QList<qint64>{1, 3}));
   }
 
   void refreshPicksUpNewRunsAndKeepsSelection() {

@@ -43,7 +43,10 @@ TEST(CompareMetrics, DeltasAreAgainstTheBaseline) {
   EXPECT_NEAR(*rps.values[0], 10, 0.01);
   EXPECT_NEAR(*rps.values[1], 20, 0.01);
   EXPECT_NEAR(*rps.relativeDelta(1), 1.0, 0.01);
-  EXPECT_EQ(rps.direction(1), 1);  // more throughput is better
+  EXPECT_EQ(rps.direction(1), 0);  // what was asked: neither better nor worse (not coloured)
+  const MetricRow& achieved = row(c, "achieved_rps");
+  EXPECT_EQ(achieved.direction(1), 1);  // more throughput is better
+  EXPECT_EQ(row(c, "input_tokens_per_s").direction(1), 0);
   EXPECT_EQ(deltaText(rps, 1), "+10, +100.0%");
 }
 

@@ -75,6 +75,13 @@ TEST(MockConfig, ErrorsNameTheFlagOrJsonPath) {
   c = MockConfig{};
   c.configPath = writeConfig(R"({"threads":1.5})");
   EXPECT_NE(configErrorOf(c).find("$.threads"), std::string::npos);
+  EXPECT_EQ(configErrorOf(c).rfind("--config " + *c.configPath + ": $.threads", 0), 0u)
+      << configErrorOf(c);
+  // As with the flags, a simulated engine's file cannot fix its TTFT (it was silently ignored).
+  c.configPath = writeConfig(R"({"preset":"gpu-8b","ttft_ms":3000})");
+  EXPECT_EQ(configErrorOf(c), "--config " + *c.configPath +
+                                  ": $.ttft_ms: fixed timing does not apply to a simulated engine "
+                                  "(use preset instant or default)");
   c.configPath = writeConfig(R"({"preset":"warp"})");
   EXPECT_NE(configErrorOf(c).find("$.preset"), std::string::npos);
   c.configPath = writeConfig("{not json");

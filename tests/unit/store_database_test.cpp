@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 #include <sqlite3.h>
@@ -183,3 +184,19 @@ TEST(StoreDatabase, DefaultPathFollowsXdg) {
 
 }  // namespace
 }  // namespace plumbline::store
+
+TEST(StoreDatabase, ADirectoryIsNamedAsOneNotAsAnIoError) {
+  plumbline::store::testing::TempDir dir;
+  std::filesystem::create_directory(dir.file("sub"));
+  for (auto mode :
+       {plumbline::store::Database::Mode::ReadWrite, plumbline::store::Database::Mode::ReadOnly}) {
+    try {
+      plumbline::store::Database::open(dir.file("sub"), mode);
+      ADD_FAILURE() << "a directory opened as a database";
+    } catch (const plumbline::store::StoreError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                dir.file("sub") + ": opening: is a directory, not a database file");
+      EXPECT_EQ(plumbline::store::exitCodeOf(e.kind()), 2);
+    }
+  }
+}

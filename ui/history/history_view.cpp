@@ -95,9 +95,13 @@ void HistoryView::buildUi() {
   layout->addWidget(splitter, 1);
   layout->addWidget(m_status);
 
-  connect(m_filter, &QLineEdit::textChanged, m_proxy, &RunFilterProxy::setFilterText);
+  connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+    m_proxy->setFilterText(text);
+    showRunCount();
+  });
   connect(m_verdict, &QComboBox::currentIndexChanged, this, [this](int i) {
     m_proxy->setVerdictFilter(static_cast<RunFilterProxy::VerdictFilter>(i));
+    showRunCount();
   });
   connect(refreshButton, &QPushButton::clicked, this, &HistoryView::refresh);
   connect(m_compare, &QPushButton::clicked, this, &HistoryView::compareSelected);
@@ -127,27 +131,40 @@ void HistoryView::refresh() {
         e.row = std::move(row);
         entries.push_back(std::move(e));
       }
-      status = QStringLiteral("%1 %2 in %3")
-                   .arg(entries.size())
-                   .arg(entries.size() == 1 ? QStringLiteral("run") : QStringLiteral("runs"),
-                        m_context.dbPath);
     }
   } catch (const std::exception& e) {
     status = QString::fromUtf8(e.what());
     error = true;
   }
+  const bool counted = !error && !entries.empty();
   m_model->setRuns(std::move(entries));
   m_table->resizeColumnsToContents();
   // A long name or target is cut (its tooltip has it all) rather than pushing the figures
   // off to the right.
   for (int c : {RunTableModel::Name, RunTableModel::Workload, RunTableModel::Target})
     m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 260));
-  setStatus(status, error);
+  if (counted)
+    showRunCount();
+  else
+    setStatus(status, error);
   selectRuns(selected);
   onSelectionChanged();  // also when none of the selected runs is left
 }
 
 QString HistoryView::statusText() const { return m_status->text(); }
+
+void HistoryView::showRunCount() {
+  const int total = m_model->rowCount();
+  if (total == 0) return;  // "No runs yet" or an error: said by refresh
+  const int shown = m_proxy->rowCount();
+  const QString runs = total == 1 ? QStringLiteral("run") : QStringLiteral("runs");
+  setStatus(shown == total ? QStringLiteral("%1 %2 in %3").arg(total).arg(runs, m_context.dbPath)
+                           : QStringLiteral("%1 of %2 %3 shown (filtered) in %4")
+                                 .arg(shown)
+                                 .arg(total)
+                                 .arg(runs, m_context.dbPath),
+            false);
+}
 
 void HistoryView::setStatus(const QString& text, bool error) {
   m_status->setText(text);
@@ -160,7 +177,12 @@ QList<qint64> HistoryView::selectedRunIds() const {
   QModelIndexList rows = m_table->selectionModel()->selectedRows();
   std::sort(rows.begin(), rows.end(),
             [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
-  for (const QModelIndex& index : rows) ids << index.data(RunTableModel::IdRole).toLongLong();
+  QList<qint64> byRow;
+  for (const QModelIndex& index : rows) byRow << index.data(RunTableModel::IdRole).toLongLong();
+  for (qint64 id : m_pickOrder)
+    if (byRow.contains(id)) ids << id;
+  for (qint64 id : byRow)
+    if (!ids.contains(id)) ids << id;
   return ids;
 }
 
@@ -178,6 +200,19 @@ void HistoryView::selectRuns(const QList<qint64>& ids) {
 }
 
 void HistoryView::onSelectionChanged() {
+  QList<qint64> byRow;
+  if (m_table && m_table->selectionModel()) {
+    QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(),
+              [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    for (const QModelIndex& index : rows) byRow << index.data(RunTableModel::IdRole).toLongLong();
+  }
+  // Keep the order runs were picked in; runs picked together (a range) join by row.
+  m_pickOrder.erase(std::remove_if(m_pickOrder.begin(), m_pickOrder.end(),
+                                   [&byRow](qint64 id) { return !byRow.contains(id); }),
+                    m_pickOrder.end());
+  for (qint64 id : byRow)
+    if (!m_pickOrder.contains(id)) m_pickOrder << id;
   const QList<qint64> ids = selectedRunIds();
   const int n = static_cast<int>(ids.size());
   m_compare->setEnabled(n >= static_cast<int>(plumbline::compare::kMinCompared) &&
@@ -189,7 +224,10 @@ void HistoryView::onSelectionChanged() {
   if (n == 1) {
     if (m_detail->runId() != ids.front()) m_detail->showRun(m_context.dbPath, ids.front());
   } else if (n == 0) {
-    m_detail->clear(QStringLiteral("Select a run to see its verdict and charts."));
+    m_detail->clear(
+        m_model->rowCount() == 0
+            ? QStringLiteral("No runs in this database yet: start one from the Live run tab.")
+            : QStringLiteral("Select a run to see its verdict and charts."));
   } else {
     m_detail->clear(QStringLiteral("%1 runs selected. Compare 2 to 4 of them side by side.").arg(n));
   }

@@ -29,6 +29,7 @@ class HistoryView : public QWidget {
   void setConfirm(Confirm confirm) { m_confirm = std::move(confirm); }
 
   /// Run ids of the selected rows, in table order.
+  /// The selected runs, in the order they were picked (then by row for any picked together).
   QList<qint64> selectedRunIds() const;
   void selectRuns(const QList<qint64>& ids);
   /// Deletes the selected runs after confirmation; returns how many were deleted.
@@ -57,6 +58,8 @@ class HistoryView : public QWidget {
  private:
   void buildUi();
   void onSelectionChanged();
+  /// "4 runs in DB", or "1 of 4 runs shown (filtered) in DB" while a filter hides some.
+  void showRunCount();
   void exportWithDialog(const QString& format);
   void setStatus(const QString& text, bool error = false);
 
@@ -73,6 +76,8 @@ class HistoryView : public QWidget {
   QPushButton* m_exportCsv = nullptr;
   QPushButton* m_exportJson = nullptr;
   QLabel* m_status = nullptr;
+  /// The selected runs in the order they were picked: the first is Compare's baseline.
+  QList<qint64> m_pickOrder;
 };
 
 }  // namespace plumbline::ui::history

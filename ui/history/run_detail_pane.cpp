@@ -176,8 +176,8 @@ bool RunDetailPane::saveName() {
     setStatus(QString::fromUtf8(e.what()), true);
     return false;
   }
+  emit runEdited(m_runId);  // the list refreshes, and this pane with it: say so after that
   setStatus(QStringLiteral("Renamed."), false);
-  emit runEdited(m_runId);
   return true;
 }
 
@@ -185,7 +185,8 @@ bool RunDetailPane::saveTags() {
   if (m_runId < 0) return false;
   QStringList wanted;
   for (const QString& t : m_tags->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
-    if (!t.trimmed().isEmpty() && !wanted.contains(t.trimmed())) wanted << t.trimmed();
+    if (!t.trimmed().isEmpty() && !wanted.contains(t.trimmed(), Qt::CaseInsensitive))
+      wanted << t.trimmed();
   try {
     store::RunEditor editor(m_dbPath.toStdString());
     for (const QString& t : wanted) store::RunEditor::normalizeTag(t.toStdString(), m_dbPath.toStdString());
@@ -197,8 +198,9 @@ bool RunDetailPane::saveTags() {
     return false;
   }
   m_savedTags = wanted;
+  emit runEdited(m_runId);  // the list refreshes, and this pane with it: say so after that
+  m_tags->setText(wanted.join(QStringLiteral(", ")));
   setStatus(QStringLiteral("Tags saved."), false);
-  emit runEdited(m_runId);
   return true;
 }
 

@@ -48,7 +48,8 @@ LiveView::LiveView(const StudioContext& context, QWidget* parent)
   layout->addWidget(m_target);
 
   auto* runRow = new QHBoxLayout;
-  m_workloadLabel = new QLabel(QStringLiteral("No workload: open one in the Designer"), this);
+  m_workloadLabel =
+      new QLabel(QStringLiteral("No workload here yet: press Run ▶ in the Designer"), this);
   m_startButton = new QPushButton(QStringLiteral("Start"), this);
   m_stopButton = new QPushButton(QStringLiteral("Stop"), this);
   m_progress = new QProgressBar(this);
@@ -139,7 +140,9 @@ void LiveView::setRunning(bool running) {
 
 void LiveView::start() {
   if (m_running) return;
-  if (m_workloadJson.isEmpty()) return error(QStringLiteral("No workload to run: open one in the Designer"));
+  if (m_workloadJson.isEmpty())
+    return error(QStringLiteral(
+        "No workload to run: press Run ▶ in the Designer (it sends the one it shows)"));
   if (const QString p = m_target->problem(); !p.isEmpty()) return error(p);
   const RunTarget t = m_target->target();
   if (t.kind == RunTarget::Kind::Url && t.keySource == RunTarget::KeySource::Keychain) {
