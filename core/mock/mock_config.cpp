@@ -164,8 +164,7 @@ void applyConfigFile(const json& file, const MockConfig& flags, MockSettings& ou
   if (file.contains("faults")) applyFaults(file["faults"], out);
   applyFaultShape(file, out);
   if (file.contains("engine")) applyEngine(file["engine"], out);
-  // A simulated engine has no fixed TTFT or ITL: the file may not ask for both, as the flags may
-  // not.
+  // A simulated engine has no fixed TTFT or ITL: refused here as with the flags.
   if (out.engine && (file.contains("ttft_ms") || file.contains("itl_ms")))
     throw MockConfigError(
         std::string(file.contains("ttft_ms") ? "$.ttft_ms" : "$.itl_ms") +

@@ -7,10 +7,11 @@ namespace plumbline::net {
 
 std::string baseUrlProblem(const std::string& url) {
   std::string_view rest;
-  for (std::string_view scheme : {"http://", "https://"}) {
-    if (url.rfind(scheme, 0) == 0) rest = std::string_view(url).substr(scheme.size());
-  }
-  if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
+  if (url.rfind("http://", 0) == 0)
+    rest = std::string_view(url).substr(7);
+  else if (url.rfind("https://", 0) == 0)
+    rest = std::string_view(url).substr(8);
+  else
     return "expected an http:// or https:// URL";
   if (std::any_of(url.begin(), url.end(),
                   [](char c) { return static_cast<unsigned char>(c) <= ' ' || c == 0x7f; }))
@@ -18,13 +19,12 @@ std::string baseUrlProblem(const std::string& url) {
   const size_t authorityEnd = rest.find_first_of("/?#");
   const std::string_view authority = rest.substr(0, authorityEnd);
   if (authority.find('@') != std::string_view::npos)
-    return "user:password@ in the URL is not supported (it would be stored and shown); give the "
-           "key "
-           "with target.api_key_env or --api-key-file";
+    return "user:password@ in the URL is not supported (it would be stored and shown); "
+           "give the key with target.api_key_env or --api-key-file";
   if (authorityEnd != std::string_view::npos &&
       rest.find_first_of("?#", authorityEnd) != std::string_view::npos)
-    return "a query (?) or fragment (#) cannot be part of the base URL: the API path is appended "
-           "to it";
+    return "a query (?) or fragment (#) cannot be part of the base URL: "
+           "the API path is appended to it";
   std::string_view host = authority;
   std::string_view port;
   if (!authority.empty() && authority.front() == '[') {

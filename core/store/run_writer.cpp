@@ -294,6 +294,8 @@ bool RunWriter::writeWaitingOutLocks(const Queue& batch) {
         m_error = std::current_exception();
         return false;
       }
+      // SQLite may report a lock at once instead of waiting its busy timeout: never spin.
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
     } catch (...) {
       std::lock_guard lock(m_mutex);
       m_error = std::current_exception();

@@ -171,14 +171,19 @@ void HistoryView::setStatus(const QString& text, bool error) {
   m_status->setStyleSheet(error ? QStringLiteral("color:#b91c1c;") : QString());
 }
 
-QList<qint64> HistoryView::selectedRunIds() const {
+QList<qint64> HistoryView::selectedByRow() const {
   QList<qint64> ids;
   if (!m_table || !m_table->selectionModel()) return ids;
   QModelIndexList rows = m_table->selectionModel()->selectedRows();
   std::sort(rows.begin(), rows.end(),
             [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
-  QList<qint64> byRow;
-  for (const QModelIndex& index : rows) byRow << index.data(RunTableModel::IdRole).toLongLong();
+  for (const QModelIndex& index : rows) ids << index.data(RunTableModel::IdRole).toLongLong();
+  return ids;
+}
+
+QList<qint64> HistoryView::selectedRunIds() const {
+  const QList<qint64> byRow = selectedByRow();
+  QList<qint64> ids;
   for (qint64 id : m_pickOrder)
     if (byRow.contains(id)) ids << id;
   for (qint64 id : byRow)
@@ -200,13 +205,7 @@ void HistoryView::selectRuns(const QList<qint64>& ids) {
 }
 
 void HistoryView::onSelectionChanged() {
-  QList<qint64> byRow;
-  if (m_table && m_table->selectionModel()) {
-    QModelIndexList rows = m_table->selectionModel()->selectedRows();
-    std::sort(rows.begin(), rows.end(),
-              [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
-    for (const QModelIndex& index : rows) byRow << index.data(RunTableModel::IdRole).toLongLong();
-  }
+  const QList<qint64> byRow = selectedByRow();
   // Keep the order runs were picked in; runs picked together (a range) join by row.
   m_pickOrder.erase(std::remove_if(m_pickOrder.begin(), m_pickOrder.end(),
                                    [&byRow](qint64 id) { return !byRow.contains(id); }),

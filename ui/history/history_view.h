@@ -58,6 +58,7 @@ class HistoryView : public QWidget {
  private:
   void buildUi();
   void onSelectionChanged();
+  QList<qint64> selectedByRow() const;
   /// "4 runs in DB", or "1 of 4 runs shown (filtered) in DB" while a filter hides some.
   void showRunCount();
   void exportWithDialog(const QString& format);
