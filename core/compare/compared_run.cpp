@@ -1,5 +1,6 @@
 #include "core/compare/compared_run.h"
 
+#include "core/metrics/run_summary.h"
 #include "core/store/run_export.h"
 
 namespace plumbline::compare {
@@ -27,8 +28,7 @@ std::optional<double> ComparedRun::summaryNumber(const std::string& key,
     auto s = v->find(sub);
     if (s == v->end()) return std::nullopt;
     // Percentiles of no values (no request got that far) are not figures to compare.
-    if (auto n = v->find("count"); n != v->end() && n->is_number() && n->get<double>() == 0)
-      return std::nullopt;
+    if (metrics::Percentiles::emptyJson(*v)) return std::nullopt;
     v = &*s;
   }
   if (!v->is_number()) return std::nullopt;

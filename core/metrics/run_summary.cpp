@@ -49,6 +49,12 @@ nlohmann::json Percentiles::toJson() const {
   return j;
 }
 
+bool Percentiles::emptyJson(const nlohmann::json& j) {
+  if (!j.is_object()) return false;
+  const auto n = j.find("count");
+  return n != j.end() && n->is_number() && n->get<double>() == 0;
+}
+
 Percentiles Percentiles::fromJson(const nlohmann::json& j) {
   return {get<double>(j, "p50"), get<double>(j, "p90"), get<double>(j, "p99"),
           get<double>(j, "max"), j.contains("count") ? get<int64_t>(j, "count") : -1};

@@ -18,6 +18,9 @@ struct Percentiles {
   /// "—"); -1: not known (a summary stored before the count was).
   int64_t count = -1;
   bool empty() const { return count == 0; }
+  /// The same test on a stored summary's percentile object: true when it says it is of no
+  /// values ("count": 0); an older one without the count, or anything else, is not.
+  static bool emptyJson(const nlohmann::json& j);
   static Percentiles fromHistogram(const LatencyHistogram& h);
   nlohmann::json toJson() const;  ///< {"p50","p90","p99","max","count"}
   static Percentiles fromJson(const nlohmann::json& j);

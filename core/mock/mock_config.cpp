@@ -187,15 +187,14 @@ MockSettings resolveMockSettings(const MockConfig& config) {
   out.threads = threadCount(0, "--threads");
   if (config.preset) applyPreset(presetNamed(*config.preset, "--preset"), out);
   if (config.configPath) {
+    const json file = readConfigFile(*config.configPath);  // its errors name the file already
     try {
-      applyConfigFile(readConfigFile(*config.configPath), config, out);
-    } catch (const MockConfigError& e) {
-      // "$.ttft_ms: ..." says where in the file; say which file too.
-      const std::string what = e.what();
-      throw MockConfigError(
-          what.rfind("--config", 0) == 0 ? what : "--config " + *config.configPath + ": " + what);
+      applyConfigFile(file, config, out);
+    } catch (const MockConfigError& e) {  // "$.ttft_ms: ...": say which file too
+      throw MockConfigError("--config " + *config.configPath + ": " + e.what());
     }
   }
+
   if ((config.ttftMs || config.itlMs) && out.engine) {
     throw MockConfigError(std::string(config.ttftMs ? "--ttft-ms" : "--itl-ms") +
                           ": fixed timing does not apply to a simulated engine (use preset instant or default)");

@@ -7,18 +7,12 @@
 #include <utility>
 
 #include "core/store/schema.h"
+#include "core/store/sqlite_result.h"
 #include "core/store/store_error.h"
 
 namespace plumbline::store {
 
 namespace fs = std::filesystem;
-
-namespace {
-bool isNotADatabase(int rc) {
-  int primary = rc & 0xff;
-  return primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT;
-}
-}  // namespace
 
 Database Database::open(const std::string& path, Mode mode) {
   std::error_code ec;
@@ -124,10 +118,7 @@ void Database::exec(const std::string& sql) const {
   sqlite3_free(message);
   if (isNotADatabase(rc)) throw StoreError::notADatabase(m_path, reason);
   std::string what = sql.substr(0, sql.find_first_of("\n(", 1));
-  const int primary = rc & 0xff;
-  throw StoreError(m_path, "running '" + what + "'", reason,
-                   primary == SQLITE_BUSY || primary == SQLITE_LOCKED ? StoreErrorKind::Busy
-                                                                      : StoreErrorKind::Failure);
+  throw StoreError(m_path, "running '" + what + "'", reason, failureKindOf(rc));
 }
 
 int Database::userVersion() const {

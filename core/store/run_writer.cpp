@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "core/metrics/run_summary.h"
 #include "core/store/database.h"
 #include "core/store/store_error.h"
 #include "core/store/time_format.h"
@@ -188,8 +189,7 @@ class RunWriter::Connection {
     bindOptionalDouble(s, 10, member(j, "requested_rps"));
     bindOptionalDouble(s, 11, member(j, "achieved_rps"));
     const Json* ttft = member(j, "ttft_ms");
-    const Json* ttftCount = ttft ? member(*ttft, "count") : nullptr;
-    const bool noTtft = ttftCount && ttftCount->is_number() && ttftCount->get<double>() == 0;
+    const bool noTtft = ttft && metrics::Percentiles::emptyJson(*ttft);
     bindOptionalDouble(s, 12, ttft && !noTtft ? member(*ttft, "p99") : nullptr);  // none: NULL
     bindOptionalDouble(s, 13, member(j, "output_tokens_per_s"));
     bindOptionalDouble(s, 14, member(j, "duration_s"));

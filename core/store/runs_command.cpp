@@ -93,7 +93,7 @@ void printSummary(const Json& s, std::ostream& out) {
   for (const auto& [label, key] : rows) {
     auto p = s.find(key);
     if (p == s.end() || !p->is_object()) continue;
-    if (p->contains("count") && num(*p, "count") == 0) {  // no request got this far
+    if (metrics::Percentiles::emptyJson(*p)) {  // no request got this far
       out << padRight(label, 20) << padRight("-", 11) << padRight("-", 11) << padRight("-", 11)
           << "-  (no samples)\n";
       continue;

@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "core/store/sqlite_result.h"
 #include "core/store/store_error.h"
 
 namespace plumbline::store {
@@ -49,12 +50,9 @@ Statement& Statement::operator=(Statement&& other) noexcept {
 void Statement::fail(const std::string& operation, int rc) const {
   const char* sql = m_stmt ? sqlite3_sql(m_stmt) : "";
   std::string reason = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
-  int primary = rc & 0xff;
-  if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT)
-    throw StoreError::notADatabase(m_path, reason);
+  if (isNotADatabase(rc)) throw StoreError::notADatabase(m_path, reason);
   throw StoreError(m_path, operation + " '" + shortSql(sql ? sql : "") + "'", reason,
-                   primary == SQLITE_BUSY || primary == SQLITE_LOCKED ? StoreErrorKind::Busy
-                                                                      : StoreErrorKind::Failure);
+                   failureKindOf(rc));
 }
 
 Statement& Statement::bindInt(int index, int64_t value) {
