@@ -1,5 +1,7 @@
 // plumbline: the command-line entry point. Subcommands live in core/; this file only wires CLI11.
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <cstdint>
 #include <iostream>
 #include <memory>
 #include <vector>
@@ -22,6 +24,19 @@ const CLI::Validator kNotEmpty(
       return value.empty() ? std::string("must not be empty") : std::string();
     },
     "NOT EMPTY");
+
+/// Run ids are SQLite rowids, 1 to 2^63-1. CLI11 read "99999999999999999999" as 2^63-1 (its
+/// conversion saturates): a run that does not exist was then "not found" under another id.
+const CLI::Validator kRunId(
+    [](const std::string& value) {
+      int64_t id = 0;
+      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), id);
+      if (error == std::errc::result_out_of_range) return std::string("run ids go up to 2^63-1");
+      if (error != std::errc() || end != value.data() + value.size() || id < 1)
+        return std::string("a run id is a whole number >= 1 (see `plumbline runs list`)");
+      return std::string();
+    },
+    "ID");
 
 /// `plumbline run`: a workload against a target, stored, with a verdict.
 void addRunCommand(CLI::App& app, int& exitCode) {
@@ -92,7 +107,7 @@ void addRunsCompareAndEditCommands(CLI::App* runs, const std::shared_ptr<std::st
   auto slo = std::make_shared<plumbline::compare::Slo>();
   auto format = std::make_shared<std::string>("text");
   CLI::App* cmp = runs->add_subcommand("compare", "2 to 4 runs side by side: warnings first, then deltas")->fallthrough();
-  cmp->add_option("ids", *ids, "run ids; the first is the baseline")->required();
+  cmp->add_option("ids", *ids, "run ids; the first is the baseline")->required()->check(kRunId);
   cmp->add_option("--slo-ttft-ms", slo->ttftMs, "goodput: TTFT limit in ms (from the planned time)");
   cmp->add_option("--slo-itl-ms", slo->itlMs, "goodput: mean inter-token gap limit in ms");
   cmp->add_option("--format", *format, "text or json")->check(CLI::IsMember({"text", "json"}));
@@ -104,13 +119,13 @@ void addRunsCompareAndEditCommands(CLI::App* runs, const std::shared_ptr<std::st
   auto text = std::make_shared<std::string>();
   auto tags = std::make_shared<std::vector<std::string>>();
   CLI::App* rename = runs->add_subcommand("rename", "give a run a new name")->fallthrough();
-  rename->add_option("id", *id, "run id")->required();
+  rename->add_option("id", *id, "run id")->required()->check(kRunId);
   rename->add_option("name", *text, "the new name")->required();
   rename->callback([db, id, text, &exitCode] {
     exitCode = plumbline::store::runsRename(*db, *id, *text, std::cout, std::cerr);
   });
   CLI::App* notes = runs->add_subcommand("notes", "set a run's notes (empty text clears them)")->fallthrough();
-  notes->add_option("id", *id, "run id")->required();
+  notes->add_option("id", *id, "run id")->required()->check(kRunId);
   notes->add_option("text", *text, "the notes")->required();
   notes->callback([db, id, text, &exitCode] {
     exitCode = plumbline::store::runsNotes(*db, *id, *text, std::cout, std::cerr);
@@ -118,14 +133,14 @@ void addRunsCompareAndEditCommands(CLI::App* runs, const std::shared_ptr<std::st
   for (bool remove : {false, true}) {
     CLI::App* tag = runs->add_subcommand(remove ? "untag" : "tag", remove ? "remove tags from a run" : "add tags to a run")
                         ->fallthrough();
-    tag->add_option("id", *id, "run id")->required();
+    tag->add_option("id", *id, "run id")->required()->check(kRunId);
     tag->add_option("tags", *tags, "tags")->required();
     tag->callback([db, id, tags, remove, &exitCode] {
       exitCode = plumbline::store::runsTag(*db, *id, *tags, remove, std::cout, std::cerr);
     });
   }
   CLI::App* del = runs->add_subcommand("delete", "delete a run with its requests, windows and histograms")->fallthrough();
-  del->add_option("id", *id, "run id")->required();
+  del->add_option("id", *id, "run id")->required()->check(kRunId);
   del->callback([db, id, &exitCode] { exitCode = plumbline::store::runsDelete(*db, *id, std::cout, std::cerr); });
 }
 
@@ -141,11 +156,11 @@ void addRunsCommand(CLI::App& app, int& exitCode) {
   });
   auto id = std::make_shared<int64_t>(0);
   CLI::App* show = runs->add_subcommand("show", "one run: verdict first, then its figures")->fallthrough();
-  show->add_option("id", *id, "run id")->required();
+  show->add_option("id", *id, "run id")->required()->check(kRunId);
   show->callback([db, id, &exitCode] { exitCode = plumbline::store::runsShow(*db, *id, std::cout, std::cerr); });
   auto format = std::make_shared<std::string>("json");
   CLI::App* exp = runs->add_subcommand("export", "one run with its windows and requests")->fallthrough();
-  exp->add_option("id", *id, "run id")->required();
+  exp->add_option("id", *id, "run id")->required()->check(kRunId);
   exp->add_option("--format", *format, "csv (one line per request) or json")->check(CLI::IsMember({"csv", "json"}));
   exp->callback([db, id, format, &exitCode] {
     exitCode = plumbline::store::runsExport(*db, *id, *format, std::cout, std::cerr);

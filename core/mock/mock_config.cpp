@@ -6,9 +6,12 @@
 #include <charconv>
 #include <cstdint>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "core/util/json_duplicate_key.h"
+#include "core/util/json_syntax_error.h"
 #include "core/util/scheduler_slice.h"
 
 namespace plumbline::mock {
@@ -49,13 +52,20 @@ int threadCount(int value, const std::string& where) {
 }
 
 json readConfigFile(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw MockConfigError("--config: cannot read '" + path + "'");
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  json file;
   try {
-    return json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw MockConfigError("--config: " + path + " is not valid JSON: " + e.what());
+    file = json::parse(text);
+  } catch (const json::exception& e) {  // parse_error, or out_of_range: a huge number
+    throw MockConfigError("--config " + path +
+                          ": not valid JSON: " + util::jsonSyntaxError(text, e).describe());
   }
+  if (const auto duplicate = util::firstDuplicateKey(text))
+    throw MockConfigError("--config " + path + ": $." + duplicate->path + ": " +
+                          duplicate->reason());
+  return file;
 }
 
 double numberAt(const json& obj, const std::string& key, const std::string& path) {

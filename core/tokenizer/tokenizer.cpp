@@ -9,6 +9,7 @@
 
 #include "core/tokenizer/tokenizer_error.h"
 #include "core/tokenizer/utf8.h"
+#include "core/util/json_syntax_error.h"
 
 namespace plumbline::tokenizer {
 
@@ -41,10 +42,9 @@ Tokenizer Tokenizer::fromFile(const std::string& path) {
   nlohmann::json json;
   try {
     json = nlohmann::json::parse(content.str());
-  } catch (const nlohmann::json::parse_error& error) {
-    throw TokenizerError(path, "", std::string("not valid JSON: ") + error.what());
-  } catch (const nlohmann::json::out_of_range& error) {  // a number too large for a double
-    throw TokenizerError(path, "", std::string("not valid JSON: ") + error.what());
+  } catch (const nlohmann::json::exception& error) {  // parse_error, or out_of_range: a huge number
+    throw TokenizerError(
+        path, "", "not valid JSON: " + util::jsonSyntaxError(content.str(), error).describe());
   }
   return fromJson(json, path);
 }

@@ -1,5 +1,6 @@
 #include "core/workload/length_dist_parser.h"
 
+#include <cmath>
 #include <limits>
 
 #include "core/workload/json_fields.h"
@@ -29,6 +30,24 @@ void readClamps(const JsonFields& fields, LengthDist& dist) {
     throw WorkloadError(fields.childPath("min"), "min (" + std::to_string(dist.clampMin) +
                                                      ") > max (" + std::to_string(dist.clampMax) +
                                                      ")");
+  }
+}
+
+/// A distribution centred outside its clamps would have most draws cut to a clamp, silently: a
+/// fixed length of 2,000,000 ran as 1,000,000 (the default max). Refused, naming the clamp.
+void checkWithinClamps(double center, const JsonFields& fields, std::string_view key,
+                       const LengthDist& dist) {
+  const std::string path = fields.childPath(key);
+  if (center > static_cast<double>(dist.clampMax)) {
+    throw WorkloadError(path,
+                        formatNumber(center) + " is above max " + std::to_string(dist.clampMax) +
+                            (fields.has("max") ? "" : " (the default: set 'max' to allow more)") +
+                            "; every draw above max is cut to it");
+  }
+  if (center < static_cast<double>(dist.clampMin)) {
+    throw WorkloadError(path, formatNumber(center) + " is below min " +
+                                  std::to_string(dist.clampMin) +
+                                  "; every draw below min is raised to it");
   }
 }
 
@@ -66,7 +85,11 @@ LengthDist parseLengthDist(const nlohmann::json& value, const std::string& path)
     dist.kind = DistKind::Fixed;
     dist.p1 = fields.requireNumber("value");
     checkAtLeast(dist.p1, 1, fields.childPath("value"));
+    if (dist.p1 != std::floor(dist.p1))
+      throw WorkloadError(fields.childPath("value"),
+                          "expected a whole number of tokens, got " + formatNumber(dist.p1));
     readClamps(fields, dist);
+    checkWithinClamps(dist.p1, fields, "value", dist);
   } else if (name == "uniform") {
     JsonFields fields(value, path, {"dist", "min", "max"});
     dist.kind = DistKind::Uniform;
@@ -83,6 +106,7 @@ LengthDist parseLengthDist(const nlohmann::json& value, const std::string& path)
     checkPositive(dist.p1, fields.childPath("mean"));
     checkNonNegative(dist.p2, fields.childPath("stddev"));
     readClamps(fields, dist);
+    checkWithinClamps(dist.p1, fields, "mean", dist);
   } else if (name == "lognormal") {
     JsonFields fields(value, path, {"dist", "median", "sigma", "min", "max"});
     dist.kind = DistKind::Lognormal;
@@ -91,12 +115,14 @@ LengthDist parseLengthDist(const nlohmann::json& value, const std::string& path)
     checkPositive(dist.p1, fields.childPath("median"));
     checkNonNegative(dist.p2, fields.childPath("sigma"));
     readClamps(fields, dist);
+    checkWithinClamps(dist.p1, fields, "median", dist);
   } else if (name == "exponential") {
     JsonFields fields(value, path, {"dist", "mean", "min", "max"});
     dist.kind = DistKind::Exponential;
     dist.p1 = fields.requireNumber("mean");
     checkPositive(dist.p1, fields.childPath("mean"));
     readClamps(fields, dist);
+    checkWithinClamps(dist.p1, fields, "mean", dist);
   } else if (name == "empirical") {
     throw WorkloadError(distPath, "distribution 'empirical' is not supported yet");
   } else {

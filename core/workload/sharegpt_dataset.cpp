@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/util/json_syntax_error.h"
 #include "core/workload/json_fields.h"
 #include "core/workload/workload_error.h"
 
@@ -73,12 +74,8 @@ ShareGptDataset ShareGptDataset::fromText(const std::string& text, const std::st
   nlohmann::json json;
   try {
     json = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw WorkloadError(file, "invalid JSON at byte " + std::to_string(e.byte) + ": " +
-                                  std::string(e.what()).substr(std::string(e.what()).rfind(": ") + 2));
-  } catch (const nlohmann::json::out_of_range& e) {  // a number too large for a double
-    const std::string what = e.what();
-    throw WorkloadError(file, "invalid JSON: " + what.substr(what.find("] ") + 2));
+  } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range: a huge number
+    throw WorkloadError(file, "invalid JSON: " + util::jsonSyntaxError(text, e).describe());
   }
   return fromJson(json, file);
 }

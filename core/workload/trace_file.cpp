@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/util/json_duplicate_key.h"
+#include "core/util/json_syntax_error.h"
 #include "core/workload/workload_error.h"
 
 namespace plumbline::workload {
@@ -166,11 +168,15 @@ void parseMooncakeRow(std::string_view line, uint32_t number, const std::string&
   try {
     row = nlohmann::json::parse(line);
   } catch (const nlohmann::json::parse_error& e) {
-    err.fail("(line)", std::string("invalid JSON: ") + e.what());
+    const util::JsonSyntaxError where = util::jsonSyntaxError(line, e);  // one line: no line
+    err.fail("(line)",
+             "invalid JSON at column " + std::to_string(where.column) + ": " + where.reason);
   } catch (const nlohmann::json::out_of_range& e) {  // a number too large for a double
-    err.fail("(line)", std::string("invalid JSON: ") + e.what());
+    err.fail("(line)", "invalid JSON: " + util::jsonSyntaxError(line, e).reason);
   }
   if (!row.is_object()) err.fail("(line)", "expected one JSON object per line");
+  if (const auto duplicate = util::firstDuplicateKey(line))
+    err.fail(duplicate->path, duplicate->reason());
   TraceRow out;
   out.line = number;
   const auto ts = row.find("timestamp");

@@ -10,6 +10,8 @@
 #include <string_view>
 
 #include "core/net/base_url.h"
+#include "core/util/json_duplicate_key.h"
+#include "core/util/json_syntax_error.h"
 #include "core/workload/json_fields.h"
 #include "core/workload/planner.h"
 #include "core/workload/prompt_materials.h"
@@ -275,21 +277,11 @@ std::string readFile(const std::string& path) {
 }
 
 [[noreturn]] void throwSyntaxError(const std::string& file, const std::string& content,
-                                   const nlohmann::json::parse_error& error) {
-  // error.byte is 1-based and points just past the offending character.
-  const size_t end = std::min<size_t>(error.byte == 0 ? 0 : error.byte - 1, content.size());
-  size_t line = 1, column = 1;
-  for (size_t i = 0; i < end; ++i) {
-    if (content[i] == '\n')
-      ++line, column = 1;
-    else
-      ++column;
-  }
-  std::string message = error.what();
-  if (const auto colon = message.find(": "); colon != std::string::npos)
-    message = message.substr(colon + 2);
-  throw WorkloadError(file + ":" + std::to_string(line) + ":" + std::to_string(column),
-                      "invalid JSON: " + message);
+                                   const nlohmann::json::exception& error) {
+  const util::JsonSyntaxError where = util::jsonSyntaxError(content, error);
+  if (!where.placed) throw WorkloadError(file, "invalid JSON: " + where.reason);
+  throw WorkloadError(file + ":" + std::to_string(where.line) + ":" + std::to_string(where.column),
+                      "invalid JSON: " + where.reason);
 }
 
 /// A replay's schedule is the trace: --rate cannot apply, --duration cuts it short.
@@ -322,9 +314,10 @@ WorkloadSpec loadWorkloadFile(const std::string& path) {
   } catch (const nlohmann::json::parse_error& error) {
     throwSyntaxError(path, content, error);
   } catch (const nlohmann::json::out_of_range& error) {  // a number too large for a double
-    const std::string what = error.what();
-    throw WorkloadError(path, "invalid JSON: " + what.substr(what.find("] ") + 2));
+    throwSyntaxError(path, content, error);
   }
+  if (const auto duplicate = util::firstDuplicateKey(content))
+    throw WorkloadError(duplicate->path, duplicate->reason());
   const size_t slash = path.rfind('/');
   return parseWorkload(document, slash == std::string::npos ? "" : path.substr(0, slash));
 }

@@ -51,3 +51,23 @@ TEST(CliUsage, RunRefusesEmptyFlagsBadTargetsAndOutOfBoundLoadsBeforeRunning) {
   }
   for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db + suffix).c_str());
 }
+
+TEST(CliUsage, RunIdsThatAreNotRowidsAreUsageErrors) {
+  // Checked before the database is opened: none is created.
+  const std::string db = "/tmp/plumbline-cli-ids-" + std::to_string(getpid()) + ".db";
+  const std::pair<std::string, std::string> cases[] = {
+      {"show 99999999999999999999", "run ids go up to 2^63-1"},
+      {"export 18446744073709551617 --format json", "run ids go up to 2^63-1"},
+      {"show 0", "a run id is a whole number >= 1"},
+      {"delete -3", "a run id is a whole number >= 1"},
+      {"rename 1x name", "a run id is a whole number >= 1"},
+      {"compare 1 99999999999999999999", "run ids go up to 2^63-1"},
+  };
+  for (const auto& [args, message] : cases) {
+    auto r = runCli("runs --db " + db + " " + args);
+    EXPECT_EQ(r.exitCode, 2) << args << ": " << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << args << ": " << r.output;
+  }
+  EXPECT_NE(access(db.c_str(), F_OK), 0) << "a database was created";
+  for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db + suffix).c_str());
+}

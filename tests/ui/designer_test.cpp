@@ -312,6 +312,19 @@ class DesignerTest : public QObject {
     QVERIFY2(view.validationText().contains(QStringLiteral("line 3")), qPrintable(view.validationText()));
     QVERIFY(!view.runButton()->isEnabled());
     QCOMPARE(qobject_cast<QLineEdit*>(binder->editorAt("target.model"))->text(), QStringLiteral("llama-3-8b"));
+
+    // A key named twice is refused as the CLI refuses it (the parser kept the second silently):
+    // the form keeps the last values that had one per key.
+    QString twice = QString::fromUtf8(formatJson(edited));
+    twice.replace(QStringLiteral("\"model\": \"llama-3-8b\""),
+                  QStringLiteral("\"model\": \"llama-3-8b\", \"model\": \"qwen\""));
+    view.jsonEditor()->setPlainText(twice);
+    view.revalidateNow();
+    QVERIFY2(view.validationText().contains(QStringLiteral("target.model: 'model' is named twice")),
+             qPrintable(view.validationText()));
+    QVERIFY(!view.runButton()->isEnabled());
+    QCOMPARE(qobject_cast<QLineEdit*>(binder->editorAt("target.model"))->text(),
+             QStringLiteral("llama-3-8b"));
   }
 
   void loaderErrorsAreShownAtTheirField() {

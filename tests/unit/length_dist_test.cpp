@@ -7,6 +7,7 @@
 #include "core/workload/length_dist_parser.h"
 #include "core/workload/length_sampling.h"
 #include "core/workload/planner.h"
+#include "core/workload/workload_error.h"
 #include "ks_test.h"
 
 using namespace plumbline::workload;
@@ -36,10 +37,47 @@ TEST(LengthDist, FixedAlwaysGivesItsValue) {
   for (int i = 0; i < 1000; ++i) ASSERT_EQ(sampleLength(d, rng), 128u);
 }
 
-TEST(LengthDist, FixedIsClamped) {
-  const auto d = dist(R"({"dist": "fixed", "value": 5000, "max": 2048})");
+std::string distErrorOf(const char* text) {
+  try {
+    dist(text);
+  } catch (const WorkloadError& error) {
+    return error.what();
+  }
+  return "accepted";
+}
+
+// A length the file asks for is the length sent, or the file is refused: 5000 with max 2048 ran
+// as 2048, 2.5 as 3, 2,000,000 as 1,000,000 (the default max), all without a word.
+TEST(LengthDist, AFixedLengthIsSentAsWrittenOrRefused) {
+  const auto d = dist(R"({"dist": "fixed", "value": 2048, "min": 16, "max": 2048})");
   Rng rng(1);
   EXPECT_EQ(sampleLength(d, rng), 2048u);
+  EXPECT_EQ(distErrorOf(R"({"dist": "fixed", "value": 5000, "max": 2048})"),
+            "d.value: 5000 is above max 2048; every draw above max is cut to it");
+  EXPECT_EQ(distErrorOf(R"({"dist": "fixed", "value": 2000000})"),
+            "d.value: 2000000 is above max 1000000 (the default: set 'max' to allow more); every "
+            "draw above max is cut to it");
+  EXPECT_EQ(dist(R"({"dist": "fixed", "value": 2000000, "max": 4000000})").p1, 2000000);
+  EXPECT_EQ(distErrorOf(R"({"dist": "fixed", "value": 8, "min": 16})"),
+            "d.value: 8 is below min 16; every draw below min is raised to it");
+  EXPECT_EQ(distErrorOf(R"({"dist": "fixed", "value": 2.5})"),
+            "d.value: expected a whole number of tokens, got 2.5");
+  EXPECT_EQ(dist(R"({"dist": "fixed", "value": 3.0})").p1, 3);  // 3.0 is a whole number
+}
+
+// A distribution centred outside its clamps has most draws cut to a clamp.
+TEST(LengthDist, ADistributionCentredOutsideItsClampsIsRefused) {
+  EXPECT_EQ(distErrorOf(R"({"dist": "lognormal", "median": 4096, "sigma": 0.5, "max": 2048})"),
+            "d.median: 4096 is above max 2048; every draw above max is cut to it");
+  EXPECT_EQ(distErrorOf(R"({"dist": "normal", "mean": 10, "stddev": 2, "min": 16})"),
+            "d.mean: 10 is below min 16; every draw below min is raised to it");
+  EXPECT_EQ(distErrorOf(R"({"dist": "exponential", "mean": 3e6})"),
+            "d.mean: 3000000 is above max 1000000 (the default: set 'max' to allow more); every "
+            "draw above max is cut to it");
+  // Clamps that cut a tail only are what they are for.
+  EXPECT_EQ(
+      distErrorOf(R"({"dist": "lognormal", "median": 256, "sigma": 2, "min": 16, "max": 300})"),
+      "accepted");
 }
 
 TEST(LengthDist, UniformMatchesItsCdf) {

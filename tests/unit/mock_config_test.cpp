@@ -84,8 +84,18 @@ TEST(MockConfig, ErrorsNameTheFlagOrJsonPath) {
                                   "(use preset instant or default)");
   c.configPath = writeConfig(R"({"preset":"warp"})");
   EXPECT_NE(configErrorOf(c).find("$.preset"), std::string::npos);
-  c.configPath = writeConfig("{not json");
-  EXPECT_NE(configErrorOf(c).find("--config"), std::string::npos);
+  c.configPath = writeConfig("{\n  not json");
+  EXPECT_EQ(configErrorOf(c).rfind("--config " + *c.configPath +
+                                       ": not valid JSON: line 2, column 4: syntax error while "
+                                       "parsing object key - invalid literal",
+                                   0),
+            0u)
+      << configErrorOf(c);
+  // nlohmann keeps the last of two equal keys; another reader the first: refused.
+  c.configPath = writeConfig(R"({"faults": {"http_429": 0.1, "http_429": 0.5}})");
+  EXPECT_EQ(configErrorOf(c), "--config " + *c.configPath +
+                                  ": $.faults.http_429: 'http_429' is named twice in one object "
+                                  "(JSON readers differ in which they keep: name it once)");
   c.configPath = "/nonexistent/mock.json";
   EXPECT_NE(configErrorOf(c).find("--config"), std::string::npos);
   for (int bad : {0, 100, -1}) {

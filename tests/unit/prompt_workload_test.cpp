@@ -60,7 +60,7 @@ TEST(PromptWorkload, TokenizerPathIsRelativeToTheWorkloadFileAndNamedInTheBasis)
   EXPECT_EQ(spec.requests.prompt.basis(), "tokenizer: tests/tokenizer/qwen3/tokenizer.json");
   ASSERT_TRUE(spec.requests.prompt.materials->synthetic);
   // The same through a file: resolved against the file's directory.
-  const std::string path = testing::TempDir() + "/prompt_workload_tok.json";
+  const std::string path = ::testing::TempDir() + "/prompt_workload_tok.json";
   d["requests"]["prompt"]["tokenizer"] = kQwen3File;
   std::ofstream(path) << d.dump();
   EXPECT_EQ(loadWorkloadFile(path).requests.prompt.resolvedTokenizer, kQwen3File);

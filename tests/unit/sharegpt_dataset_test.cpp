@@ -48,7 +48,9 @@ TEST(ShareGptDataset, MalformedFilesNameFileEntryAndField) {
             "chat.json: [0].conversations[0].value: missing required key");
   EXPECT_EQ(datasetErrorOf(R"([{"id": "a", "conversations": ["hi"]}])"),
             "chat.json: [0].conversations[0]: expected an object {\"from\", \"value\"}, got string");
-  EXPECT_NE(datasetErrorOf(R"([{"id": "a", "conv)").find("chat.json: invalid JSON at byte"), std::string::npos);
+  EXPECT_EQ(datasetErrorOf("[{\"id\": \"a\",\n  \"conv"),
+            "chat.json: invalid JSON: line 2, column 8: syntax error while parsing object key - "
+            "invalid string: missing closing quote; last read: '\"conv'; expected string literal");
   EXPECT_NE(datasetErrorOf("").find("chat.json: invalid JSON"), std::string::npos);
 }
 

@@ -3,6 +3,8 @@
 #include <QFile>
 #include <QSaveFile>
 
+#include "core/util/json_duplicate_key.h"
+#include "core/util/json_syntax_error.h"
 #include "core/workload/workload_error.h"
 #include "core/workload/workload_loader.h"
 
@@ -11,20 +13,8 @@ namespace {
 
 /// nlohmann reports a byte offset; people read lines and columns.
 QString describeParseError(const QByteArray& text, const OrderedJson::parse_error& error) {
-  const qsizetype end = std::min<qsizetype>(error.byte == 0 ? 0 : error.byte - 1, text.size());
-  int line = 1, column = 1;
-  for (qsizetype i = 0; i < end; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  QString reason = QString::fromStdString(error.what());
-  if (const auto colon = reason.indexOf(QStringLiteral(": ")); colon >= 0)
-    reason = reason.mid(colon + 2);
-  return QStringLiteral("line %1, column %2: %3").arg(line).arg(column).arg(reason);
+  const std::string_view view(text.constData(), static_cast<size_t>(text.size()));
+  return QString::fromStdString(util::jsonSyntaxError(view, error).describe());
 }
 
 }  // namespace
@@ -110,7 +100,14 @@ void WorkloadDocument::afterJsonEdit(const void* origin) {
 void WorkloadDocument::setTextAndParse(const QByteArray& text) {
   m_text = text;
   try {
-    m_json = OrderedJson::parse(text.constData(), text.constData() + text.size());
+    OrderedJson parsed = OrderedJson::parse(text.constData(), text.constData() + text.size());
+    if (const auto duplicate = util::firstDuplicateKey(
+            std::string_view(text.constData(), static_cast<size_t>(text.size())))) {
+      // As a syntax error: the form keeps the last JSON that had one value per key.
+      m_syntaxError = QString::fromStdString(duplicate->path + ": " + duplicate->reason());
+      return;
+    }
+    m_json = std::move(parsed);
     m_syntaxError.clear();
   } catch (const OrderedJson::parse_error& error) {
     m_syntaxError = describeParseError(text, error);  // the form keeps the last good JSON

@@ -1,0 +1,38 @@
+#include "core/util/json_syntax_error.h"
+
+#include <algorithm>
+
+namespace plumbline::util {
+
+std::string JsonSyntaxError::describe() const {
+  if (!placed) return reason;
+  return "line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + reason;
+}
+
+JsonSyntaxError jsonSyntaxError(std::string_view text, const nlohmann::json::exception& error) {
+  JsonSyntaxError out;
+  std::string message = error.what();
+  // "[json.exception.parse_error.101] parse error at line 1, column 36: syntax error ..."
+  if (const auto bracket = message.find("] ");
+      message.rfind("[json.exception", 0) == 0 && bracket != std::string::npos)
+    message = message.substr(bracket + 2);
+  if (const auto* parse = dynamic_cast<const nlohmann::json::parse_error*>(&error)) {
+    if (const auto colon = message.find(": "); colon != std::string::npos)
+      message = message.substr(colon + 2);
+    // byte is 1-based and points just past the offending character.
+    const size_t end = std::min<size_t>(parse->byte == 0 ? 0 : parse->byte - 1, text.size());
+    for (size_t i = 0; i < end; ++i) {
+      if (text[i] == '\n') {
+        ++out.line;
+        out.column = 1;
+      } else {
+        ++out.column;
+      }
+    }
+    out.placed = true;
+  }
+  out.reason = message;
+  return out;
+}
+
+}  // namespace plumbline::util
