@@ -18,6 +18,9 @@ struct TraceSchedule {
   size_t firstRow = 0;              ///< index of rows[0] among the file's rows
   double traceSpanS = 0;            ///< first to last selected row, in trace seconds
   double durationS = 0;             ///< the replay's length on the run's clock
+  /// window_s on the run's clock where it reaches past the file's last row (the replay then ends
+  /// at that row: the file says nothing of what came after it); 0 otherwise.
+  double windowPastEndS = 0;
   double meanRate() const { return durationS > 0 ? static_cast<double>(rows.size()) / durationS : 0; }
 };
 

@@ -7,6 +7,7 @@
 #include "core/workload/length_histogram.h"
 #include "core/workload/planner.h"
 #include "core/workload/session_preview.h"
+#include "core/workload/trace_replay.h"
 #include "core/workload/workload_error.h"
 
 namespace plumbline::workload {
@@ -78,6 +79,15 @@ Peak peakStage(const LoadSpec& load) {
   return peak;
 }
 
+void traceWarnings(const WorkloadSpec& spec, std::vector<WorkloadWarning>& out) {
+  const TraceSchedule* schedule = spec.load.traceSchedule.get();
+  if (!schedule || schedule->windowPastEndS <= 0) return;
+  out.push_back({"load.trace.window_s",
+                 format("the window (%.3f s on the run's clock) reaches past the trace's last row, "
+                        "%.3f s in: the replay ends there and its rates are over %.3f s",
+                        schedule->windowPastEndS, schedule->durationS, schedule->durationS)});
+}
+
 void loadWarnings(const WorkloadSpec& spec, double meanIn, double meanOut,
                   std::vector<WorkloadWarning>& out) {
   const double perSession = requestsPerSession(spec);
@@ -133,6 +143,7 @@ std::vector<WorkloadWarning> workloadWarnings(const WorkloadSpec& spec) {
   const LengthHistogram input = lengthHistogram(spec.requests.inputTokens, kSeed, 4000, 1);
   const LengthHistogram output = lengthHistogram(spec.requests.outputTokens, kSeed, 4000, 1);
   std::vector<WorkloadWarning> out;
+  traceWarnings(spec, out);
   loadWarnings(spec, input.mean, output.mean, out);
   samplingWarnings(spec, output.p99, out);
   return out;

@@ -205,7 +205,10 @@ TEST(LiveServer, TicksDroppedAreCountedInTheNextTickDelivered) {
     uint64_t accounted = ticks.size();
     for (const auto& t : ticks) accounted += t.ticksDropped;
     EXPECT_EQ(accounted, static_cast<uint64_t>(kTicks + 1));
-    EXPECT_GT(ticks.back().ticksDropped, 0u);
+    // Some were dropped (16 KB holds a few of 100). Which delivered tick carries the count depends
+    // on when the reader drained: the last one did only if nothing got through after the drops
+    // (it failed once in a local run when the server thread was still queueing ticks).
+    EXPECT_LT(ticks.size(), static_cast<size_t>(kTicks + 1));
     EXPECT_TRUE(std::holds_alternative<LiveEnd>(got.back()));
   });
   // The reader drains. On a slow machine (sanitizers, shared CI) the server thread may still be

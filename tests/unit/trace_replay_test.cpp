@@ -1,5 +1,6 @@
 // Trace replay: the planner reproduces the window's scaled instants exactly, with the
 // trace's lengths (or the workload's), and the loader resolves the file next to the workload.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include "core/workload/trace_file.h"
 #include "core/workload/trace_replay.h"
 #include "core/workload/workload_loader.h"
+#include "core/workload/workload_warnings.h"
 #include "workload_test_support.h"
 
 using namespace plumbline::workload;
@@ -154,4 +156,51 @@ TEST(TraceReplay, PreviewShowsTheTraceAndArrivalStatistics) {
   const auto json = previewJson(preview, spec);
   EXPECT_EQ(json["trace"]["rows_used"], preview.sessions);
   EXPECT_EQ(json["arrival"], "trace");
+}
+
+// QA: a 5 s window over a trace whose rows end at 1.48 s previewed "9.80/s" over 5 s while the
+// run ended at the last row. The replay now ends at the file's last row and a warning says so.
+TEST(TraceReplay, AWindowPastTheFilesLastRowEndsAtThatRowAndIsWarned) {
+  const std::vector<TraceRow> rows = [] {
+    std::vector<TraceRow> out;
+    for (int i = 0; i < 50; ++i) {
+      TraceRow row;
+      row.timestampNs = int64_t{30'000'000} * i;  // 0 to 1.47 s
+      row.inputTokens = 10;
+      row.outputTokens = 5;
+      out.push_back(row);
+    }
+    return out;
+  }();
+  TraceSpec spec;
+  spec.file = "t.jsonl";
+  spec.windowS = 5.0;
+  spec.timeScale = 2.0;
+  const TraceSchedule past = selectTraceWindow(rows, spec, "load.trace");
+  EXPECT_DOUBLE_EQ(past.durationS, 2.94);  // the last row, 1.47 s × 2
+  EXPECT_DOUBLE_EQ(past.windowPastEndS, 10.0);
+  EXPECT_NEAR(past.meanRate(), 50 / 2.94, 1e-9);
+  // A window ending before the last row is the window, whatever it holds.
+  spec.windowS = 1.0;
+  const TraceSchedule within = selectTraceWindow(rows, spec, "load.trace");
+  EXPECT_DOUBLE_EQ(within.durationS, 2.0);
+  EXPECT_EQ(within.windowPastEndS, 0);
+
+  // Through the loader, on a real trace: its last row, and the warning naming window_s.
+  const auto all =
+      readTraceFile(kWorkloads + "/traces/azure_llm_2023_conv.csv", TraceFormat::AzureCsv);
+  const double lastS = static_cast<double>(all.back().timestampNs) * 1e-9;
+  const auto workload = parseWorkload(traceDocument({{"file", "traces/azure_llm_2023_conv.csv"},
+                                                     {"format", "azure_csv"},
+                                                     {"start_offset_s", lastS - 2},
+                                                     {"window_s", 60}}),
+                                      kWorkloads);
+  EXPECT_NEAR(workload.totalDurationS(), 2.0, 1e-6);
+  const auto warnings = workloadWarnings(workload);
+  const auto it = std::find_if(warnings.begin(), warnings.end(), [](const WorkloadWarning& w) {
+    return w.path == "load.trace.window_s";
+  });
+  ASSERT_NE(it, warnings.end());
+  EXPECT_NE(it->message.find("reaches past the trace's last row, 2.000 s in"), std::string::npos)
+      << it->message;
 }
