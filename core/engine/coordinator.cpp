@@ -148,6 +148,7 @@ RunOutcome Coordinator::run() {
   const double requested = static_cast<double>(m_aggregator.planned()) / durationS;
   RunOutcome out;
   out.summary = m_aggregator.summarize(durationS, requested, policy, m_reasons);
+  out.summary.failureSamples = m_failureSamples;
   if (m_sessionGraphs) {
     // Every request of every session counted: due or not, sent or not (the verdict above judged
     // only those that came due; a request whose parent failed was never the harness's to send).
@@ -351,6 +352,18 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
           notice("error", "harness limit: " + f.payload);
         }
         return;
+      case FrameType::FailureSample: {
+        // Each worker sends its first reply of a class; the run keeps the earliest sent, and
+        // says what the server answered the moment the first arrives.
+        const FailureSampleReport r = decodeFailureSample(f.payload);
+        const std::string name(metrics::errorClassName(r.errorClass));
+        const auto it = m_failureSamples.find(name);
+        if (it == m_failureSamples.end())
+          notice("warning", metrics::describeFirstFailure(name, r.sample));
+        if (it == m_failureSamples.end() || r.sample.sendNs < it->second.sendNs)
+          m_failureSamples[name] = r.sample;
+        return;
+      }
       case FrameType::Error:
         m_notes.push_back("worker " + std::to_string(w.proc.id) + " reported: " + f.payload);
         notice("warning", m_notes.back());

@@ -13,6 +13,7 @@
 #include "core/engine/worker_config.h"
 #include "core/engine/worker_ledger.h"
 #include "core/engine/worker_pool.h"
+#include "core/metrics/failure_sample.h"
 #include "core/metrics/run_aggregator.h"
 #include "core/workload/planner.h"
 
@@ -126,6 +127,7 @@ class Coordinator {
   bool m_endSent = false;
   bool m_retryAfterNoticed = false;  ///< the live notice of the run's first Retry-After went out
   std::vector<std::string> m_reasons;
+  metrics::FailureSamples m_failureSamples;  ///< the earliest sent of each failing HTTP class
   std::vector<std::string> m_notes;
   std::optional<metrics::WindowStats> m_lastWindow;
 };

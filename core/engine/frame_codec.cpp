@@ -274,6 +274,44 @@ DoneReport decodeDone(std::string_view payload) {
   return d;
 }
 
+std::string encodeFailureSample(const FailureSampleReport& report) {
+  std::string out;
+  PayloadWriter w(out);
+  w.u8(static_cast<uint8_t>(report.errorClass));
+  w.i32(report.sample.status);
+  w.i64(report.sample.sendNs);
+  w.bytes(report.sample.body);
+  return out;
+}
+
+FailureSampleReport decodeFailureSample(std::string_view payload) {
+  PayloadReader r(payload, "failure sample frame");
+  FailureSampleReport report;
+  const uint8_t cls = r.u8();
+  report.sample.status = r.i32();
+  report.sample.sendNs = r.i64();
+  const std::string_view body = r.bytes();
+  r.expectEnd();
+  report.errorClass = static_cast<metrics::ErrorClass>(cls);
+  if (cls >= metrics::kErrorClassCount || !metrics::isHttpStatusClass(report.errorClass))
+    throw ProtocolError("failure sample frame: class " + std::to_string(cls) +
+                        " is not one a reply's status decides");
+  if (report.sample.status < 100 || report.sample.status > 599)
+    throw ProtocolError("failure sample frame: status " + std::to_string(report.sample.status) +
+                        " is not an HTTP status");
+  if (report.sample.sendNs < 0) throw ProtocolError("failure sample frame: negative send time");
+  // An excerpt is at most kFailureBodyMax bytes and the "…" that says it was cut.
+  if (body.size() > metrics::kFailureBodyMax + 3)
+    throw ProtocolError("failure sample frame: body of " + std::to_string(body.size()) +
+                        " bytes is longer than an excerpt");
+  for (const char c : body)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F)
+      throw ProtocolError(
+          "failure sample frame: body holds a control byte (excerpts are one line)");
+  report.sample.body = std::string(body);
+  return report;
+}
+
 std::string encodeStop(int64_t graceNs) {
   std::string out;
   PayloadWriter(out).i64(graceNs);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/engine/protocol.h"
+#include "core/metrics/failure_sample.h"
 #include "core/metrics/request_record.h"
 #include "core/metrics/run_aggregator.h"
 #include "core/workload/planner.h"
@@ -123,6 +124,16 @@ struct DoneReport {
 };
 std::string encodeDone(const DoneReport& d);
 DoneReport decodeDone(std::string_view payload);
+
+/// A worker's first reply of one failing HTTP class: u8 class, i32 status, i64 send ns, bytes
+/// body excerpt. Decoding checks the class is one a status decides, the status is 100–599, the
+/// send time is not negative and the body is no longer than an excerpt can be.
+struct FailureSampleReport {
+  metrics::ErrorClass errorClass = metrics::ErrorClass::None;
+  metrics::FailureSample sample;
+};
+std::string encodeFailureSample(const FailureSampleReport& report);
+FailureSampleReport decodeFailureSample(std::string_view payload);
 
 std::string encodeStop(int64_t graceNs);
 int64_t decodeStop(std::string_view payload);

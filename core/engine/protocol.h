@@ -25,8 +25,11 @@ enum class FrameType : uint8_t {
   Done = 7,           ///< worker → coordinator: u64 sessions received, u64 not sent
   Error = 8,          ///< either way: UTF-8 text; the sender is giving up
   SessionGraphs = 9,  ///< coordinator → worker: u32 n, then n × session with its request graph
-  SessionProgress = 10,  ///< worker → coordinator: dependent requests due by window, not-sent by reason
-  HarnessLimit = 11,     ///< worker → coordinator: UTF-8 text naming a machine limit it hit (fds, ports)
+  SessionProgress =
+      10,  ///< worker → coordinator: dependent requests due by window, not-sent by reason
+  HarnessLimit =
+      11,  ///< worker → coordinator: UTF-8 text naming a machine limit it hit (fds, ports)
+  FailureSample = 12,  ///< worker → coordinator: the first reply of a failing HTTP class it saw
 };
 
 inline std::string_view frameTypeName(FrameType t) {
@@ -42,10 +45,12 @@ inline std::string_view frameTypeName(FrameType t) {
     case FrameType::SessionGraphs: return "session_graphs";
     case FrameType::SessionProgress: return "session_progress";
     case FrameType::HarnessLimit: return "harness_limit";
+    case FrameType::FailureSample:
+      return "failure_sample";
   }
   return "unknown";
 }
 
-inline bool isKnownFrameType(uint8_t t) { return t >= 1 && t <= 11; }
+inline bool isKnownFrameType(uint8_t t) { return t >= 1 && t <= 12; }
 
 }  // namespace plumbline::engine::protocol

@@ -50,6 +50,8 @@ std::string formatRunReport(const metrics::RunSummary& s, const std::vector<std:
     for (const auto& [cls, n] : s.errors) byClass += " " + cls + " " + std::to_string(n);
     out += byClass + "\n";
   }
+  for (const auto& [cls, sample] : s.failureSamples)
+    out += "    " + metrics::describeFirstFailure(cls, sample) + "\n";
   if (s.retryAfterResponses != 0)
     line(out, "  retry-after: %" PRIu64 " %s asked to wait %s (not obeyed: the plan was kept)",
          s.retryAfterResponses, s.retryAfterResponses == 1 ? "reply" : "replies",

@@ -330,6 +330,7 @@ void Worker::startSession(const workload::SessionPlan& s, Transfer* prepared) {
 
 void Worker::onRequestDone(Transfer& t) {
   if (const HarnessLimit limit = m_http->takeHarnessLimit(); limit != HarnessLimit::None) reportLimit(limit);
+  if (metrics::isHttpStatusClass(t.record.error)) reportFirstFailure(t);
   if (m_replyTokens && ReplyTokenQueue::hasReply(t.record, m_config->stream)) {
     if (t.keepReply) {  // a session's parent: its children's context needs the count now
       t.record.outputTokensClient = m_replyTokens->countNow(t.reply);
@@ -476,6 +477,19 @@ void Worker::reportLimit(HarnessLimit limit) {
   if ((m_limitsReported & bit) != 0) return;  // once per limit: the records count every request
   m_limitsReported |= bit;
   m_channel->send(FrameType::HarnessLimit, describeHarnessLimit(limit, m_config->workerId));
+}
+
+void Worker::reportFirstFailure(const Transfer& t) {
+  const auto bit = 1u << static_cast<unsigned>(t.record.error);
+  if ((m_failuresSampled & bit) != 0) return;  // the first of each class: the records count them
+  m_failuresSampled |= bit;
+  FailureSampleReport report;
+  report.errorClass = t.record.error;
+  report.sample.status = static_cast<int32_t>(std::clamp<long>(t.status, 100, 599));
+  report.sample.sendNs = std::max<int64_t>(0, t.record.sendNs);
+  // t.response holds the start of an error body (ResponseReader); the key never leaves here.
+  report.sample.body = metrics::failureBodyExcerpt(t.response, m_config->apiKey);
+  m_channel->send(FrameType::FailureSample, encodeFailureSample(report));
 }
 
 int runWorkerProcess(int controlFd) {

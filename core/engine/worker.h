@@ -71,6 +71,7 @@ class Worker {
   void maybeFinish();
   void fatal(const std::string& why);
   void reportLimit(HarnessLimit limit);
+  void reportFirstFailure(const Transfer& t);
 
   event_base* m_base = nullptr;
   std::unique_ptr<ControlChannel> m_channel;
@@ -116,6 +117,7 @@ class Worker {
   bool m_doneSent = false;
   int m_exitCode = 0;
   uint8_t m_limitsReported = 0;  ///< bit per HarnessLimit already named to the coordinator
+  uint32_t m_failuresSampled = 0;  ///< bit per ErrorClass whose first reply was sent on
 };
 
 /// Entry point of `plumbline worker --fd N` (internal).

@@ -101,6 +101,7 @@ nlohmann::json RunSummary::toJson() const {
   j["not_sent"] = notSent;
   j["errors"] = nlohmann::json::object();
   for (const auto& [name, n] : errors) j["errors"][name] = n;
+  j["failure_samples"] = failureSamplesJson(failureSamples);
   j["retry_after"] = {
       {"responses", retryAfterResponses}, {"min_ms", retryAfterMinMs}, {"max_ms", retryAfterMaxMs}};
   j["duration_s"] = durationS;
@@ -143,6 +144,9 @@ RunSummary RunSummary::fromJson(const nlohmann::json& j) {
   s.completed = get<uint64_t>(j, "completed");
   s.notSent = get<uint64_t>(j, "not_sent");
   s.errors = get<std::map<std::string, uint64_t>>(j, "errors");
+  // Absent from summaries stored before samples were kept.
+  if (j.contains("failure_samples"))
+    s.failureSamples = failureSamplesFromJson(j.at("failure_samples"));
   if (j.contains("retry_after")) {  // absent from summaries stored before it was recorded
     const nlohmann::json& r = j.at("retry_after");
     s.retryAfterResponses = get<uint64_t>(r, "responses");

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/metrics/failure_sample.h"
 #include "core/metrics/verdict.h"
 #include "core/metrics/window_stats.h"
 
@@ -40,6 +41,8 @@ struct RunSummary {
   /// least and most they asked for in ms (-1 when none did). Recorded, not obeyed.
   uint64_t retryAfterResponses = 0;
   int64_t retryAfterMinMs = -1, retryAfterMaxMs = -1;
+  /// The first reply of each failing HTTP class, as the server sent it (what it said is why).
+  FailureSamples failureSamples;
   double durationS = 0;
   double requestedRps = 0;
   double achievedRps = 0;
@@ -88,9 +91,9 @@ std::string failedText(const nlohmann::json& summary);
 
 // clang-format off
 /// The keys of RunSummary::toJson(), in order (the --summary-json contract).
-inline constexpr std::array<const char*, 26> kSummaryJsonKeys = {
+inline constexpr std::array<const char*, 27> kSummaryJsonKeys = {
     "run_id", "verdict", "verdict_reasons", "planned", "sent", "completed", "not_sent",
-    "errors", "retry_after", "duration_s", "requested_rps", "achieved_rps", "send_lag_ms",
+    "errors", "failure_samples", "retry_after", "duration_s", "requested_rps", "achieved_rps", "send_lag_ms",
     "ttft_ms", "itl_ms", "e2e_ms", "ttft_from_planned_ms", "e2e_from_planned_ms", "upload_ms",
     "tokens_span_s", "input_tokens_per_s", "output_tokens_per_s", "token_count_source", "token_counts",
     "prompt_tokens_basis", "complete"};

@@ -20,9 +20,12 @@ Database Database::open(const std::string& path, Mode mode) {
     throw StoreError(path, "opening", "is a directory, not a database file",
                      StoreErrorKind::InvalidInput);
   if (mode == Mode::ReadWrite) {
+    // Its own error code: is_directory set one for a file that does not exist yet, and a
+    // relative "runs.db" (no parent) was then refused as "creating directory : No such file".
+    std::error_code created;
     fs::path parent = fs::path(path).parent_path();
-    if (!parent.empty()) fs::create_directories(parent, ec);
-    if (ec) throw StoreError(path, "creating directory " + parent.string(), ec.message());
+    if (!parent.empty()) fs::create_directories(parent, created);
+    if (created) throw StoreError(path, "creating directory " + parent.string(), created.message());
   } else if (!fs::exists(path, ec)) {
     throw StoreError(path, "opening", "no such file", StoreErrorKind::NotFound);
   }

@@ -75,6 +75,14 @@ void printSummary(const Json& s, std::ostream& out) {
   if (s.contains("not_sent"))
     out << "  not sent " << fmt("%.0f", num(s, "not_sent"));  // older runs lack it
   out << '\n';
+  if (auto f = s.find("failure_samples"); f != s.end()) {
+    try {
+      for (const auto& [cls, sample] : metrics::failureSamplesFromJson(*f))
+        out << "  " << metrics::describeFirstFailure(cls, sample) << '\n';
+    } catch (const std::invalid_argument& e) {  // a damaged stored value: say so, show the rest
+      out << "  (failure samples unreadable: " << e.what() << ")\n";
+    }
+  }
   if (auto r = s.find("retry_after"); r != s.end() && r->is_object() && num(*r, "responses") > 0) {
     const double n = num(*r, "responses");
     out << "retry-after: " << fmt("%.0f", n) << (n == 1 ? " reply" : " replies")

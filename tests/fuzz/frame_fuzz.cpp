@@ -26,6 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         case protocol::FrameType::Stop: decodeStop(f->payload); break;
         case protocol::FrameType::SessionGraphs: decodeSessionGraphs(f->payload); break;
         case protocol::FrameType::SessionProgress: decodeSessionProgress(f->payload); break;
+        case protocol::FrameType::FailureSample:
+          decodeFailureSample(f->payload);
+          break;
         default: break;
       }
     }

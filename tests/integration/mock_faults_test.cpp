@@ -328,3 +328,33 @@ TEST(MockFaults, StoppedMockPrintsItsFinalStats) {
     EXPECT_EQ(final.at("requests_completed"), 10);
   }
 }
+
+// "http_5xx 20" says requests failed; the first reply of the class says why, as the server sent
+// it: in the summary (so in the database and `runs show`), and live the moment it arrives (the
+// report's line: RunReport in unit tests).
+TEST(MockFaults, TheFirstReplyOfAFailingClassIsShownAsTheServerSentIt) {
+  const Outcome o = runAgainstFault("http_500", 10.0, true, true);
+  ASSERT_TRUE(o.summary.is_object()) << o.output;
+  const json& samples = o.summary.at("failure_samples");
+  ASSERT_EQ(samples.size(), 1u) << samples.dump();
+  const json& first = samples.at("http_5xx");
+  EXPECT_EQ(first.at("status"), 500);
+  EXPECT_EQ(first.at("body"),
+            R"({"error":{"message":"injected fault: internal error","type":"server_error",)"
+            R"("param":null,"code":500}})");
+  // The earliest sent: the run's first request, planned at 0.
+  EXPECT_LT(first.at("sent_at_s").get<double>(), 0.04) << first.dump();
+  ASSERT_TRUE(o.watchedToTheEnd) << o.output;
+  std::vector<std::string> said;
+  for (const auto& n : o.notices)
+    if (n.text.find("first http_5xx reply") != std::string::npos)
+      said.push_back(n.level + ": " + n.text);
+  ASSERT_EQ(said.size(), 1u) << o.output;  // once, not once per reply
+  EXPECT_EQ(said[0].rfind("warning: first http_5xx reply: HTTP 500: {\"error\"", 0), 0u) << said[0];
+}
+
+TEST(MockFaults, RunsWithoutFailingRepliesKeepNoSample) {
+  const Outcome o = runAgainstFault("stream_cut", 10.0);
+  ASSERT_TRUE(o.summary.is_object()) << o.output;
+  EXPECT_EQ(o.summary.at("failure_samples"), json::object());  // stream_cut: no status decides it
+}

@@ -27,6 +27,12 @@ using ui::history::HistoryView;
 using ui::history::RunFilterProxy;
 using ui::history::RunTableModel;
 
+/// The first 429 of run 4, as a run stores it in its summary.
+constexpr const char* kSetFailureSampleSql =
+    "UPDATE runs SET summary_json = json_set(summary_json, '$.failure_samples', "
+    "json_object('rate_limited', json_object('status', 429, 'sent_at_s', 0.2, 'body', "
+    "'{\"error\":\"slow down\"}'))) WHERE id = 4";
+
 class HistoryViewTest : public QObject {
   Q_OBJECT
  private:
@@ -169,6 +175,26 @@ class HistoryViewTest : public QObject {
     QVERIFY2(view.detail()->metaText().startsWith(QStringLiteral("#4 · ")),
              qPrintable(view.detail()->metaText()));
     QVERIFY2(!view.detail()->metaText().contains(QStringLiteral("retry")),
+             qPrintable(view.detail()->metaText()));
+
+    // Why they failed, as the server said it: the first reply of the class, on its own line.
+    store::Database::open(m_db.toStdString(), store::Database::Mode::ReadWrite)
+        .exec(kSetFailureSampleSql);
+    view.selectRuns({1});  // selecting the selected run again would not re-read it
+    view.selectRuns({4});
+    QVERIFY2(view.detail()->metaText().endsWith(
+                 QStringLiteral("\nfirst rate_limited reply: HTTP 429: {\"error\":\"slow down\"}")),
+             qPrintable(view.detail()->metaText()));
+    // A damaged one says nothing (the rest still shows).
+    store::Database::open(m_db.toStdString(), store::Database::Mode::ReadWrite)
+        .exec(
+            "UPDATE runs SET summary_json = json_set(summary_json, "
+            "'$.failure_samples.rate_limited.status', 'soon') WHERE id = 4");
+    view.selectRuns({1});
+    view.selectRuns({4});
+    QVERIFY2(view.detail()->metaText().startsWith(QStringLiteral("#4 · ")),
+             qPrintable(view.detail()->metaText()));
+    QVERIFY2(!view.detail()->metaText().contains(QStringLiteral("first ")),
              qPrintable(view.detail()->metaText()));
   }
 

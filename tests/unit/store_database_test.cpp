@@ -200,3 +200,21 @@ TEST(StoreDatabase, ADirectoryIsNamedAsOneNotAsAnIoError) {
     }
   }
 }
+
+// `plumbline run W --db runs.db` (a file in the current directory, no parent to create) was
+// refused as "runs.db: creating directory : No such file or directory" (session 15 regression:
+// the directory check's error code leaked into the create step).
+TEST(StoreDatabase, ARelativePathWithoutADirectoryOpensInTheCurrentOne) {
+  plumbline::store::testing::TempDir dir;
+  const auto before = std::filesystem::current_path();
+  std::filesystem::current_path(dir.file(""));
+  EXPECT_NO_THROW(
+      plumbline::store::Database::open("runs.db", plumbline::store::Database::Mode::ReadWrite));
+  EXPECT_NO_THROW(
+      plumbline::store::Database::open("runs.db", plumbline::store::Database::Mode::ReadOnly));
+  EXPECT_NO_THROW(
+      plumbline::store::Database::open("sub/runs.db", plumbline::store::Database::Mode::ReadWrite));
+  std::filesystem::current_path(before);
+  EXPECT_TRUE(std::filesystem::exists(dir.file("runs.db")));
+  EXPECT_TRUE(std::filesystem::exists(dir.file("sub/runs.db")));
+}

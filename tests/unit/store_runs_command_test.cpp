@@ -28,6 +28,11 @@ int64_t recordRun(const std::string& path, size_t requests, bool finish) {
                    {"completed", 9},
                    {"not_sent", 0},
                    {"errors", {{"timeout", 1}}},
+                   {"failure_samples",
+                    {{"http_4xx",
+                      {{"status", 404},
+                       {"sent_at_s", 0.25},
+                       {"body", R"({"error":{"message":"The model 'x' does not exist"}})"}}}}},
                    {"retry_after", {{"responses", 3}, {"min_ms", 1000}, {"max_ms", 30'000}}},
                    {"requested_rps", 5.0},
                    {"achieved_rps", 5.0},
@@ -80,7 +85,10 @@ TEST(StoreRunsCommand, ShowPutsVerdictFirst) {
   EXPECT_EQ(text.substr(0, text.find('\n')),
             "verdict: harness_limited \u2014 worker 0 CPU saturated at 4 s; send lag p99 3 ms");
   EXPECT_NE(text.find("status: complete\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("errors 1 (timeout 1)  not sent 0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("errors 1 (timeout 1)  not sent 0\n  first http_4xx reply: HTTP 404: "
+                      "{\"error\":{\"message\":\"The model 'x' does not exist\"}}\n"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("\nretry-after: 3 replies asked to wait 1\u201330 s (not obeyed)\n"),
             std::string::npos)
       << text;

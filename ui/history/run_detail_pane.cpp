@@ -51,6 +51,23 @@ QString retryAfterText(const store::RunRow& row) {
            QString::fromStdString(metrics::retryAfterWaitText(minMs, maxMs)));
 }
 
+/// "\nfirst http_4xx reply: HTTP 404: {...}" per failing HTTP class of the run (the summary's
+/// failure_samples): why its requests failed, as the server said it. Empty when none failed so,
+/// for runs stored before samples were kept, and for a damaged stored value.
+QString firstFailuresText(const store::RunRow& row) {
+  if (!row.summaryJson) return {};
+  const auto j = nlohmann::json::parse(*row.summaryJson, nullptr, false);
+  if (!j.is_object() || !j.contains("failure_samples")) return {};
+  QString out;
+  try {
+    for (const auto& [cls, sample] : metrics::failureSamplesFromJson(j["failure_samples"]))
+      out += QStringLiteral("\n") + qs(metrics::describeFirstFailure(cls, sample));
+  } catch (const std::invalid_argument&) {
+    return {};
+  }
+  return out;
+}
+
 }  // namespace
 
 RunDetailPane::RunDetailPane(QWidget* parent) : QWidget(parent) {
@@ -145,7 +162,7 @@ void RunDetailPane::showRun(const QString& dbPath, qint64 runId) {
             .arg(qs(row->workloadName), qs(row->targetUrl), qs(row->model), qs(row->createdAt),
                  row->durationS ? QString::number(*row->durationS, 'f', 1) : QStringLiteral("?"),
                  qs(row->status), qs(row->toolVersion)) +
-        retryAfterText(*row));
+        retryAfterText(*row) + firstFailuresText(*row));
     m_name->setText(qs(row->name));
     m_savedTags.clear();
     for (const auto& t : reader.tags(runId)) m_savedTags << qs(t);

@@ -1,0 +1,50 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "core/metrics/error_class.h"
+
+namespace plumbline::metrics {
+
+/// The first reply of a failing HTTP class (http_4xx, http_5xx, rate_limited) as the server sent
+/// it. "http_4xx 1000" says that requests failed; this says why ("HTTP 404: {"error": {"message":
+/// "The model 'x' does not exist"}}"), which is what a person fixes a target or workload by.
+struct FailureSample {
+  int32_t status = 0;  ///< the reply's HTTP status (100–599)
+  int64_t sendNs = 0;  ///< when its request was sent, on the run's clock
+  std::string body;    ///< failureBodyExcerpt of its body (may be empty)
+  bool operator==(const FailureSample&) const = default;
+};
+
+/// By error class name, the earliest sent of each class any worker saw.
+using FailureSamples = std::map<std::string, FailureSample>;
+
+/// Bytes of a body kept in a sample: enough for an error object's message.
+inline constexpr size_t kFailureBodyMax = 300;
+
+/// Whether a class is one a reply's status decides (the classes that carry a sample).
+bool isHttpStatusClass(ErrorClass c);
+
+/// `body` made fit for a terminal line, a database and a log: every run of whitespace and
+/// control bytes becomes one space, it is cut to kFailureBodyMax bytes at a UTF-8 boundary
+/// ("…" appended when cut), ill-formed UTF-8 becomes U+FFFD, and `apiKey` (when not empty),
+/// wherever the server echoed it, becomes "[api key]" before anything is cut.
+std::string failureBodyExcerpt(std::string_view body, std::string_view apiKey);
+
+/// "HTTP 404: {...}" or "HTTP 404 (empty body)".
+std::string describeFailureSample(const FailureSample& sample);
+/// "first http_4xx reply: HTTP 404: {...}": the live notice, the report, `runs show` and the
+/// studio's History say it the same way.
+std::string describeFirstFailure(const std::string& className, const FailureSample& sample);
+
+/// {"http_4xx": {"status": 404, "sent_at_s": 0.012, "body": "..."}, ...} and back; fromJson
+/// throws std::invalid_argument naming what is wrong.
+nlohmann::json failureSamplesJson(const FailureSamples& samples);
+FailureSamples failureSamplesFromJson(const nlohmann::json& j);
+
+}  // namespace plumbline::metrics

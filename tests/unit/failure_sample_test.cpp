@@ -1,0 +1,141 @@
+// The first reply of a failing HTTP class, as the server sent it: made one safe line (no control
+// bytes, bounded, valid UTF-8, the API key never in it), carried worker → coordinator in a frame
+// that refuses anything else, kept in the summary and said by the report and `runs show`.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+#include "core/engine/frame_codec.h"
+#include "core/engine/terminal_report.h"
+#include "core/metrics/failure_sample.h"
+#include "core/metrics/run_summary.h"
+
+namespace metrics = plumbline::metrics;
+namespace engine = plumbline::engine;
+
+TEST(FailureSample, AnExcerptIsOneBoundedLineWithoutTheKey) {
+  using metrics::failureBodyExcerpt;
+  EXPECT_EQ(failureBodyExcerpt("{\"error\":\n  {\"message\":\t\"bad\"}}\r\n", ""),
+            "{\"error\": {\"message\": \"bad\"}}");
+  EXPECT_EQ(failureBodyExcerpt("\x1b[31mred\x1b[0m\x7f", ""), "[31mred [0m");
+  EXPECT_EQ(failureBodyExcerpt("", ""), "");
+  EXPECT_EQ(failureBodyExcerpt("  \n ", ""), "");
+  // The key, wherever the server echoed it (even where a cut would have split it), never shows.
+  const std::string key = "sk-test-0123456789abcdef";
+  const std::string echoed = "Incorrect API key provided: " + key + " (and again: " + key + ")";
+  EXPECT_EQ(failureBodyExcerpt(echoed, key),
+            "Incorrect API key provided: [api key] (and again: [api key])");
+  const std::string late = std::string(metrics::kFailureBodyMax - 5, 'a') + key;
+  EXPECT_EQ(failureBodyExcerpt(late, key).find("sk-test"), std::string::npos);
+  // Cut at kFailureBodyMax bytes on a UTF-8 boundary, and said to be cut.
+  const std::string wide = std::string(metrics::kFailureBodyMax - 1, 'x') + "\xc3\xa9tail";
+  const std::string cut = failureBodyExcerpt(wide, "");
+  EXPECT_EQ(cut, std::string(metrics::kFailureBodyMax - 1, 'x') + "…");
+  EXPECT_EQ(failureBodyExcerpt(std::string(metrics::kFailureBodyMax, 'y'), ""),
+            std::string(metrics::kFailureBodyMax, 'y'));
+  // Ill-formed UTF-8 (a lone continuation byte, a truncated sequence, an overlong form) reads
+  // U+FFFD, one per maximal invalid part.
+  EXPECT_EQ(failureBodyExcerpt("a\x80"
+                               "b\xe2\x82"
+                               "c\xc0\xaf",
+                               ""),
+            "a\ufffd"
+            "b\ufffd"
+            "c\ufffd\ufffd");
+  EXPECT_EQ(failureBodyExcerpt("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", ""),
+            "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+}
+
+TEST(FailureSample, OnlyClassesAReplysStatusDecidesCarryOne) {
+  EXPECT_TRUE(metrics::isHttpStatusClass(metrics::ErrorClass::Http4xx));
+  EXPECT_TRUE(metrics::isHttpStatusClass(metrics::ErrorClass::Http5xx));
+  EXPECT_TRUE(metrics::isHttpStatusClass(metrics::ErrorClass::RateLimited));
+  for (auto c : {metrics::ErrorClass::None, metrics::ErrorClass::Connect,
+                 metrics::ErrorClass::Timeout, metrics::ErrorClass::StreamCut,
+                 metrics::ErrorClass::MalformedStream, metrics::ErrorClass::Cancelled,
+                 metrics::ErrorClass::WorkerLost, metrics::ErrorClass::HarnessLimit})
+    EXPECT_FALSE(metrics::isHttpStatusClass(c)) << metrics::errorClassName(c);
+}
+
+TEST(FailureSample, TheFrameCarriesOneAndRefusesWhatNoWorkerSends) {
+  engine::FailureSampleReport report;
+  report.errorClass = metrics::ErrorClass::RateLimited;
+  report.sample = {429, 1'500'000'000, R"({"error":"slow down"})"};
+  const engine::FailureSampleReport back =
+      engine::decodeFailureSample(engine::encodeFailureSample(report));
+  EXPECT_EQ(back.errorClass, report.errorClass);
+  EXPECT_EQ(back.sample, report.sample);
+
+  auto refused = [](engine::FailureSampleReport r) {
+    try {
+      engine::decodeFailureSample(engine::encodeFailureSample(r));
+    } catch (const engine::ProtocolError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  auto bad = report;
+  bad.errorClass = metrics::ErrorClass::Timeout;
+  EXPECT_EQ(refused(bad), "failure sample frame: class 2 is not one a reply's status decides");
+  bad = report;
+  bad.errorClass = static_cast<metrics::ErrorClass>(200);
+  EXPECT_EQ(refused(bad), "failure sample frame: class 200 is not one a reply's status decides");
+  bad = report;
+  bad.sample.status = 600;
+  EXPECT_EQ(refused(bad), "failure sample frame: status 600 is not an HTTP status");
+  bad = report;
+  bad.sample.sendNs = -1;
+  EXPECT_EQ(refused(bad), "failure sample frame: negative send time");
+  bad = report;
+  bad.sample.body = std::string(metrics::kFailureBodyMax + 4, 'z');
+  EXPECT_EQ(refused(bad), "failure sample frame: body of 304 bytes is longer than an excerpt");
+  bad = report;
+  bad.sample.body = "two\nlines";
+  EXPECT_EQ(refused(bad),
+            "failure sample frame: body holds a control byte (excerpts are one line)");
+  std::string truncated = engine::encodeFailureSample(report);
+  truncated.pop_back();
+  EXPECT_THROW(engine::decodeFailureSample(truncated), engine::ProtocolError);
+  EXPECT_THROW(engine::decodeFailureSample(engine::encodeFailureSample(report) + "x"),
+               engine::ProtocolError);
+}
+
+TEST(FailureSample, TheSummaryKeepsThemAndTheReportSaysThem) {
+  metrics::RunSummary s;
+  s.sent = 10;
+  s.errors = {{"http_4xx", 4}, {"rate_limited", 2}};
+  s.failureSamples["http_4xx"] = {404, 12'000'000, R"({"error":{"message":"no such model"}})"};
+  s.failureSamples["rate_limited"] = {429, 20'000'000, ""};
+  const nlohmann::json j = s.toJson();
+  EXPECT_EQ(j.at("failure_samples").at("http_4xx"),
+            (nlohmann::json{{"status", 404},
+                            {"sent_at_s", 0.012},
+                            {"body", R"({"error":{"message":"no such model"}})"}}));
+  EXPECT_EQ(metrics::RunSummary::fromJson(j).failureSamples, s.failureSamples);
+  // A summary stored before samples were kept reads as none.
+  nlohmann::json older = j;
+  older.erase("failure_samples");
+  EXPECT_TRUE(metrics::RunSummary::fromJson(older).failureSamples.empty());
+  // A damaged one is an error naming it, as every other key is.
+  nlohmann::json damaged = j;
+  damaged["failure_samples"]["timeout"] = {{"status", 500}, {"sent_at_s", 0}, {"body", ""}};
+  EXPECT_THROW(metrics::RunSummary::fromJson(damaged), std::invalid_argument);
+  damaged = j;
+  damaged["failure_samples"]["http_4xx"]["status"] = "404";
+  try {
+    metrics::RunSummary::fromJson(damaged);
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "failure_samples.http_4xx.status: expected an HTTP status");
+  }
+
+  const std::string report = engine::formatRunReport(s, {});
+  EXPECT_NE(report.find("  failed by class: http_4xx 4 rate_limited 2\n"
+                        "    first http_4xx reply: HTTP 404: {\"error\":{\"message\":\"no such "
+                        "model\"}}\n"
+                        "    first rate_limited reply: HTTP 429 (empty body)\n"),
+            std::string::npos)
+      << report;
+  EXPECT_EQ(engine::formatRunReport(metrics::RunSummary{}, {}).find("first "), std::string::npos);
+}
