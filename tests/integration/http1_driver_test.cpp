@@ -191,9 +191,10 @@ void afterReadRunsAfterCompletions(Kind kind) {
   c.send(driverChatBody(true, 4));
   ASSERT_TRUE(c.runUntil(2));
   ASSERT_TRUE(sentFromHook);
-  // One call per read: the streamed chunks of both requests came in several reads.
-  EXPECT_GE(doneAtCall.size(), 3u);
-  EXPECT_EQ(doneAtCall.front(), 0u);
+  // One call per read, at least the two reads that completed the requests. (The chunks usually
+  // come in several reads, but a loaded machine can hold the client until a whole reply is
+  // there: under ASan beside other tests the first call already saw the first completion.)
+  EXPECT_GE(doneAtCall.size(), 2u);
   // The call that saw the first completion came after the read that completed it.
   EXPECT_NE(std::find(doneAtCall.begin(), doneAtCall.end(), 1u), doneAtCall.end());
   for (const Finished& f : c.done) {
