@@ -15,6 +15,7 @@ inline constexpr uint16_t kVersion = 1;
 inline constexpr size_t kGreetingSize = 8;  ///< magic(4) + version(2) + reserved(2)
 inline constexpr uint32_t kMaxFrameSize = 16u << 20;
 
+// clang-format off
 enum class FrameType : uint8_t {
   Config = 1,         ///< coordinator → worker: JSON WorkerConfig (target, sampling, t0, caps)
   Sessions = 2,       ///< coordinator → worker: u32 n, then n × SessionPlan
@@ -25,11 +26,9 @@ enum class FrameType : uint8_t {
   Done = 7,           ///< worker → coordinator: u64 sessions received, u64 not sent
   Error = 8,          ///< either way: UTF-8 text; the sender is giving up
   SessionGraphs = 9,  ///< coordinator → worker: u32 n, then n × session with its request graph
-  SessionProgress =
-      10,  ///< worker → coordinator: dependent requests due by window, not-sent by reason
-  HarnessLimit =
-      11,  ///< worker → coordinator: UTF-8 text naming a machine limit it hit (fds, ports)
-  FailureSample = 12,  ///< worker → coordinator: the first reply of a failing HTTP class it saw
+  SessionProgress = 10,  ///< worker → coordinator: dependent requests due by window, not-sent by reason
+  HarnessLimit = 11,     ///< worker → coordinator: UTF-8 text naming a machine limit it hit (fds, ports)
+  FailureSample = 12,    ///< worker → coordinator: its first reply of a failing HTTP class (status, body)
 };
 
 inline std::string_view frameTypeName(FrameType t) {
@@ -45,11 +44,11 @@ inline std::string_view frameTypeName(FrameType t) {
     case FrameType::SessionGraphs: return "session_graphs";
     case FrameType::SessionProgress: return "session_progress";
     case FrameType::HarnessLimit: return "harness_limit";
-    case FrameType::FailureSample:
-      return "failure_sample";
+    case FrameType::FailureSample: return "failure_sample";
   }
   return "unknown";
 }
+// clang-format on
 
 inline bool isKnownFrameType(uint8_t t) { return t >= 1 && t <= 12; }
 
