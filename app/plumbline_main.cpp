@@ -31,9 +31,10 @@ const CLI::Validator kRunId(
     [](const std::string& value) {
       int64_t id = 0;
       const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), id);
-      if (error == std::errc::result_out_of_range) return std::string("run ids go up to 2^63-1");
+      const std::string shown = "'" + value.substr(0, 40) + (value.size() > 40 ? "...'" : "'");
+      if (error == std::errc::result_out_of_range) return shown + ": run ids go up to 2^63-1";
       if (error != std::errc() || end != value.data() + value.size() || id < 1)
-        return std::string("a run id is a whole number >= 1 (see `plumbline runs list`)");
+        return shown + " is not a run id: a whole number >= 1 (see `plumbline runs list`)";
       return std::string();
     },
     "ID");

@@ -60,7 +60,8 @@ std::string readApiKey(const RunOptions& opt, const workload::WorkloadSpec& spec
   const char* v = std::getenv(spec.target.apiKeyEnv.c_str());
   if (v == nullptr || *v == '\0') {
     if (spec.target.url == "embedded") return {};  // the embedded target needs no key
-    throw UsageError("target.api_key_env: environment variable " + spec.target.apiKeyEnv + " is not set");
+    throw UsageError("target.api_key_env: environment variable " + spec.target.apiKeyEnv +
+                     (v == nullptr ? " is not set" : " is empty"));
   }
   return v;
 }
@@ -214,7 +215,7 @@ int runCommand(const RunOptions& options) {
   try {
     return execute(options, live);
   } catch (const workload::WorkloadError& e) {
-    return fail(2, std::string("invalid workload: ") + e.what());
+    return fail(2, "invalid workload " + workload::inWorkloadFile(options.workloadPath, e));
   } catch (const store::StoreError& e) {
     return fail(store::exitCodeOf(e.kind()), e.what());
   } catch (const UsageError& e) {

@@ -1,7 +1,11 @@
 #include "core/metrics/failure_sample.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
+#include <vector>
 
 #include "core/tokenizer/utf8.h"
 
@@ -15,13 +19,49 @@ size_t sequenceLength(unsigned char lead) {
   return lead >= 0xE0 ? 3 : 2;
 }
 
+/// The forms a server may echo a key in: as sent, JSON-escaped ("\/" for '/', as PHP's
+/// json_encode writes it) and percent-encoded.
+std::vector<std::string> keyForms(std::string_view key) {
+  std::string json, percent;
+  for (const char ch : key) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (ch == '/' || ch == '"' || ch == '\\') json += '\\';
+    json += ch;
+    if (std::isalnum(c) != 0 || ch == '-' || ch == '.' || ch == '_' || ch == '~') {
+      percent += ch;
+    } else {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", c);
+      percent += hex;
+    }
+  }
+  std::vector<std::string> forms{std::string(key)};
+  for (std::string* form : {&json, &percent})
+    if (std::find(forms.begin(), forms.end(), *form) == forms.end()) forms.push_back(*form);
+  return forms;
+}
+
 std::string redacted(std::string_view body, std::string_view apiKey) {
   std::string out(body);
   if (apiKey.empty()) return out;
   static constexpr std::string_view kMark = "[api key]";
-  for (size_t at = out.find(apiKey); at != std::string::npos;
-       at = out.find(apiKey, at + kMark.size()))
-    out.replace(at, apiKey.size(), kMark);
+  const std::vector<std::string> forms = keyForms(apiKey);
+  for (const std::string& form : forms) {
+    for (size_t at = out.find(form); at != std::string::npos;
+         at = out.find(form, at + kMark.size()))
+      out.replace(at, form.size(), kMark);
+  }
+  // A body is kept up to a limit (ResponseReader): a key cut there leaves its start at the end.
+  // Four bytes or more of a form's start ending the body are taken for it.
+  constexpr size_t kLeastPart = 4;
+  for (const std::string& form : forms) {
+    for (size_t n = std::min(form.size() - 1, out.size()); n >= kLeastPart; --n) {
+      if (out.compare(out.size() - n, n, form, 0, n) == 0) {
+        out.replace(out.size() - n, n, kMark);
+        break;
+      }
+    }
+  }
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include "core/util/json_duplicate_key.h"
 #include "core/util/json_syntax_error.h"
 #include "core/util/scheduler_slice.h"
+#include "core/util/shown_key.h"
 
 namespace plumbline::mock {
 namespace {
@@ -89,7 +90,7 @@ void applyFaults(const json& faults, MockSettings& out) {
   out.faults.rates = {};
   double sum = 0.0;
   for (const auto& [key, value] : faults.items()) {
-    const std::string path = "$.faults." + key;
+    const std::string path = "$.faults." + util::shownKey(key);
     const auto cls = faultClassFromName(key);
     if (!cls) throw MockConfigError(path + ": unknown fault class");
     if (!value.is_number() || value.get<double>() < 0.0 || value.get<double>() > 1.0) {
@@ -102,7 +103,7 @@ void applyFaults(const json& faults, MockSettings& out) {
 }
 
 void applyEngineNumber(const json& e, const std::string& key, EngineParams& p) {
-  const std::string path = "$.engine." + key;
+  const std::string path = "$.engine." + util::shownKey(key);
   if (key == "max_running_seqs") p.maxRunningSeqs = static_cast<int>(positiveIntAt(e, key, path, 65536));
   else if (key == "kv_capacity_tokens") p.kvCapacityTokens = positiveIntAt(e, key, path, int64_t{1} << 32);
   else if (key == "block_tokens") p.blockTokens = static_cast<int>(positiveIntAt(e, key, path, 4096));
@@ -141,7 +142,7 @@ void checkKeys(const json& file) {
                                       "fault_seed", "stall_ms", "trickle_itl_ms", "retry_after_s", "engine"};
   for (const auto& [key, value] : file.items()) {
     if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
-      throw MockConfigError("$." + key + ": unknown key");
+      throw MockConfigError("$." + util::shownKey(key) + ": unknown key");
     }
   }
 }

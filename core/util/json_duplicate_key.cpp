@@ -5,12 +5,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/util/shown_key.h"
+
 namespace plumbline::util {
 namespace {
 
 using json = nlohmann::json;
 
-/// SAX events only: the document is never built, keys are remembered per open object.
+/// SAX events only: the document is never built, keys are remembered per open object. A frame
+/// holds its own key or index, not its path (copies of the path made a 100,000-deep array take
+/// minutes and gigabytes): the path is built once, for the duplicate.
 class DuplicateKeyFinder {
  public:
   std::optional<DuplicateKey> duplicate;
@@ -29,7 +33,8 @@ class DuplicateKeyFinder {
   bool key(json::string_t& name) {
     Frame& object = m_stack.back();
     if (!object.keys.insert(name).second) {
-      duplicate = DuplicateKey{childPath(object.path, name), name};
+      object.key = name;
+      duplicate = DuplicateKey{pathOfTop(), shownKey(name)};
       return false;  // stops the parse
     }
     object.key = name;
@@ -42,28 +47,31 @@ class DuplicateKeyFinder {
  private:
   struct Frame {
     bool array = false;
-    size_t index = 0;
-    std::string path;
-    std::string key;  ///< an object's key whose value is being read
+    size_t index = 0;  ///< an array's element being read
+    std::string key;   ///< an object's key whose value is being read
     std::unordered_set<std::string> keys;
   };
 
-  static std::string childPath(const std::string& path, const std::string& key) {
-    return path.empty() ? key : path + "." + key;
-  }
-
-  std::string valuePath() const {
-    if (m_stack.empty()) return {};
-    const Frame& parent = m_stack.back();
-    if (parent.array) return parent.path + "[" + std::to_string(parent.index) + "]";
-    return childPath(parent.path, parent.key);
+  /// "load.stages[1].rate": the path of the value the innermost frame is reading.
+  std::string pathOfTop() const {
+    std::string path;
+    for (const Frame& frame : m_stack) {
+      if (frame.array) {
+        path += "[" + std::to_string(frame.index) + "]";
+      } else {
+        if (!path.empty()) path += '.';
+        path += shownKey(frame.key);
+      }
+    }
+    // A duplicate 10,000 levels down has a 50 KB path: its end says where.
+    constexpr size_t kShownPath = 200;
+    if (path.size() > kShownPath) path = "..." + path.substr(path.size() - kShownPath);
+    return path;
   }
 
   bool open(bool array) {
-    Frame frame;
-    frame.array = array;
-    frame.path = valuePath();
-    m_stack.push_back(std::move(frame));
+    m_stack.emplace_back();
+    m_stack.back().array = array;
     return true;
   }
 

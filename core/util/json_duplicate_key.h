@@ -8,7 +8,7 @@ namespace plumbline::util {
 /// A key one JSON object names twice.
 struct DuplicateKey {
   std::string path;  ///< of its second occurrence: "load.stages[1].rate", "[2].id" in an array
-  std::string key;   ///< "rate"
+  std::string key;   ///< "rate" (control bytes escaped, at most 64 bytes: util::shownKey)
   /// "'rate' is named twice in one object (JSON readers differ in which they keep: name it once)"
   std::string reason() const;
 };

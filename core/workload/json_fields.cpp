@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/util/shown_key.h"
 #include "core/workload/workload_error.h"
 
 namespace plumbline::workload {
@@ -69,7 +70,8 @@ JsonFields::JsonFields(const nlohmann::json& value, std::string path,
   requireObject(m_value, m_path.empty() ? std::string("(root)") : m_path);
   for (const auto& item : m_value.items()) {
     if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end())
-      throw WorkloadError(childPath(item.key()), "unknown key '" + item.key() + "'");
+      throw WorkloadError(childPath(util::shownKey(item.key())),
+                          "unknown key '" + util::shownKey(item.key()) + "'");
   }
 }
 

@@ -1,6 +1,7 @@
 #include "core/workload/length_dist_parser.h"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "core/workload/json_fields.h"
@@ -33,25 +34,30 @@ void readClamps(const JsonFields& fields, LengthDist& dist) {
   }
 }
 
-/// A distribution centred outside its clamps would have most draws cut to a clamp, silently: a
-/// fixed length of 2,000,000 ran as 1,000,000 (the default max). Refused, naming the clamp.
-void checkWithinClamps(double center, const JsonFields& fields, std::string_view key,
-                       const LengthDist& dist) {
+double clampMin(const LengthDist& dist) { return static_cast<double>(dist.clampMin); }
+double clampMax(const LengthDist& dist) { return static_cast<double>(dist.clampMax); }
+
+}  // namespace
+
+void checkCenterWithinClamps(double center, const JsonFields& fields, std::string_view key,
+                             double clampMin, double clampMax, bool exponential) {
   const std::string path = fields.childPath(key);
-  if (center > static_cast<double>(dist.clampMax)) {
+  const double median = exponential ? center * std::log(2.0) : center;
+  const std::string subject = exponential ? formatNumber(center) + " puts the median (" +
+                                                formatNumber(std::round(median * 10) / 10) + ")"
+                                          : formatNumber(center) + " is";
+  if (median > clampMax) {
     throw WorkloadError(path,
-                        formatNumber(center) + " is above max " + std::to_string(dist.clampMax) +
+                        subject + " above max " + formatNumber(clampMax) +
                             (fields.has("max") ? "" : " (the default: set 'max' to allow more)") +
                             "; every draw above max is cut to it");
   }
-  if (center < static_cast<double>(dist.clampMin)) {
-    throw WorkloadError(path, formatNumber(center) + " is below min " +
-                                  std::to_string(dist.clampMin) +
+  if (median < clampMin) {
+    throw WorkloadError(path, subject + " below min " + formatNumber(clampMin) +
+                                  (fields.has("min") ? "" : " (the default)") +
                                   "; every draw below min is raised to it");
   }
 }
-
-}  // namespace
 
 const char* distKindName(DistKind kind) {
   switch (kind) {
@@ -85,11 +91,14 @@ LengthDist parseLengthDist(const nlohmann::json& value, const std::string& path)
     dist.kind = DistKind::Fixed;
     dist.p1 = fields.requireNumber("value");
     checkAtLeast(dist.p1, 1, fields.childPath("value"));
-    if (dist.p1 != std::floor(dist.p1))
+    if (dist.p1 != std::floor(dist.p1)) {
+      char shown[32];  // all the digits: 128.0000000000001 is not 128
+      std::snprintf(shown, sizeof shown, "%.17g", dist.p1);
       throw WorkloadError(fields.childPath("value"),
-                          "expected a whole number of tokens, got " + formatNumber(dist.p1));
+                          std::string("expected a whole number of tokens, got ") + shown);
+    }
     readClamps(fields, dist);
-    checkWithinClamps(dist.p1, fields, "value", dist);
+    checkCenterWithinClamps(dist.p1, fields, "value", clampMin(dist), clampMax(dist));
   } else if (name == "uniform") {
     JsonFields fields(value, path, {"dist", "min", "max"});
     dist.kind = DistKind::Uniform;
@@ -106,7 +115,7 @@ LengthDist parseLengthDist(const nlohmann::json& value, const std::string& path)
     checkPositive(dist.p1, fields.childPath("mean"));
     checkNonNegative(dist.p2, fields.childPath("stddev"));
     readClamps(fields, dist);
-    checkWithinClamps(dist.p1, fields, "mean", dist);
+    checkCenterWithinClamps(dist.p1, fields, "mean", clampMin(dist), clampMax(dist));
   } else if (name == "lognormal") {
     JsonFields fields(value, path, {"dist", "median", "sigma", "min", "max"});
     dist.kind = DistKind::Lognormal;
@@ -115,14 +124,15 @@ LengthDist parseLengthDist(const nlohmann::json& value, const std::string& path)
     checkPositive(dist.p1, fields.childPath("median"));
     checkNonNegative(dist.p2, fields.childPath("sigma"));
     readClamps(fields, dist);
-    checkWithinClamps(dist.p1, fields, "median", dist);
+    checkCenterWithinClamps(dist.p1, fields, "median", clampMin(dist), clampMax(dist));
   } else if (name == "exponential") {
     JsonFields fields(value, path, {"dist", "mean", "min", "max"});
     dist.kind = DistKind::Exponential;
     dist.p1 = fields.requireNumber("mean");
     checkPositive(dist.p1, fields.childPath("mean"));
     readClamps(fields, dist);
-    checkWithinClamps(dist.p1, fields, "mean", dist);
+    checkCenterWithinClamps(dist.p1, fields, "mean", clampMin(dist), clampMax(dist),
+                            /*exponential=*/true);
   } else if (name == "empirical") {
     throw WorkloadError(distPath, "distribution 'empirical' is not supported yet");
   } else {

@@ -26,7 +26,7 @@ int planCommand(const std::string& path, bool json, std::ostream& out, std::ostr
     }
     return 0;
   } catch (const WorkloadError& e) {
-    err << "plumbline plan: invalid workload " << path << ": " << e.what() << '\n';
+    err << "plumbline plan: invalid workload " << inWorkloadFile(path, e) << '\n';
     return 2;
   } catch (const std::bad_alloc&) {
     err << "plumbline plan: " << path << ": out of memory building the preview (a plan this large "

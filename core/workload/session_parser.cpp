@@ -100,6 +100,7 @@ SecondsDist parseSecondsDist(const nlohmann::json& value, const std::string& pat
     dist.p1 = fields.requireNumber("value");
     checkNonNegative(dist.p1, fields.childPath("value"));
     clamps(fields);
+    checkCenterWithinClamps(dist.p1, fields, "value", dist.clampMin, dist.clampMax);
   } else if (name == "uniform") {
     JsonFields fields(value, path, {"dist", "min", "max"});
     dist.kind = DistKind::Uniform;
@@ -120,12 +121,15 @@ SecondsDist parseSecondsDist(const nlohmann::json& value, const std::string& pat
     else checkPositive(dist.p1, fields.childPath(center));
     checkNonNegative(dist.p2, fields.childPath(spread));
     clamps(fields);
+    checkCenterWithinClamps(dist.p1, fields, center, dist.clampMin, dist.clampMax);
   } else if (name == "exponential") {
     JsonFields fields(value, path, {"dist", "mean", "min", "max"});
     dist.kind = DistKind::Exponential;
     dist.p1 = fields.requireNumber("mean");
     checkPositive(dist.p1, fields.childPath("mean"));
     clamps(fields);
+    checkCenterWithinClamps(dist.p1, fields, "mean", dist.clampMin, dist.clampMax,
+                            /*exponential=*/true);
   } else {
     throw WorkloadError(path + ".dist", "unknown distribution '" + name +
                                             "' (expected fixed, uniform, normal, lognormal or exponential)");

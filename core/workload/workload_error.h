@@ -18,4 +18,11 @@ class WorkloadError : public std::runtime_error {
   std::string m_reason;
 };
 
+/// "FILE: PATH: REASON" with the file named once: an error of the file's own text (I/O, syntax)
+/// has it in its path already ("w.json:4:23"), the others name a JSON path in it.
+inline std::string inWorkloadFile(const std::string& file, const WorkloadError& error) {
+  if (error.path().rfind(file, 0) == 0) return error.what();
+  return file + ": " + error.what();
+}
+
 }  // namespace plumbline::workload

@@ -176,3 +176,31 @@ TEST(ApiKeyLeak, KeyFromAFileIsSentOnlyInTheAuthorizationHeader) {
   server.stop();
   expectKeySentOnlyInTheHeader(dir, server, trace, key, keyFile);
 }
+
+// A server that echoes the key back in its error body (401), as sent, JSON-escaped and
+// percent-encoded: the first reply of the class is kept and shown (failure_samples, the report,
+// the database), with "[api key]" wherever the key was. QA found the JSON-escaped form whole in
+// all three before.
+TEST(ApiKeyLeak, AKeyTheServerEchoesInAnErrorBodyIsNotKept) {
+  TempDir dir;
+  RecordingHttpServer server(RecordingHttpServer::Reply::EchoKey401);
+  const std::string key = "sk-plumbline/leak+ECHO-9d1c04b7e2";
+  ScopedEnv env;
+  env.set(kEnvName, key);
+  for (const char* xdg :
+       {"HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"})
+    env.set(xdg, dir.file(std::string("home-") + xdg));
+  const RunTrace trace = runAndWatch(dir, writeWorkload(dir, server.baseUrl(), true), {});
+  server.stop();
+  expectKeySentOnlyInTheHeader(dir, server, trace, key, "");
+  for (const std::string form :
+       {"sk-plumbline\\/leak+ECHO-9d1c04b7e2", "sk-plumbline%2Fleak%2BECHO-9d1c04b7e2"}) {
+    EXPECT_EQ(filesContaining(dir.path(), form, ""), std::vector<std::string>{}) << form;
+    EXPECT_EQ(trace.output.find(form), std::string::npos) << form;
+  }
+  const std::string summary = readAll(dir.file("summary.json"));
+  EXPECT_NE(
+      summary.find(R"(bad key [api key]\", \"json\": \"[api key]\", \"query\": \"[api key]\")"),
+      std::string::npos)
+      << summary;
+}

@@ -58,9 +58,9 @@ TEST(CliUsage, RunIdsThatAreNotRowidsAreUsageErrors) {
   const std::pair<std::string, std::string> cases[] = {
       {"show 99999999999999999999", "run ids go up to 2^63-1"},
       {"export 18446744073709551617 --format json", "run ids go up to 2^63-1"},
-      {"show 0", "a run id is a whole number >= 1"},
-      {"delete -3", "a run id is a whole number >= 1"},
-      {"rename 1x name", "a run id is a whole number >= 1"},
+      {"show 0", "'0' is not a run id: a whole number >= 1"},
+      {"delete -3", "'-3' is not a run id: a whole number >= 1"},
+      {"rename 1x name", "'1x' is not a run id: a whole number >= 1"},
       {"compare 1 99999999999999999999", "run ids go up to 2^63-1"},
   };
   for (const auto& [args, message] : cases) {
@@ -69,5 +69,39 @@ TEST(CliUsage, RunIdsThatAreNotRowidsAreUsageErrors) {
     EXPECT_NE(r.output.find(message), std::string::npos) << args << ": " << r.output;
   }
   EXPECT_NE(access(db.c_str(), F_OK), 0) << "a database was created";
+  for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db + suffix).c_str());
+}
+
+TEST(CliUsage, AnEmptyKeyVariableIsNamedAsEmptyNotAsUnset) {
+  const std::string w = "/tmp/plumbline-cli-key-" + std::to_string(getpid()) + ".json";
+  {
+    FILE* f = std::fopen(w.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs(R"({"plumbline": 1, "name": "key", "target": {"url": "http://127.0.0.1:9",
+      "api": "chat", "model": "m", "api_key_env": "PLUMBLINE_TEST_EMPTY_KEY"},
+      "load": {"arrival": "constant", "stages": [{"rate": 1, "duration_s": 1}]},
+      "requests": {"input_tokens": {"dist": "fixed", "value": 8},
+                   "output_tokens": {"dist": "fixed", "value": 8}}})",
+               f);
+    std::fclose(f);
+  }
+  const std::string db = "/tmp/plumbline-cli-key-" + std::to_string(getpid()) + ".db";
+  const auto r = runCli("run " + w + " --db " + db);  // the variable unset
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_NE(r.output.find("environment variable PLUMBLINE_TEST_EMPTY_KEY is not set"),
+            std::string::npos)
+      << r.output;
+  const std::string withEmpty = "env PLUMBLINE_TEST_EMPTY_KEY= " + std::string(PLUMBLINE_BIN);
+  FILE* pipe = popen((withEmpty + " run " + w + " --db " + db + " 2>&1").c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buf[4096];
+  size_t n = 0;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+  const int status = pclose(pipe);
+  EXPECT_EQ(WEXITSTATUS(status), 2) << out;
+  EXPECT_NE(out.find("environment variable PLUMBLINE_TEST_EMPTY_KEY is empty"), std::string::npos)
+      << out;
+  std::remove(w.c_str());
   for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db + suffix).c_str());
 }

@@ -1,8 +1,10 @@
 #pragma once
 // A tiny HTTP/1.1 server on 127.0.0.1 for integration tests that need to see what a client
 // SENT: it records every request's header block and answers each POST with a fixed,
-// non-streamed chat completion (keep-alive, Content-Length). One thread per connection;
-// stop() (or the destructor) closes the listener and every connection and joins them.
+// non-streamed chat completion (keep-alive, Content-Length), or, made with Reply::EchoKey401, with
+// a 401 whose body echoes the Authorization header's key as sent, JSON-escaped ('/' as "\/") and
+// percent-encoded, as careless servers do. One thread per connection; stop() (or the destructor)
+// closes the listener and every connection and joins them.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -10,7 +12,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <mutex>
@@ -23,7 +27,8 @@ namespace plumbline::test {
 
 class RecordingHttpServer {
  public:
-  RecordingHttpServer() {
+  enum class Reply { Completion, EchoKey401 };
+  explicit RecordingHttpServer(Reply reply = Reply::Completion) : m_reply(reply) {
     m_listen = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
@@ -115,16 +120,45 @@ class RecordingHttpServer {
         m_requests.push_back(head);
         m_arrivalsWallNs.push_back(int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec);
       }
+      const bool echo = m_reply == Reply::EchoKey401;
       const std::string body =
-          R"({"id":"r","object":"chat.completion","model":"m","choices":[{"index":0,)"
-          R"("message":{"role":"assistant","content":"hello there"},"finish_reason":"stop"}],)"
-          R"("usage":{"prompt_tokens":8,"completion_tokens":2,"total_tokens":10}})";
-      const std::string reply = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
-                                std::to_string(body.size()) + "\r\n\r\n" + body;
+          echo
+              ? echoedKeyBody(head)
+              : R"({"id":"r","object":"chat.completion","model":"m","choices":[{"index":0,)"
+                R"("message":{"role":"assistant","content":"hello there"},"finish_reason":"stop"}],)"
+                R"("usage":{"prompt_tokens":8,"completion_tokens":2,"total_tokens":10}})";
+      const std::string reply =
+          std::string(echo ? "HTTP/1.1 401 Unauthorized" : "HTTP/1.1 200 OK") +
+          "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+          "\r\n\r\n" + body;
       if (write(fd, reply.data(), reply.size()) != static_cast<ssize_t>(reply.size())) return (void)close(fd);
     }
   }
 
+  /// {"error": "bad key KEY", "json": "KEY with / as \/", "query": "KEY percent-encoded"}.
+  static std::string echoedKeyBody(const std::string& head) {
+    const std::string field = "\r\nAuthorization: Bearer ";
+    const size_t at = head.find(field);
+    std::string key;
+    if (at != std::string::npos)
+      key = head.substr(at + field.size(), head.find("\r\n", at + 2) - at - field.size());
+    std::string json, percent;
+    for (const char c : key) {
+      if (c == '/') json += '\\';
+      json += c;
+      if (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_') {
+        percent += c;
+      } else {
+        char hex[4];
+        std::snprintf(hex, sizeof hex, "%%%02X", static_cast<unsigned char>(c));
+        percent += hex;
+      }
+    }
+    return R"({"error": "bad key )" + key + R"(", "json": ")" + json + R"(", "query": ")" +
+           percent + R"("})";
+  }
+
+  Reply m_reply = Reply::Completion;
   int m_listen = -1;
   uint16_t m_port = 0;
   std::atomic<bool> m_stopping{false};

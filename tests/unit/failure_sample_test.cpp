@@ -28,6 +28,18 @@ TEST(FailureSample, AnExcerptIsOneBoundedLineWithoutTheKey) {
             "Incorrect API key provided: [api key] (and again: [api key])");
   const std::string late = std::string(metrics::kFailureBodyMax - 5, 'a') + key;
   EXPECT_EQ(failureBodyExcerpt(late, key).find("sk-test"), std::string::npos);
+  // QA: echoed JSON-escaped (PHP writes '/' as "\/") or percent-encoded, the key was whole in the
+  // report, the summary and the database; and a key cut where the kept body ends (the reader
+  // keeps 4 KB) left its first 12 bytes once the whitespace before it collapsed.
+  const std::string slashed = "sk-QA16/with+slash_0123456789";
+  EXPECT_EQ(failureBodyExcerpt(R"({"error": "bad key sk-QA16\/with+slash_0123456789"})", slashed),
+            R"({"error": "bad key [api key]"})");
+  EXPECT_EQ(failureBodyExcerpt("key=sk-QA16%2Fwith%2Bslash_0123456789&x=1", slashed),
+            "key=[api key]&x=1");
+  EXPECT_EQ(failureBodyExcerpt("<html>\n" + std::string(4000, ' ') + "key was sk-QA16SECRE",
+                               "sk-QA16SECRETkey0123"),
+            "<html> key was [api key]");
+  EXPECT_EQ(failureBodyExcerpt("ends in sk-", "sk-QA16SECRETkey0123"), "ends in sk-");  // 3 bytes
   // Cut at kFailureBodyMax bytes on a UTF-8 boundary, and said to be cut.
   const std::string wide = std::string(metrics::kFailureBodyMax - 1, 'x') + "\xc3\xa9tail";
   const std::string cut = failureBodyExcerpt(wide, "");

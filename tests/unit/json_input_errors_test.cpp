@@ -71,6 +71,45 @@ TEST(JsonDuplicateKey, EqualKeysInDifferentObjectsAreFine) {
   EXPECT_EQ(duplicatePath(""), "none");
 }
 
+// QA: every open object kept a copy of its path, and a 200 KB file of nested arrays took more
+// than a minute and 6.5 GB. Now the path is built once, for the duplicate, and shown by its end.
+TEST(JsonDuplicateKey, DeepNestingIsLinearAndADeepPathIsShownByItsEnd) {
+  const size_t depth = 100'000;
+  const std::string deep = std::string(depth, '[') + std::string(depth, ']');
+  EXPECT_EQ(duplicatePath(deep), "none");
+  const std::string deepDuplicate =
+      std::string(depth, '[') + R"({"a": 1, "a": 2})" + std::string(depth, ']');
+  const std::string path = duplicatePath(deepDuplicate);
+  EXPECT_EQ(path.size(), 203u);
+  EXPECT_EQ(path.rfind("...", 0), 0u) << path;
+  EXPECT_EQ(path.substr(path.size() - 8), "[0][0].a");
+}
+
+// QA: a key with a newline broke the message across lines, an escape sequence reached the
+// terminal, a NUL cut the message short. Keys are shown escaped (and at most 64 bytes).
+TEST(JsonDuplicateKey, KeysAreShownEscapedAndBounded) {
+  const auto newline = util::firstDuplicateKey(R"({"a\nb": 1, "a\nb": 2})");
+  ASSERT_TRUE(newline);
+  EXPECT_EQ(newline->path, "a\\nb");
+  EXPECT_EQ(newline->reason(),
+            "'a\\nb' is named twice in one object (JSON readers differ in which they keep: name "
+            "it once)");
+  EXPECT_EQ(util::firstDuplicateKey(R"({"x": {"\u001b[31m": 1, "\u001b[31m": 2}})")->path,
+            "x.\\u001b[31m");
+  EXPECT_EQ(util::firstDuplicateKey(R"({"a\u0000b": 1, "a\u0000b": 2})")->key, "a\\u0000b");
+  const std::string longKey(1000, 'k');
+  EXPECT_EQ(util::firstDuplicateKey("{\"" + longKey + "\": 1, \"" + longKey + "\": 2}")->key,
+            std::string(64, 'k') + "...");
+  // The loader's own "unknown key" message shows keys the same way.
+  try {
+    workload::parseWorkload(
+        nlohmann::json::parse(R"({"plumbline": 1, "name": "x", "a\u0000b": 1})"));
+    ADD_FAILURE() << "accepted";
+  } catch (const workload::WorkloadError& error) {
+    EXPECT_EQ(std::string(error.what()), "a\\u0000b: unknown key 'a\\u0000b'");
+  }
+}
+
 TEST(JsonSyntaxError, PlacesTheErrorByLineAndColumnWithoutTheExceptionId) {
   const auto error = syntaxErrorOf("{\n  \"a\": 1,\n  \"b\": tru\n}");
   EXPECT_TRUE(error.placed);

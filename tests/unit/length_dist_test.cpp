@@ -62,6 +62,8 @@ TEST(LengthDist, AFixedLengthIsSentAsWrittenOrRefused) {
             "d.value: 8 is below min 16; every draw below min is raised to it");
   EXPECT_EQ(distErrorOf(R"({"dist": "fixed", "value": 2.5})"),
             "d.value: expected a whole number of tokens, got 2.5");
+  EXPECT_EQ(distErrorOf(R"({"dist": "fixed", "value": 128.0000000000001})"),
+            "d.value: expected a whole number of tokens, got 128.00000000000011");
   EXPECT_EQ(dist(R"({"dist": "fixed", "value": 3.0})").p1, 3);  // 3.0 is a whole number
 }
 
@@ -72,8 +74,15 @@ TEST(LengthDist, ADistributionCentredOutsideItsClampsIsRefused) {
   EXPECT_EQ(distErrorOf(R"({"dist": "normal", "mean": 10, "stddev": 2, "min": 16})"),
             "d.mean: 10 is below min 16; every draw below min is raised to it");
   EXPECT_EQ(distErrorOf(R"({"dist": "exponential", "mean": 3e6})"),
-            "d.mean: 3000000 is above max 1000000 (the default: set 'max' to allow more); every "
-            "draw above max is cut to it");
+            "d.mean: 3000000 puts the median (2079441.5) above max 1000000 (the default: set 'max' "
+            "to allow more); every draw above max is cut to it");
+  // An exponential's median is mean × ln 2: mean 100 with min 80 had p50 at 80.
+  EXPECT_EQ(
+      distErrorOf(R"({"dist": "exponential", "mean": 100, "min": 80})"),
+      "d.mean: 100 puts the median (69.3) below min 80; every draw below min is raised to it");
+  EXPECT_EQ(distErrorOf(R"({"dist": "exponential", "mean": 100, "min": 60})"), "accepted");
+  EXPECT_EQ(distErrorOf(R"({"dist": "normal", "mean": 0.5, "stddev": 2})"),
+            "d.mean: 0.5 is below min 1 (the default); every draw below min is raised to it");
   // Clamps that cut a tail only are what they are for.
   EXPECT_EQ(
       distErrorOf(R"({"dist": "lognormal", "median": 256, "sigma": 2, "min": 16, "max": 300})"),

@@ -69,6 +69,19 @@ TEST(SessionParser, MistakesNameTheirPath) {
                           {"think_time_s", {{"dist", "uniform"}, {"min", 3}, {"max", 1}}}})
                 .path(),
             "session.think_time_s.min");
+  // A delay centred outside its clamps would run as the clamp (50 s as 10 s), silently.
+  const auto clamped =
+      sessionError({{"shape", "multi_turn"},
+                    {"turns", kFixed3},
+                    {"think_time_s", {{"dist", "fixed"}, {"value", 50}, {"max", 10}}}});
+  EXPECT_EQ(clamped.path(), "session.think_time_s.value");
+  EXPECT_EQ(clamped.reason(), "50 is above max 10; every draw above max is cut to it");
+  EXPECT_EQ(sessionError({{"shape", "agentic"},
+                          {"steps", kFixed3},
+                          {"tool_result_tokens", kFixed3},
+                          {"tool_latency_s", {{"dist", "exponential"}, {"mean", 1}, {"min", 2}}}})
+                .path(),
+            "session.tool_latency_s.mean");
   EXPECT_EQ(sessionError({{"shape", "multi_turn"}, {"turns", {{"dist", "fixed"}, {"value", 0}}},
                           {"think_time_s", kThink}})
                 .path(),
