@@ -15,6 +15,10 @@ const QByteArray kWorkload = R"({"plumbline":1,"name":"w","target":{"url":"embed
   "requests":{"prompt":{"source":"sharegpt","file":"/abs/data.json","tokenizer":"tok/tokenizer.json"}}})";
 }  // namespace
 
+/// `--open` of a file naming a key twice ran it with the last value (QA, session 16).
+constexpr const char* kTwice =
+    R"({"plumbline": 1, "name": "x", "load": {"arrival": "poisson", "arrival": "constant"}})";
+
 class RunTargetTest : public QObject {
   Q_OBJECT
  private slots:
@@ -59,6 +63,16 @@ class RunTargetTest : public QObject {
     t.keySource = RunTarget::KeySource::Environment;
     t.keyEnvName = QStringLiteral("MY_KEY");
     QVERIFY(parse(workloadForRun(kWorkload, {}, t, {}))["target"]["api_key_env"] == "MY_KEY");
+  }
+  void aKeyNamedTwiceIsRefusedNotCollapsed() {
+    try {
+      workloadForRun(kTwice, {}, RunTarget{}, {});
+      QFAIL("a workload naming a key twice was run");
+    } catch (const std::runtime_error& e) {
+      QCOMPARE(QString::fromUtf8(e.what()),
+               QStringLiteral("workload: load.arrival: 'arrival' is named twice in one object "
+                              "(JSON readers differ in which they keep: name it once)"));
+    }
   }
   void relativeFilesBecomeAbsoluteAndAbsentOnesStayAbsent() {
     const auto j = parse(workloadForRun(kWorkload, QStringLiteral("/cat/workloads"), RunTarget{}, {}));

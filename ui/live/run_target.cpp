@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/util/json_duplicate_key.h"
+
 namespace plumbline::ui::live {
 
 namespace {
@@ -55,6 +57,11 @@ QByteArray workloadForRun(const QByteArray& workloadJson, const QString& sourceD
   Json doc = Json::parse(workloadJson.constData(), workloadJson.constData() + workloadJson.size(),
                          nullptr, false);
   if (doc.is_discarded()) throw std::runtime_error("workload: not valid JSON");
+  // Re-written below, a key named twice would reach the run as its last value: `--open` of such a
+  // file ran it while the Designer (and the CLI) refused it.
+  if (const auto duplicate = util::firstDuplicateKey(
+          std::string_view(workloadJson.constData(), static_cast<size_t>(workloadJson.size()))))
+    throw std::runtime_error("workload: " + duplicate->path + ": " + duplicate->reason());
   if (!doc.is_object()) throw std::runtime_error("workload: expected a JSON object");
   Json& t = doc["target"];
   if (!t.is_object()) t = Json::object();
