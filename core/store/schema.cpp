@@ -124,8 +124,24 @@ constexpr const char* kSchemaV5 = R"sql(
 ALTER TABLE requests ADD COLUMN retry_after_ms INTEGER;
 )sql";
 
-constexpr std::array<Migration, 5> kMigrations = {
-    {{1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {5, kSchemaV5}}};
+// v6: a run id is never given twice. A rowid is the largest id + 1, so deleting the newest run
+// handed its id to the next one (notes, comparisons and exports naming it then meant another
+// run). The highest id ever given is kept, and the writer gives the next one above it.
+constexpr const char* kSchemaV6 = R"sql(
+CREATE TABLE run_id_high (id INTEGER NOT NULL);
+INSERT INTO run_id_high SELECT COALESCE(MAX(id), 0) FROM runs;
+CREATE TRIGGER run_id_high_after_insert AFTER INSERT ON runs
+BEGIN
+  UPDATE run_id_high SET id = NEW.id WHERE NEW.id > id;
+END;
+)sql";
+
+constexpr std::array<Migration, 6> kMigrations = {{{1, kSchemaV1},
+                                                   {2, kSchemaV2},
+                                                   {3, kSchemaV3},
+                                                   {4, kSchemaV4},
+                                                   {5, kSchemaV5},
+                                                   {6, kSchemaV6}}};
 
 }  // namespace
 

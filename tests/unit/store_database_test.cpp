@@ -7,9 +7,10 @@
 #include <sqlite3.h>
 
 #include "core/store/database.h"
-#include "core/store/schema.h"
 #include "core/store/default_paths.h"
 #include "core/store/run_reader.h"
+#include "core/store/run_writer.h"
+#include "core/store/schema.h"
 #include "core/store/store_error.h"
 #include "store_test_support.h"
 
@@ -22,8 +23,8 @@ TEST(StoreDatabase, WriterCreatesDirectoryAndLatestSchema) {
   TempDir dir;
   std::string path = dir.file("a/b/runs.db");
   Database db = Database::open(path, Database::Mode::ReadWrite);
-  EXPECT_EQ(db.userVersion(), 5);
-  EXPECT_EQ(Database::kSchemaVersion, 5);
+  EXPECT_EQ(db.userVersion(), 6);
+  EXPECT_EQ(Database::kSchemaVersion, 6);
   Statement mode = db.prepare("PRAGMA journal_mode");
   ASSERT_TRUE(mode.step());
   EXPECT_EQ(mode.columnText(0), "wal");
@@ -34,7 +35,7 @@ TEST(StoreDatabase, WriterCreatesDirectoryAndLatestSchema) {
       "SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_schema WHERE type='table' "
       "ORDER BY name)");
   ASSERT_TRUE(tables.step());
-  EXPECT_EQ(tables.columnText(0), "histograms,requests,runs,tags,windows");
+  EXPECT_EQ(tables.columnText(0), "histograms,requests,run_id_high,runs,tags,windows");
 }
 
 TEST(StoreDatabase, ReopeningDoesNotMigrateAgain) {
@@ -153,7 +154,7 @@ TEST(StoreDatabase, NewerSchemaIsRejected) {
   std::string path = dir.file("runs.db");
   {
     Database db = Database::open(path, Database::Mode::ReadWrite);
-    db.exec("PRAGMA user_version=6");
+    db.exec("PRAGMA user_version=7");
   }
   for (auto mode : {Database::Mode::ReadOnly, Database::Mode::ReadWrite}) {
     try {
@@ -163,7 +164,7 @@ TEST(StoreDatabase, NewerSchemaIsRejected) {
       EXPECT_EQ(e.kind(), StoreErrorKind::TooNew);
       std::string what = e.what();
       EXPECT_NE(what.find(path), std::string::npos) << what;
-      EXPECT_NE(what.find("schema version 6"), std::string::npos) << what;
+      EXPECT_NE(what.find("schema version 7"), std::string::npos) << what;
     }
   }
 }
@@ -217,4 +218,42 @@ TEST(StoreDatabase, ARelativePathWithoutADirectoryOpensInTheCurrentOne) {
   std::filesystem::current_path(before);
   EXPECT_TRUE(std::filesystem::exists(dir.file("runs.db")));
   EXPECT_TRUE(std::filesystem::exists(dir.file("sub/runs.db")));
+}
+
+// QA: deleting the newest run handed its id to the next run (rowids are the largest + 1), so a
+// note or a comparison naming "run 3" came to mean another run. Schema v6 keeps the highest id
+// given; a database of v5 starts from its largest id.
+TEST(StoreDatabase, ARunIdIsNeverGivenTwiceEvenAfterTheNewestRunIsDeleted) {
+  plumbline::store::testing::TempDir dir;
+  const std::string path = dir.file("runs.db");
+  {
+    sqlite3* raw = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+    std::string sql;
+    for (size_t i = 0; i < 5; ++i) sql += plumbline::store::migrations()[i].sql;
+    sql +=
+        "INSERT INTO runs (id, created_at, status) VALUES (1, 'x', 'complete'), "
+        "(2, 'x', 'complete'), (3, 'x', 'complete');"
+        "DELETE FROM runs WHERE id = 3;"  // deleted under v5: that id is not known to be given
+        "PRAGMA user_version=5;";
+    ASSERT_EQ(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK)
+        << sqlite3_errmsg(raw);
+    sqlite3_close(raw);
+  }
+  auto newRun = [&] {
+    plumbline::store::RunWriter writer(path, plumbline::store::testing::sampleRunInfo());
+    return writer.runId();
+  };
+  EXPECT_EQ(newRun(), 3);  // migrated: above the largest id there was
+  EXPECT_EQ(newRun(), 4);
+  {
+    auto db = plumbline::store::Database::open(path, plumbline::store::Database::Mode::ReadWrite);
+    db.exec("DELETE FROM runs WHERE id = 4");
+  }
+  EXPECT_EQ(newRun(), 5);  // not 4 again
+  {
+    auto db = plumbline::store::Database::open(path, plumbline::store::Database::Mode::ReadWrite);
+    db.exec("DELETE FROM runs");
+  }
+  EXPECT_EQ(newRun(), 6);
 }
