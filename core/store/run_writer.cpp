@@ -57,9 +57,8 @@ class RunWriter::Connection {
         "INSERT INTO runs (id, name, created_at, t0_wall_ns, workload_name, spec_json, target_url, "
         "api, model, tool_version, host, cores, workers, coordinator_pid, status) "
         // Above every id given before, deleted ones included (schema v6).
-        "VALUES ((SELECT MAX(h.id, COALESCE((SELECT MAX(id) FROM runs), 0)) + 1 FROM run_id_high "
-        "h),"
-        "?,?,?,?,?,?,?,?,?,?,?,?,?,'running')");
+        "VALUES ((SELECT MAX(h.id, COALESCE((SELECT MAX(id) FROM runs), 0)) + 1"
+        "         FROM run_id_high h), ?,?,?,?,?,?,?,?,?,?,?,?,?,'running')");
     s.bindText(1, info.name).bindText(2, isoUtcNow()).bindInt(3, info.t0WallNs);
     s.bindText(4, info.workloadName).bindText(5, info.spec.dump()).bindText(6, info.targetUrl);
     s.bindText(7, info.api).bindText(8, info.model).bindText(9, info.toolVersion);
