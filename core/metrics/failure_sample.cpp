@@ -12,13 +12,6 @@
 namespace plumbline::metrics {
 namespace {
 
-/// Bytes of the UTF-8 sequence a lead byte starts (the text is valid UTF-8).
-size_t sequenceLength(unsigned char lead) {
-  if (lead < 0x80) return 1;
-  if (lead >= 0xF0) return 4;
-  return lead >= 0xE0 ? 3 : 2;
-}
-
 /// The forms a server may echo a key in: as sent, JSON-escaped ("\/" for '/', as PHP's
 /// json_encode writes it) and percent-encoded.
 std::vector<std::string> keyForms(std::string_view key) {
@@ -82,7 +75,9 @@ std::string failureBodyExcerpt(std::string_view body, std::string_view apiKey) {
       ++i;
       continue;
     }
-    const size_t n = sequenceLength(c);
+    size_t next = i;
+    tokenizer::nextCodePoint(text, next);  // the text is valid UTF-8: one whole character
+    const size_t n = next - i;
     if (out.size() + (space ? 1 : 0) + n > kFailureBodyMax) {
       out += "…";
       return out;

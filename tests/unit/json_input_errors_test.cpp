@@ -2,9 +2,7 @@
 // exception ids), and a key named twice in one object, which nlohmann resolves by keeping the
 // last value and other readers by keeping the first — refused in every JSON input we read.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <fstream>
 #include <string>
 
 #include "core/util/json_duplicate_key.h"
@@ -12,6 +10,7 @@
 #include "core/workload/trace_file.h"
 #include "core/workload/workload_error.h"
 #include "core/workload/workload_loader.h"
+#include "temp_text_file.h"
 
 namespace {
 
@@ -32,18 +31,6 @@ util::JsonSyntaxError syntaxErrorOf(const std::string& text) {
     return util::jsonSyntaxError(text, error);
   }
 }
-
-struct JsonInputFile {
-  explicit JsonInputFile(const std::string& text) {
-    char tmpl[] = "/tmp/plumbline-json-input-XXXXXX";
-    const int fd = mkstemp(tmpl);
-    path = tmpl;
-    close(fd);
-    std::ofstream(path) << text;
-  }
-  ~JsonInputFile() { unlink(path.c_str()); }
-  std::string path;
-};
 
 }  // namespace
 
@@ -125,7 +112,8 @@ TEST(JsonSyntaxError, PlacesTheErrorByLineAndColumnWithoutTheExceptionId) {
 }
 
 TEST(JsonInputErrors, AWorkloadNamingAKeyTwiceIsRefusedAtThatKey) {
-  const JsonInputFile file(R"({"plumbline": 1, "name": "x", "load": {"arrival": "poisson",
+  const plumbline::testing::TempTextFile file(
+      R"({"plumbline": 1, "name": "x", "load": {"arrival": "poisson",
     "stages": [{"rate": 10, "duration_s": 5, "rate": 1000}]}, "requests": {}})");
   try {
     workload::loadWorkloadFile(file.path);
@@ -139,7 +127,7 @@ TEST(JsonInputErrors, AWorkloadNamingAKeyTwiceIsRefusedAtThatKey) {
 }
 
 TEST(JsonInputErrors, AWorkloadSyntaxErrorNamesFileLineAndColumn) {
-  const JsonInputFile file("{\"plumbline\": 1,\n \"name\": \"x\",,\n}");
+  const plumbline::testing::TempTextFile file("{\"plumbline\": 1,\n \"name\": \"x\",,\n}");
   try {
     workload::loadWorkloadFile(file.path);
     FAIL() << "accepted";

@@ -1,7 +1,6 @@
 // A number too large for a double (e.g. 1e999) is a JSON error naming the file, not an
 // escaping nlohmann out_of_range. Found by sharegpt_fuzz (tests/data/fuzz_regressions/).
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
@@ -12,23 +11,11 @@
 #include "core/workload/sharegpt_dataset.h"
 #include "core/workload/workload_error.h"
 #include "core/workload/workload_loader.h"
+#include "temp_text_file.h"
 
 using namespace plumbline;
 
 namespace {
-
-/// A file holding `text` under /tmp, removed at the end of the test.
-struct TempFile {
-  explicit TempFile(const std::string& text) {
-    char tmpl[] = "/tmp/plumbline-overflow-XXXXXX";
-    const int fd = mkstemp(tmpl);
-    path = tmpl;
-    close(fd);
-    std::ofstream(path) << text;
-  }
-  ~TempFile() { unlink(path.c_str()); }
-  std::string path;
-};
 
 std::string readRegression(const std::string& name) {
   std::ifstream in(std::string(PLUMBLINE_TEST_DATA) + "/fuzz_regressions/" + name, std::ios::binary);
@@ -52,7 +39,8 @@ TEST(JsonNumberOverflow, ShareGptFuzzRegressionIsAWorkloadErrorNamingTheFile) {
 }
 
 TEST(JsonNumberOverflow, WorkloadFileIsAWorkloadErrorNamingTheFile) {
-  const TempFile file(R"({"plumbline": 1, "name": "x", "load": {"seed": 1e999}})");
+  const plumbline::testing::TempTextFile file(
+      R"({"plumbline": 1, "name": "x", "load": {"seed": 1e999}})");
   try {
     workload::loadWorkloadFile(file.path);
     FAIL() << "accepted";
@@ -63,7 +51,7 @@ TEST(JsonNumberOverflow, WorkloadFileIsAWorkloadErrorNamingTheFile) {
 }
 
 TEST(JsonNumberOverflow, TokenizerFileIsATokenizerErrorNamingTheFile) {
-  const TempFile file(R"({"model": {"type": "BPE", "dropout": 1e999}})");
+  const plumbline::testing::TempTextFile file(R"({"model": {"type": "BPE", "dropout": 1e999}})");
   try {
     tokenizer::Tokenizer::fromFile(file.path);
     FAIL() << "accepted";
