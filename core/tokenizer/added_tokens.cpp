@@ -1,17 +1,20 @@
 #include "core/tokenizer/added_tokens.h"
 
+#include "core/tokenizer/bpe_model.h"
+#include "core/tokenizer/json_source.h"
+
 #include <algorithm>
 
 namespace plumbline::tokenizer {
 
 AddedTokens AddedTokens::fromJson(const JsonSource& source) {
   AddedTokens result;
-  if (source.value().is_null()) return result;
+  if (source.isNull()) return result;
   for (size_t i = 0; i < source.array().size(); ++i) {
     const JsonSource entry = source.element(i);
     Token token{entry.child("content").string(), 0, entry.booleanOr("special", false)};
     const int64_t id = entry.child("id").integer();
-    if (id < 0 || id > INT32_MAX) entry.child("id").fail("expected a token id");
+    if (id < 0 || id > BpeModel::kMaxTokenId) entry.child("id").fail(BpeModel::kTokenIdExpected);
     token.id = static_cast<int32_t>(id);
     if (token.content.empty()) entry.child("content").fail("an added token cannot be empty");
     for (const char* flag : {"lstrip", "rstrip", "single_word"})

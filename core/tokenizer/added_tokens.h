@@ -5,9 +5,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/tokenizer/json_source.h"
-
 namespace plumbline::tokenizer {
+
+class JsonSource;  // core/tokenizer/json_source.h
 
 /// The `added_tokens` of a tokenizer.json (<|im_start|>, <think>…): matched literally in the
 /// raw text before normalization and pre-tokenization, leftmost-longest, each becoming its id.

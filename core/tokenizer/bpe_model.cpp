@@ -1,8 +1,13 @@
 #include "core/tokenizer/bpe_model.h"
 
+#include "core/tokenizer/json_source.h"
+
 #include <algorithm>
 
 namespace plumbline::tokenizer {
+
+const std::string BpeModel::kTokenIdExpected =
+    "expected a token id (a whole number from 0 to " + std::to_string(BpeModel::kMaxTokenId) + ")";
 
 namespace {
 
@@ -35,12 +40,20 @@ BpeModel BpeModel::fromJson(const JsonSource& source) {
 }
 
 void BpeModel::loadVocab(const JsonSource& vocab) {
-  m_vocab.reserve(vocab.object().size());
-  for (const auto& [token, id] : vocab.object().items()) {
-    if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() > INT32_MAX)
-      JsonSource(id, vocab.file(), vocab.path() + "[\"" + token + "\"]")
-          .fail("expected a token id");
-    m_vocab.emplace(token, id.get<int32_t>());
+  const simdjson::dom::object entries = vocab.object();
+  m_vocab.reserve(entries.size());
+  for (const simdjson::dom::key_value_pair entry : entries) {
+    const auto place = [&] {
+      return JsonSource(entry.value, vocab.file(),
+                        vocab.path() + "[\"" + std::string(entry.key) + "\"]");
+    };
+    int64_t id = 0;
+    if (entry.value.get_int64().get(id) != simdjson::SUCCESS || id < 0 || id > kMaxTokenId)
+      place().fail(kTokenIdExpected);
+    // nlohmann and Python keep the last of a key named twice, serde the first: refused, as
+    // workload files are.
+    if (!m_vocab.emplace(std::string(entry.key), static_cast<int32_t>(id)).second)
+      place().fail("token named twice in the vocab");
   }
 }
 
@@ -54,32 +67,45 @@ void BpeModel::loadByteIds(const JsonSource& vocab) {
 }
 
 void BpeModel::loadMerges(const JsonSource& merges) {
-  const size_t count = merges.array().size();
-  m_merges.reserve(count);
-  for (size_t rank = 0; rank < count; ++rank)
-    addMerge(merges.element(rank), static_cast<int32_t>(rank));
+  const simdjson::dom::array entries = merges.array();
+  m_merges.reserve(entries.size());
+  int32_t rank = 0;
+  for (const simdjson::dom::element merge : entries) addMerge(merges, merge, rank++);
 }
 
-void BpeModel::addMerge(const JsonSource& merge, int32_t rank) {
-  std::string left, right;
-  if (merge.value().is_string()) {  // "a b"
-    const std::string text = merge.string();
+void BpeModel::addMerge(const JsonSource& merges, simdjson::dom::element merge, int32_t rank) {
+  // The path is built only for an error: a merge list has ~150,000 entries.
+  const auto place = [&] {
+    return JsonSource(merge, merges.file(), merges.path() + "[" + std::to_string(rank) + "]");
+  };
+  std::string_view left, right;
+  std::string_view text;
+  if (merge.get_string().get(text) == simdjson::SUCCESS) {  // "a b"
     const size_t space = text.find(' ');
-    if (space == std::string::npos || text.find(' ', space + 1) != std::string::npos)
-      merge.fail("expected two symbols separated by one space");
+    if (space == std::string_view::npos || text.find(' ', space + 1) != std::string_view::npos)
+      place().fail("expected two symbols separated by one space");
     left = text.substr(0, space);
     right = text.substr(space + 1);
   } else {  // ["a", "b"]
-    if (merge.array().size() != 2) merge.fail("expected a pair of symbols");
-    left = merge.element(0).string();
-    right = merge.element(1).string();
+    const JsonSource pair = place();
+    if (pair.array().size() != 2) pair.fail("expected a pair of symbols");
+    size_t index = 0;
+    for (const simdjson::dom::element symbol : pair.array()) {
+      std::string_view& target = index == 0 ? left : right;
+      if (symbol.get_string().get(target) != simdjson::SUCCESS)
+        pair.element(index).fail("expected a string, got " + JsonSource::typeName(symbol));
+      ++index;
+    }
   }
+  std::string joined;
+  joined.reserve(left.size() + right.size());
+  joined.append(left).append(right);
   const auto leftId = m_vocab.find(left);
   const auto rightId = m_vocab.find(right);
-  const auto mergedId = m_vocab.find(left + right);
+  const auto mergedId = m_vocab.find(std::string_view(joined));
   if (leftId == m_vocab.end() || rightId == m_vocab.end() || mergedId == m_vocab.end())
-    merge.fail("merge of \"" + left + "\" and \"" + right +
-               "\" uses a symbol missing from the vocab");
+    place().fail("merge of \"" + std::string(left) + "\" and \"" + std::string(right) +
+                 "\" uses a symbol missing from the vocab");
   // The first (lowest-rank) occurrence of a pair wins, as in Hugging Face's loader.
   m_merges.try_emplace(pairKey(leftId->second, rightId->second), Merge{rank, mergedId->second});
 }

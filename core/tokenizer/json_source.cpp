@@ -6,66 +6,87 @@
 
 namespace plumbline::tokenizer {
 
-namespace {
+namespace dom = simdjson::dom;
 
-std::string jsonTypeName(const nlohmann::json& value) {
-  if (value.is_null()) return "null";
-  if (value.is_object()) return "an object";
-  if (value.is_array()) return "an array";
-  if (value.is_string()) return "a string";
-  if (value.is_boolean()) return "a boolean";
-  return "a number";
+std::string JsonSource::typeName(dom::element value) {
+  switch (value.type()) {
+    case dom::element_type::NULL_VALUE:
+      return "null";
+    case dom::element_type::OBJECT:
+      return "an object";
+    case dom::element_type::ARRAY:
+      return "an array";
+    case dom::element_type::STRING:
+      return "a string";
+    case dom::element_type::BOOL:
+      return "a boolean";
+    default:
+      return "a number";
+  }
 }
-
-}  // namespace
 
 void JsonSource::fail(const std::string& reason) const {
   throw TokenizerError(m_file, m_path, reason);
 }
 
-const nlohmann::json& JsonSource::object() const {
-  if (!m_value.is_object()) fail("expected an object, got " + jsonTypeName(m_value));
-  return m_value;
+dom::object JsonSource::object() const {
+  dom::object result;
+  if (m_value.get_object().get(result) != simdjson::SUCCESS)
+    fail("expected an object, got " + typeName(m_value));
+  return result;
 }
 
-const nlohmann::json& JsonSource::array() const {
-  if (!m_value.is_array()) fail("expected an array, got " + jsonTypeName(m_value));
-  return m_value;
+dom::array JsonSource::array() const {
+  dom::array result;
+  if (m_value.get_array().get(result) != simdjson::SUCCESS)
+    fail("expected an array, got " + typeName(m_value));
+  return result;
 }
 
 JsonSource JsonSource::child(std::string_view key) const {
-  const auto& value = object();
-  const auto found = value.find(key);
+  const dom::object value = object();
   const std::string path = m_path.empty() ? std::string(key) : m_path + "." + std::string(key);
-  if (found == value.end()) throw TokenizerError(m_file, path, "missing required key");
-  return JsonSource(*found, m_file, path);
+  dom::element found;
+  if (value.at_key(key).get(found) != simdjson::SUCCESS)
+    throw TokenizerError(m_file, path, "missing required key");
+  return JsonSource(found, m_file, path);
 }
 
 JsonSource JsonSource::element(size_t index) const {
-  const auto& value = array();
-  if (index >= value.size()) fail("index " + std::to_string(index) + " out of range");
-  return JsonSource(value[index], m_file, m_path + "[" + std::to_string(index) + "]");
+  const dom::array value = array();
+  dom::element found;
+  if (value.at(index).get(found) != simdjson::SUCCESS)
+    fail("index " + std::to_string(index) + " out of range");
+  return JsonSource(found, m_file, m_path + "[" + std::to_string(index) + "]");
 }
 
 bool JsonSource::has(std::string_view key) const {
-  if (!m_value.is_object()) return false;
-  const auto found = m_value.find(key);
-  return found != m_value.end() && !found->is_null();
+  dom::object value;
+  if (m_value.get_object().get(value) != simdjson::SUCCESS) return false;
+  dom::element found;
+  return value.at_key(key).get(found) == simdjson::SUCCESS && !found.is_null();
 }
 
 std::string JsonSource::string() const {
-  if (!m_value.is_string()) fail("expected a string, got " + jsonTypeName(m_value));
-  return m_value.get<std::string>();
+  std::string_view text;
+  if (m_value.get_string().get(text) != simdjson::SUCCESS)
+    fail("expected a string, got " + typeName(m_value));
+  return std::string(text);
 }
 
 int64_t JsonSource::integer() const {
-  if (!m_value.is_number_integer()) fail("expected an integer, got " + jsonTypeName(m_value));
-  return m_value.get<int64_t>();
+  int64_t number = 0;
+  if (m_value.is_uint64() && !m_value.is_int64()) fail("integer out of range");
+  if (m_value.get_int64().get(number) != simdjson::SUCCESS)
+    fail("expected an integer, got " + typeName(m_value));
+  return number;
 }
 
 bool JsonSource::boolean() const {
-  if (!m_value.is_boolean()) fail("expected a boolean, got " + jsonTypeName(m_value));
-  return m_value.get<bool>();
+  bool flag = false;
+  if (m_value.get_bool().get(flag) != simdjson::SUCCESS)
+    fail("expected a boolean, got " + typeName(m_value));
+  return flag;
 }
 
 bool JsonSource::booleanOr(std::string_view key, bool fallback) const {

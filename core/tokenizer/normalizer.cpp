@@ -1,5 +1,7 @@
 #include "core/tokenizer/normalizer.h"
 
+#include "core/tokenizer/json_source.h"
+
 #include <unicode/bytestream.h>
 #include <unicode/normalizer2.h>
 #include <unicode/stringpiece.h>
@@ -10,7 +12,7 @@
 namespace plumbline::tokenizer {
 
 Normalizer Normalizer::fromJson(const JsonSource& source) {
-  if (source.value().is_null()) return Normalizer(Form::None);
+  if (source.isNull()) return Normalizer(Form::None);
   const JsonSource type = source.child("type");
   if (type.string() != "NFC")
     type.fail("unsupported normalizer \"" + type.string() + "\" (supported: NFC)");

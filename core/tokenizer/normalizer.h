@@ -2,9 +2,9 @@
 #include <string>
 #include <string_view>
 
-#include "core/tokenizer/json_source.h"
-
 namespace plumbline::tokenizer {
+
+class JsonSource;  // core/tokenizer/json_source.h
 
 /// The `normalizer` of a tokenizer.json: none, or Unicode NFC (Qwen's), done with ICU.
 class Normalizer {

@@ -1,5 +1,7 @@
 #include "core/tokenizer/pre_tokenizer.h"
 
+#include "core/tokenizer/json_source.h"
+
 #include <stdexcept>
 
 namespace plumbline::tokenizer {
@@ -14,8 +16,7 @@ constexpr const char* kGpt2Pattern =
 
 PreTokenizer PreTokenizer::fromJson(const JsonSource& source) {
   PreTokenizer result;
-  if (source.value().is_null())
-    source.fail("byte-level BPE needs a ByteLevel pre-tokenizer, got null");
+  if (source.isNull()) source.fail("byte-level BPE needs a ByteLevel pre-tokenizer, got null");
   const std::string type = source.child("type").string();
   if (type == "Sequence") {
     const JsonSource steps = source.child("pretokenizers");

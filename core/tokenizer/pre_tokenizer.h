@@ -3,10 +3,11 @@
 #include <string_view>
 #include <vector>
 
-#include "core/tokenizer/json_source.h"
 #include "core/tokenizer/regex_splitter.h"
 
 namespace plumbline::tokenizer {
+
+class JsonSource;  // core/tokenizer/json_source.h
 
 /// The `pre_tokenizer` of a byte-level BPE tokenizer.json: Split steps (regex or literal) and
 /// one ByteLevel step, alone or in a Sequence. Pieces stay raw UTF-8 bytes: the byte-level

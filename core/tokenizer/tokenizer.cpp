@@ -3,10 +3,15 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <simdjson.h>
+
+#include "core/tokenizer/json_source.h"
 #include "core/tokenizer/tokenizer_error.h"
 #include "core/tokenizer/utf8.h"
 #include "core/util/json_syntax_error.h"
@@ -24,6 +29,26 @@ void checkDecoder(const JsonSource& root) {
 
 }  // namespace
 
+Tokenizer Tokenizer::fromParsed(const simdjson::padded_string& text, const std::string& file) {
+  simdjson::dom::parser parser;  // owns the document fromRoot reads
+  simdjson::dom::element document;
+  const simdjson::error_code parsed = parser.parse(text).get(document);
+  if (parsed != simdjson::SUCCESS) {
+    // simdjson says what, not where: the slower parser places the error (line and column).
+    const std::string_view view(text.data(), text.size());
+    try {
+      [[maybe_unused]] const nlohmann::json reparsed = nlohmann::json::parse(view);
+    } catch (const nlohmann::json::exception& error) {  // parse_error, or out_of_range
+      throw TokenizerError(file, "",
+                           "not valid JSON: " + util::jsonSyntaxError(view, error).describe());
+    }
+    // What only simdjson refuses: nesting deeper than it reads, an integer past 64 bits.
+    throw TokenizerError(file, "",
+                         std::string("not valid JSON: ") + simdjson::error_message(parsed));
+  }
+  return fromRoot(JsonSource(document, file));
+}
+
 Tokenizer::Tokenizer(std::string file, Normalizer normalizer, PreTokenizer preTokenizer,
                      BpeModel model, AddedTokens added)
     : m_file(std::move(file)),
@@ -35,27 +60,45 @@ Tokenizer::Tokenizer(std::string file, Normalizer normalizer, PreTokenizer preTo
 }
 
 Tokenizer Tokenizer::fromFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw TokenizerError(path, "", std::string("cannot open: ") + std::strerror(errno));
-  std::stringstream content;
-  content << in.rdbuf();
-  nlohmann::json json;
-  try {
-    json = nlohmann::json::parse(content.str());
-  } catch (const nlohmann::json::exception& error) {  // parse_error, or out_of_range: a huge number
-    throw TokenizerError(
-        path, "", "not valid JSON: " + util::jsonSyntaxError(content.str(), error).describe());
+  const auto failed = [&path](const char* what) {
+    return TokenizerError(path, "", std::string(what) + ": " + std::strerror(errno));
+  };
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw failed("cannot open");
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+  } closer{fd};
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) throw failed("cannot read");
+  if (!S_ISREG(info.st_mode)) throw TokenizerError(path, "", "cannot read: not a regular file");
+  // Read once into simdjson's padded buffer: the file is ~11 MB and parsed in place.
+  simdjson::padded_string text(static_cast<size_t>(info.st_size));
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t got = ::read(fd, text.data() + done, text.size() - done);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw failed("cannot read");
+    if (got == 0) throw TokenizerError(path, "", "cannot read: the file shrank while being read");
+    done += static_cast<size_t>(got);
   }
-  return fromJson(json, path);
+  return fromParsed(text, path);
 }
 
 Tokenizer Tokenizer::fromJson(const nlohmann::json& json, const std::string& file) {
-  const JsonSource root(json, file);
+  return fromText(json.dump(), file);
+}
+
+Tokenizer Tokenizer::fromText(std::string_view text, const std::string& file) {
+  return fromParsed(simdjson::padded_string(text), file);
+}
+
+Tokenizer Tokenizer::fromRoot(const JsonSource& root) {
+  const std::string& file = root.file();
   root.object();
   checkDecoder(root);
-  static const nlohmann::json kAbsent = nullptr;
-  const auto normalizer = Normalizer::fromJson(
-      root.has("normalizer") ? root.child("normalizer") : JsonSource(kAbsent, file, "normalizer"));
+  const auto normalizer =
+      root.has("normalizer") ? Normalizer::fromJson(root.child("normalizer")) : Normalizer();
   auto preTokenizer = PreTokenizer::fromJson(root.child("pre_tokenizer"));
   auto model = BpeModel::fromJson(root.child("model"));
   auto added =
@@ -132,7 +175,7 @@ std::string Tokenizer::decode(std::span<const int32_t> ids) const {
 std::optional<int32_t> Tokenizer::tokenId(std::string_view token) const {
   for (const auto& added : m_added.tokens())
     if (added.content == token) return added.id;
-  const auto found = m_model.vocab().find(std::string(token));
+  const auto found = m_model.vocab().find(token);
   if (found == m_model.vocab().end()) return std::nullopt;
   return found->second;
 }

@@ -13,6 +13,10 @@
 #include "core/tokenizer/normalizer.h"
 #include "core/tokenizer/pre_tokenizer.h"
 
+namespace simdjson {
+struct padded_string;
+}
+
 namespace plumbline::tokenizer {
 
 /// A Hugging Face tokenizer.json of the byte-level BPE family (GPT-2, Llama 3, Qwen):
@@ -26,7 +30,9 @@ class Tokenizer {
  public:
   /// Throws TokenizerError naming the file and the JSON path of anything unusable.
   static Tokenizer fromFile(const std::string& path);
-  /// `file` names the source in errors and in file().
+  /// The text of a tokenizer.json; `file` names the source in errors and in file().
+  static Tokenizer fromText(std::string_view text, const std::string& file);
+  /// The same from a document built in code (tests).
   static Tokenizer fromJson(const nlohmann::json& json, const std::string& file);
 
   std::vector<int32_t> encode(std::string_view text);
@@ -49,6 +55,9 @@ class Tokenizer {
  private:
   Tokenizer(std::string file, Normalizer normalizer, PreTokenizer preTokenizer, BpeModel model,
             AddedTokens added);
+  /// Parses `text` (simdjson's padded buffer; fromFile reads the file straight into one).
+  static Tokenizer fromParsed(const simdjson::padded_string& text, const std::string& file);
+  static Tokenizer fromRoot(const JsonSource& root);
   void buildDecodeTable();
   void encodePlain(std::string_view text, std::vector<int32_t>& ids);
 

@@ -34,13 +34,26 @@ nlohmann::json tinyTokenizer() {
       {"model", {{"type", "BPE"}, {"vocab", vocab}, {"merges", {"h e", "l l", "he ll", "Ġ w"}}}}};
 }
 
-std::string tokenizerErrorOf(const nlohmann::json& json) {
+std::string tokenizerTextErrorOf(std::string_view text) {
   try {
-    Tokenizer::fromJson(json, "tiny.json");
+    Tokenizer::fromText(text, "tiny.json");
   } catch (const TokenizerError& error) {
     return error.what();
   }
   return "no error";
+}
+
+std::string tokenizerErrorOf(const nlohmann::json& json) {
+  return tokenizerTextErrorOf(json.dump());
+}
+
+/// The tiny tokenizer as text, with its vocab's `"ll": 257` replaced by `replacement`.
+std::string tinyTokenizerTextWithLl(std::string_view replacement) {
+  std::string text = tinyTokenizer().dump();
+  const std::string entry = "\"ll\":257";
+  const size_t at = text.find(entry);
+  if (at == std::string::npos) return "entry not found";
+  return text.replace(at, entry.size(), replacement);
 }
 
 }  // namespace
@@ -126,6 +139,59 @@ TEST(TokenizerErrors, NameTheFileAndJsonPath) {
   EXPECT_EQ(tokenizerErrorOf(json), "tiny.json: model.vocab: no entry for the byte-level symbol of byte 0");
 }
 
+TEST(TokenizerErrors, MergePairsAndVocabIdsNameTheirPath) {
+  auto json = tinyTokenizer();
+  json["model"]["merges"][1] = nlohmann::json::array({"l", 7});
+  EXPECT_EQ(tokenizerErrorOf(json),
+            "tiny.json: model.merges[1][1]: expected a string, got a number");
+  json["model"]["merges"][1] = nlohmann::json::array({"l"});
+  EXPECT_EQ(tokenizerErrorOf(json), "tiny.json: model.merges[1]: expected a pair of symbols");
+  json["model"]["merges"][1] = 12;
+  EXPECT_EQ(tokenizerErrorOf(json), "tiny.json: model.merges[1]: expected an array, got a number");
+  json = tinyTokenizer();
+  const std::string idExpected =
+      "tiny.json: model.vocab[\"ll\"]: expected a token id (a whole number from 0 to 4194303)";
+  json["model"]["vocab"]["ll"] = 2.5;
+  EXPECT_EQ(tokenizerErrorOf(json), idExpected);
+  json["model"]["vocab"]["ll"] = -1;
+  EXPECT_EQ(tokenizerErrorOf(json), idExpected);
+  // Decoding keeps a table by id: 80,200,000 asked for 2.5 GB (tokenizer_json_fuzz).
+  json["model"]["vocab"]["ll"] = 80200000;
+  EXPECT_EQ(tokenizerErrorOf(json), idExpected);
+  json["model"]["vocab"]["ll"] = 4194304;
+  EXPECT_EQ(tokenizerErrorOf(json), idExpected);
+  json = tinyTokenizer();
+  json["added_tokens"][0]["id"] = 3000000000LL;
+  EXPECT_EQ(
+      tokenizerErrorOf(json),
+      "tiny.json: added_tokens[0].id: expected a token id (a whole number from 0 to 4194303)");
+  json = tinyTokenizer();
+  json["added_tokens"][0]["id"] = 18446744073709551615ULL;
+  EXPECT_EQ(tokenizerErrorOf(json), "tiny.json: added_tokens[0].id: integer out of range");
+}
+
+// A token named twice would take one id or the other depending on the reader (nlohmann and
+// Python keep the last, serde the first): refused, as in workload files.
+TEST(TokenizerErrors, ATokenNamedTwiceInTheVocabIsRefused) {
+  EXPECT_EQ(tokenizerTextErrorOf(tinyTokenizerTextWithLl("\"ll\":257,\"ll\":258")),
+            "tiny.json: model.vocab[\"ll\"]: token named twice in the vocab");
+  EXPECT_EQ(tokenizerTextErrorOf(tinyTokenizerTextWithLl("\"ll\":257")), "no error");
+}
+
+TEST(TokenizerErrors, SyntaxErrorsArePlacedAndWhatOnlyTheFastParserRefusesIsNamed) {
+  EXPECT_EQ(tokenizerTextErrorOf("{\"model\":\n  [1, 2"),
+            "tiny.json: not valid JSON: line 2, column 8: syntax error while parsing array - "
+            "unexpected end of input; expected ']'");
+  EXPECT_EQ(tokenizerTextErrorOf(""),
+            "tiny.json: not valid JSON: line 1, column 1: syntax error while parsing value - "
+            "unexpected end of input; expected '[', '{', or a literal");
+  // Deeper than simdjson reads (1024 levels), though well-formed.
+  const std::string deep = "{\"model\": " + std::string(2000, '[') + std::string(2000, ']') + "}";
+  const std::string error = tokenizerTextErrorOf(deep);
+  EXPECT_EQ(error.rfind("tiny.json: not valid JSON: ", 0), 0U) << error;
+  EXPECT_NE(error.find("deep"), std::string::npos) << error;
+}
+
 TEST(TokenizerErrors, ReportUnreadableAndMalformedFiles) {
   EXPECT_THROW(Tokenizer::fromFile("/nonexistent/tokenizer.json"), TokenizerError);
   const auto path = std::filesystem::temp_directory_path() / "plumbline_bad_tokenizer.json";
@@ -138,6 +204,21 @@ TEST(TokenizerErrors, ReportUnreadableAndMalformedFiles) {
     EXPECT_NE(std::string(error.what()).find("not valid JSON"), std::string::npos);
   }
   std::filesystem::remove(path);
+  const auto directory = std::filesystem::temp_directory_path() / "plumbline_tokenizer_dir.json";
+  std::filesystem::create_directories(directory);
+  try {
+    Tokenizer::fromFile(directory.string());
+    ADD_FAILURE() << "no error";
+  } catch (const TokenizerError& error) {
+    EXPECT_EQ(std::string(error.what()), directory.string() + ": cannot read: not a regular file");
+  }
+  std::filesystem::remove(directory);
+  try {
+    Tokenizer::fromFile("/nonexistent/tokenizer.json");
+  } catch (const TokenizerError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "/nonexistent/tokenizer.json: cannot open: No such file or directory");
+  }
 }
 
 TEST(Tokenizer, KeepsOnlyMatchesForAnInvertedRemovedSplit) {
