@@ -5,11 +5,15 @@
 # 8 sources), which is what makes the two fit in CI's 20 minutes on 2 cores (README "Sanitizers").
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each step starts with a UTC time stamp, so a CI log shows where its minutes went.
+step() { echo "== $(date -u +%H:%M:%S) $*"; }
+step "install what is missing"
 bash packaging/install-deps.sh
 # The official openai SDK, pinned by tests/conformance/package-lock.json, for the conformance test.
 npm ci --prefix tests/conformance --no-audit --no-fund --loglevel=error
 cmake --preset ci
 cmake --preset asan-ci
+step "build the optimised tree (ci)"
 cmake --build --preset ci
 
 # The optimised suite's integration tests run one at a time and mostly wait on the processes they
@@ -24,17 +28,20 @@ if ! chrt --idle 0 true 2>/dev/null; then idle=(nice -n 19); fi  # no SCHED_IDLE
 "${idle[@]}" cmake --build --preset asan-ci >"$asan_log" 2>&1 &
 asan_build=$!
 suite=0
+step "the optimised suite, the ASan build beside it"
 ctest --preset ci -j2 --label-exclude timing || suite=$?
 build=0
 wait "$asan_build" || build=$?
-echo "== ASan build (ran beside the optimised suite), last lines of $asan_log:"
+step "ASan build (ran beside the optimised suite) done; last lines of $asan_log:"
 tail -n 3 "$asan_log"
 if [ "$build" -ne 0 ]; then
   cat "$asan_log"
   echo "ASan build failed (exit $build)" >&2
   exit "$build"
 fi
-echo "== The optimised suite's timing-judged runs, with nothing building beside them"
+step "the optimised suite's timing-judged runs, with nothing building beside them"
 ctest --preset ci --label-regex timing || suite=$?
-ctest --preset asan-ci -j2 || suite=$?
+step "the ASan + UBSan suite"
+ctest --preset asan-ci -j3 || suite=$?
+step "done"
 exit "$suite"
