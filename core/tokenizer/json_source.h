@@ -9,9 +9,9 @@ namespace plumbline::tokenizer {
 
 /// One JSON value of a tokenizer file and where it sits ("model.merges[3]"); every accessor
 /// throws TokenizerError naming the file and that path. The value is a simdjson DOM handle: the
-/// parser that produced it must outlive this (Tokenizer::fromText keeps it for the load).
-/// simdjson parses the 11 MB Qwen3 file in milliseconds, where a DOM of its own per value took
-/// most of a worker's start-up (0.55 s; 5.5 s under ASan).
+/// parser that produced it must outlive this (Tokenizer::fromParsed keeps it for the load).
+/// simdjson parses the 11 MB Qwen3 file in milliseconds; nlohmann's DOM of it was most of the
+/// 0.75 s a process took to load it (6.2 s under ASan).
 class JsonSource {
  public:
   JsonSource(simdjson::dom::element value, std::string file, std::string path = {})
@@ -30,7 +30,6 @@ class JsonSource {
   bool has(std::string_view key) const;
 
   bool isNull() const { return m_value.is_null(); }
-  bool isString() const { return m_value.is_string(); }
   std::string string() const;
   int64_t integer() const;
   bool boolean() const;

@@ -74,6 +74,9 @@ Tokenizer Tokenizer::fromFile(const std::string& path) {
   if (!S_ISREG(info.st_mode)) throw TokenizerError(path, "", "cannot read: not a regular file");
   // Read once into simdjson's padded buffer: the file is ~11 MB and parsed in place.
   simdjson::padded_string text(static_cast<size_t>(info.st_size));
+  if (text.data() == nullptr)  // simdjson allocates without throwing
+    throw TokenizerError(path, "",
+                         "cannot read: no memory for " + std::to_string(info.st_size) + " bytes");
   size_t done = 0;
   while (done < text.size()) {
     const ssize_t got = ::read(fd, text.data() + done, text.size() - done);

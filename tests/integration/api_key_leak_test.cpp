@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "tests/integration/child_process.h"
+#include "tests/integration/process_tree.h"
 #include "tests/integration/recording_http_server.h"
 
 using nlohmann::json;
@@ -49,13 +50,11 @@ std::string writeWorkload(const TempDir& dir, const std::string& url, bool withK
 
 /// The command line of `pid` and, recursively, of every process below it.
 void collectCommandLines(pid_t pid, std::map<pid_t, std::string>& out) {
-  std::string line = readAll("/proc/" + std::to_string(pid) + "/cmdline");
+  std::string line = plumbline::test::readProcFile("/proc/" + std::to_string(pid) + "/cmdline");
   if (line.empty()) return;
   std::replace(line.begin(), line.end(), '\0', ' ');
   out[pid] = line;
-  std::ifstream children("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children");
-  pid_t child = 0;
-  while (children >> child) collectCommandLines(child, out);
+  for (const pid_t child : plumbline::test::childPids(pid)) collectCommandLines(child, out);
 }
 
 /// Environment for the child run: a key (maybe) and every default data/config place under `dir`,
