@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -204,7 +206,8 @@ TEST(TokenizerErrors, ReportUnreadableAndMalformedFiles) {
     EXPECT_NE(std::string(error.what()).find("not valid JSON"), std::string::npos);
   }
   std::filesystem::remove(path);
-  const auto directory = std::filesystem::temp_directory_path() / "plumbline_tokenizer_dir.json";
+  const auto directory = std::filesystem::temp_directory_path() /
+                         ("plumbline_tokenizer_dir_" + std::to_string(getpid()) + ".json");
   std::filesystem::create_directories(directory);
   try {
     Tokenizer::fromFile(directory.string());
@@ -215,6 +218,7 @@ TEST(TokenizerErrors, ReportUnreadableAndMalformedFiles) {
   std::filesystem::remove(directory);
   try {
     Tokenizer::fromFile("/nonexistent/tokenizer.json");
+    ADD_FAILURE() << "no error";
   } catch (const TokenizerError& error) {
     EXPECT_EQ(std::string(error.what()),
               "/nonexistent/tokenizer.json: cannot open: No such file or directory");
