@@ -19,6 +19,19 @@ namespace {
 
 using testing::TempDir;
 
+/// A database as an older version of the tool left it: the schema migrations up to `version`,
+/// then `rows` (SQL), at that user_version.
+void writeOldDatabase(const std::string& path, size_t version, const std::string& rows) {
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+  std::string sql;
+  for (size_t i = 0; i < version; ++i) sql += migrations()[i].sql;
+  sql += rows + "PRAGMA user_version=" + std::to_string(version) + ";";
+  ASSERT_EQ(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK)
+      << sqlite3_errmsg(raw);
+  sqlite3_close(raw);
+}
+
 TEST(StoreDatabase, WriterCreatesDirectoryAndLatestSchema) {
   TempDir dir;
   std::string path = dir.file("a/b/runs.db");
@@ -57,18 +70,12 @@ TEST(StoreDatabase, ReopeningDoesNotMigrateAgain) {
 TEST(StoreDatabase, Version1DatabaseMigratesKeepingItsWindows) {
   TempDir dir;
   std::string path = dir.file("runs.db");
-  {
-    // A database as version 1 of the tool left it: schema v1 and a run with one window.
-    sqlite3* raw = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
-    const std::string v1 = std::string(plumbline::store::migrations()[0].sql) +
-                           "INSERT INTO runs (id, created_at, status) VALUES (1, 'x', 'complete');"
-                           "INSERT INTO windows VALUES (1, 0, 0, 1000000000, 20, 19, 18, 1, '{\"timeout\":1}', 900, 400,"
-                           " 3, 1.5, 2.5, 0.5, 0.75, 10, 20, 0.01, 0.02, 0.03, 0.4, 0.3, 1.25, 2, 0);"
-                           "PRAGMA user_version=1;";
-    ASSERT_EQ(sqlite3_exec(raw, v1.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(raw);
-    sqlite3_close(raw);
-  }
+  // A database as version 1 of the tool left it: schema v1 and a run with one window.
+  ASSERT_NO_FATAL_FAILURE(writeOldDatabase(
+      path, 1,
+      "INSERT INTO runs (id, created_at, status) VALUES (1, 'x', 'complete');"
+      "INSERT INTO windows VALUES (1, 0, 0, 1000000000, 20, 19, 18, 1, '{\"timeout\":1}', 900, 400,"
+      " 3, 1.5, 2.5, 0.5, 0.75, 10, 20, 0.01, 0.02, 0.03, 0.4, 0.3, 1.25, 2, 0);"));
   { Database::open(path, Database::Mode::ReadWrite); }  // a writer migrates
   plumbline::store::RunReader reader(path);
   const auto windows = reader.windows(1);
@@ -83,21 +90,12 @@ TEST(StoreDatabase, Version1DatabaseMigratesKeepingItsWindows) {
 TEST(StoreDatabase, Version4DatabaseMigratesItsRequestsToNoRetryAfter) {
   TempDir dir;
   std::string path = dir.file("runs.db");
-  {
-    // Schema v4 and one request row as version 4 left it (18 columns, no retry_after_ms).
-    sqlite3* raw = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
-    std::string sql;
-    for (size_t i = 0; i < 4; ++i) sql += plumbline::store::migrations()[i].sql;
-    sql +=
-        "INSERT INTO runs (id, created_at, status) VALUES (1, 'x', 'complete');"
-        "INSERT INTO requests VALUES (1, 7, 0, 0, 100, 120, -1, -1, -1, 5000, -1, -1, 16, 0, 0, "
-        "429, 5, 130);"
-        "PRAGMA user_version=4;";
-    ASSERT_EQ(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK)
-        << sqlite3_errmsg(raw);
-    sqlite3_close(raw);
-  }
+  // Schema v4 and one request row as version 4 left it (18 columns, no retry_after_ms).
+  ASSERT_NO_FATAL_FAILURE(writeOldDatabase(
+      path, 4,
+      "INSERT INTO runs (id, created_at, status) VALUES (1, 'x', 'complete');"
+      "INSERT INTO requests VALUES (1, 7, 0, 0, 100, 120, -1, -1, -1, 5000, -1, -1, 16, 0, 0, "
+      "429, 5, 130);"));
   { Database::open(path, Database::Mode::ReadWrite); }  // a writer migrates
   plumbline::store::RunReader reader(path);
   std::vector<plumbline::metrics::RequestRecord> rows;
@@ -226,20 +224,11 @@ TEST(StoreDatabase, ARelativePathWithoutADirectoryOpensInTheCurrentOne) {
 TEST(StoreDatabase, ARunIdIsNeverGivenTwiceEvenAfterTheNewestRunIsDeleted) {
   plumbline::store::testing::TempDir dir;
   const std::string path = dir.file("runs.db");
-  {
-    sqlite3* raw = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
-    std::string sql;
-    for (size_t i = 0; i < 5; ++i) sql += plumbline::store::migrations()[i].sql;
-    sql +=
-        "INSERT INTO runs (id, created_at, status) VALUES (1, 'x', 'complete'), "
-        "(2, 'x', 'complete'), (3, 'x', 'complete');"
-        "DELETE FROM runs WHERE id = 3;"  // deleted under v5: that id is not known to be given
-        "PRAGMA user_version=5;";
-    ASSERT_EQ(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK)
-        << sqlite3_errmsg(raw);
-    sqlite3_close(raw);
-  }
+  ASSERT_NO_FATAL_FAILURE(plumbline::store::writeOldDatabase(
+      path, 5,
+      "INSERT INTO runs (id, created_at, status) VALUES (1, 'x', 'complete'), "
+      "(2, 'x', 'complete'), (3, 'x', 'complete');"
+      "DELETE FROM runs WHERE id = 3;"));  // deleted under v5: that id is not known to be given
   auto newRun = [&] {
     plumbline::store::RunWriter writer(path, plumbline::store::testing::sampleRunInfo());
     return writer.runId();
