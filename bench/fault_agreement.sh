@@ -3,7 +3,7 @@
 # run` drives it, and the table sets the mock's count of each class (/mock/stats "faults")
 # against the harness's count of the error class it maps to (summary "errors"):
 #   http_500, http_503 -> http_5xx        http_429 -> rate_limited (Retry-After sent; the
-#   refuse (TCP reset) -> connect           harness is open loop and does not back off)
+#   refuse (TCP reset) -> no_reply          harness is open loop and does not back off)
 #   stall_first_byte, stall_mid_stream -> timeout (stall_ms 2500 > timeout_s 1)
 #   stream_cut -> stream_cut (non-streaming: body shorter than its Content-Length)
 #   malformed_chunk -> malformed_stream (non-streaming: broken JSON body)
@@ -62,7 +62,7 @@ jq -r --slurpfile s "$tmp/s.json" '
   def harness($c): $r.errors[$c] // 0;
   [["http_500+http_503", "http_5xx", mock("http_500") + mock("http_503"), harness("http_5xx")],
    ["http_429", "rate_limited", mock("http_429"), harness("rate_limited")],
-   ["refuse", "connect", mock("refuse"), harness("connect")],
+   ["refuse", "no_reply", mock("refuse"), harness("no_reply")],
    ["stall_first_byte+stall_mid_stream", "timeout", mock("stall_first_byte") + mock("stall_mid_stream"), harness("timeout")],
    ["stream_cut", "stream_cut", mock("stream_cut"), harness("stream_cut")],
    ["malformed_chunk", "malformed_stream", mock("malformed_chunk"), harness("malformed_stream")]]

@@ -296,7 +296,8 @@ FailureSampleReport decodeFailureSample(std::string_view payload) {
   if (cls >= metrics::kErrorClassCount || !metrics::isHttpStatusClass(report.errorClass))
     throw ProtocolError("failure sample frame: class " + std::to_string(cls) +
                         " is not one a reply's status decides");
-  if (report.sample.status < 100 || report.sample.status > 599)
+  if (report.sample.status < metrics::kMinHttpStatus ||
+      report.sample.status > metrics::kMaxHttpStatus)
     throw ProtocolError("failure sample frame: status " + std::to_string(report.sample.status) +
                         " is not an HTTP status");
   if (report.sample.sendNs < 0) throw ProtocolError("failure sample frame: negative send time");

@@ -126,7 +126,7 @@ std::string encodeDone(const DoneReport& d);
 DoneReport decodeDone(std::string_view payload);
 
 /// A worker's first reply of one failing HTTP class: u8 class, i32 status, i64 send ns, bytes
-/// body excerpt. Decoding checks the class is one a status decides, the status is 100–599, the
+/// body excerpt. Decoding checks the class is one a status decides, the status is 100–999, the
 /// send time is not negative and the body is no longer than an excerpt can be.
 struct FailureSampleReport {
   metrics::ErrorClass errorClass = metrics::ErrorClass::None;

@@ -386,13 +386,12 @@ void Http1Driver::fail(Http1Connection& c, ErrorClass cls, int osErrno) {
 }
 
 void Http1Driver::transportFailure(Http1Connection& c, int osErrno) {
-  // As libcurl reports it: nothing back is a connect failure (on a reused connection too:
-  // the request is never sent again), a response cut short is stream_cut.
+  // The connection was open (a write or a read failed on it): nothing back is no_reply (on a
+  // reused connection too: the request is never sent again), a response cut short stream_cut.
   Transfer& t = *c.transfer;
   const bool gotBytes = t.bytesReceived > 0 || t.record.firstByteNs >= 0;
   if (gotBytes) return fail(c, ErrorClass::StreamCut, osErrno);
-  noteSocketError(t, osErrno);
-  fail(c, t.record.error, osErrno);
+  fail(c, ErrorClass::NoReply, osErrno);
 }
 
 void Http1Driver::finishTransfer(Transfer& t) {

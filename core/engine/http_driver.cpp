@@ -249,6 +249,10 @@ ErrorClass classifyCurl(int code, bool gotBytes) {
     case CURLE_UNSUPPORTED_PROTOCOL:
     case CURLE_BAD_CONTENT_ENCODING:
       return ErrorClass::MalformedStream;
+    case CURLE_GOT_NOTHING:  // connected, the request went out, the server closed: no reply
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+      return gotBytes ? ErrorClass::StreamCut : ErrorClass::NoReply;
     default:
       return gotBytes ? ErrorClass::StreamCut : ErrorClass::Connect;
   }
@@ -265,7 +269,7 @@ void HttpDriver::finish(Transfer& t, int curlCode) {
       curl_easy_header(t.easy, "Retry-After", 0, CURLH_HEADER, -1, &h) == CURLHE_OK && h != nullptr)
     r.retryAfterMs = net::parseRetryAfterMsNow(h->value);
   if (t.retryRefused) {
-    r.error = ErrorClass::Connect;  // the server dropped the connection without a reply
+    r.error = ErrorClass::NoReply;  // the server dropped the connection without a reply
   } else if (curlCode != CURLE_OK) {
     r.error = classifyCurl(curlCode, t.bytesReceived > 0 || r.firstByteNs >= 0);
     if (r.error == ErrorClass::Connect) {

@@ -485,7 +485,8 @@ void Worker::reportFirstFailure(const Transfer& t) {
   m_failuresSampled |= bit;
   FailureSampleReport report;
   report.errorClass = t.record.error;
-  report.sample.status = static_cast<int32_t>(std::clamp<long>(t.status, 100, 599));
+  report.sample.status = static_cast<int32_t>(
+      std::clamp<long>(t.status, metrics::kMinHttpStatus, metrics::kMaxHttpStatus));
   report.sample.sendNs = std::max<int64_t>(0, t.record.sendNs);
   // t.response holds the start of an error body (ResponseReader); the key never leaves here.
   report.sample.body = metrics::failureBodyExcerpt(t.response, m_config->apiKey);

@@ -18,14 +18,19 @@ enum class ErrorClass : uint8_t {
   StreamCut = 6,
   MalformedStream = 7,
   Cancelled = 8,
-  WorkerLost = 9,  ///< in flight on a worker process that died; the outcome is unknowable
+  WorkerLost = 9,     ///< in flight on a worker process that died; the outcome is unknowable
   HarnessLimit = 10,  ///< the harness could not open a connection (fds or ports exhausted)
+  NoReply = 11,       ///< connected and the request written (or being written), then the server
+                      ///< closed or reset the connection before any byte of a reply
+  HttpOther = 12,     ///< a reply neither 2xx, 4xx nor 5xx: a 3xx (redirects are not followed),
+                      ///< or a status of 600 and above
 };
-inline constexpr size_t kErrorClassCount = 11;
+inline constexpr size_t kErrorClassCount = 13;
 
 constexpr std::array<std::string_view, kErrorClassCount> kErrorClassNames = {
-    "none", "connect", "timeout", "http_4xx", "http_5xx", "rate_limited", "stream_cut",
-    "malformed_stream", "cancelled", "worker_lost", "harness_limit"};
+    "none",          "connect",    "timeout",          "http_4xx",  "http_5xx",
+    "rate_limited",  "stream_cut", "malformed_stream", "cancelled", "worker_lost",
+    "harness_limit", "no_reply",   "http_other"};
 
 inline std::string_view errorClassName(ErrorClass c) {
   auto i = static_cast<size_t>(c);

@@ -61,7 +61,8 @@ std::string redacted(std::string_view body, std::string_view apiKey) {
 }  // namespace
 
 bool isHttpStatusClass(ErrorClass c) {
-  return c == ErrorClass::Http4xx || c == ErrorClass::Http5xx || c == ErrorClass::RateLimited;
+  return c == ErrorClass::Http4xx || c == ErrorClass::Http5xx || c == ErrorClass::RateLimited ||
+         c == ErrorClass::HttpOther;
 }
 
 std::string failureBodyExcerpt(std::string_view body, std::string_view apiKey) {
@@ -119,8 +120,8 @@ FailureSamples failureSamplesFromJson(const nlohmann::json& j) {
     const auto status = value.find("status");
     const auto sentAt = value.find("sent_at_s");
     const auto body = value.find("body");
-    if (status == value.end() || !status->is_number_integer() || status->get<int64_t>() < 100 ||
-        status->get<int64_t>() > 599)
+    if (status == value.end() || !status->is_number_integer() ||
+        status->get<int64_t>() < kMinHttpStatus || status->get<int64_t>() > kMaxHttpStatus)
       throw std::invalid_argument(where + ".status: expected an HTTP status");
     if (sentAt == value.end() || !sentAt->is_number() || !std::isfinite(sentAt->get<double>()) ||
         sentAt->get<double>() < 0 || sentAt->get<double>() > 1e9)

@@ -11,11 +11,17 @@
 
 namespace plumbline::metrics {
 
-/// The first reply of a failing HTTP class (http_4xx, http_5xx, rate_limited) as the server sent
-/// it. "http_4xx 1000" says that requests failed; this says why ("HTTP 404: {"error": {"message":
-/// "The model 'x' does not exist"}}"), which is what a person fixes a target or workload by.
+/// A status as a reply carries it: three digits. RFC 9110 15 defines 100–599; servers use
+/// 600–999 for their own ends, and the parser keeps those too (class http_other).
+inline constexpr int32_t kMinHttpStatus = 100;
+inline constexpr int32_t kMaxHttpStatus = 999;
+
+/// The first reply of a failing HTTP class (http_4xx, http_5xx, rate_limited, http_other) as the
+/// server sent it. "http_4xx 1000" says that requests failed; this says why ("HTTP 404: {"error":
+/// {"message": "The model 'x' does not exist"}}"), which is what a person fixes a target or
+/// workload by.
 struct FailureSample {
-  int32_t status = 0;  ///< the reply's HTTP status (100–599)
+  int32_t status = 0;  ///< the reply's HTTP status (100–999)
   int64_t sendNs = 0;  ///< when its request was sent, on the run's clock
   std::string body;    ///< failureBodyExcerpt of its body (may be empty)
   bool operator==(const FailureSample&) const = default;

@@ -53,7 +53,8 @@ TEST(HarnessLimit, FileDescriptorsExhaustedIsANamedHarnessLimitNotServerErrors) 
   EXPECT_TRUE(named);
   const json& errors = s["errors"];
   EXPECT_GT(errors.value("harness_limit", 0), 0);
-  for (const char* server : {"connect", "timeout", "http_4xx", "http_5xx", "stream_cut", "malformed_stream"})
+  for (const char* server : {"connect", "no_reply", "timeout", "http_4xx", "http_5xx", "http_other",
+                             "stream_cut", "malformed_stream"})
     EXPECT_FALSE(errors.contains(server)) << server;
 
   // Nothing dropped: the harness's failures are counted, stored, and add up with the rest.

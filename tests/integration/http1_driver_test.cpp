@@ -275,19 +275,31 @@ TEST(Http1Driver, StallBeyondTheTimeoutIsTimeout) {
   EXPECT_EQ(c.driver->socketsOpen(), 0u);  // a timed-out connection is never reused
 }
 
-TEST(Http1Driver, ResetBeforeAnyByteIsConnectAndMidStreamIsStreamCut) {
+namespace {
+/// A connection the server accepted and closed when the request arrived is no_reply (the server
+/// was there: not a connect failure); one cut after the reply began is stream_cut.
+void expectResetBeforeAnyByteIsNoReplyAndMidStreamIsStreamCut(Kind kind) {
   Mock refuse(json{{"ttft_ms", 0}, {"itl_ms", 0}, {"threads", 1}, {"faults", {{"refuse", 1.0}}}});
-  Client a(refuse.url, true);
+  Client a(refuse.url, true, 10'000, "", kind);
   a.send(driverChatBody(true));
   ASSERT_TRUE(a.runUntil(1));
-  EXPECT_EQ(a.done[0].record.error, ErrorClass::Connect);
+  EXPECT_EQ(a.done[0].record.error, ErrorClass::NoReply);
+  EXPECT_EQ(a.done[0].record.firstByteNs, -1);
 
   Mock cut(json{{"ttft_ms", 0}, {"itl_ms", 1}, {"threads", 1}, {"faults", {{"stream_cut", 1.0}}}});
-  Client b(cut.url, true);
+  Client b(cut.url, true, 10'000, "", kind);
   b.send(driverChatBody(true, 16));
   ASSERT_TRUE(b.runUntil(1));
   EXPECT_EQ(b.done[0].record.error, ErrorClass::StreamCut);
   EXPECT_EQ(b.done[0].record.httpStatus, 200);
+}
+}  // namespace
+
+TEST(Http1Driver, ResetBeforeAnyByteIsNoReplyAndMidStreamIsStreamCut) {
+  expectResetBeforeAnyByteIsNoReplyAndMidStreamIsStreamCut(Kind::Native);
+}
+TEST(HttpDriver, ResetBeforeAnyByteIsNoReplyAndMidStreamIsStreamCut) {
+  expectResetBeforeAnyByteIsNoReplyAndMidStreamIsStreamCut(Kind::Curl);
 }
 
 TEST(Http1Driver, GarbageAndHtmlAreMalformed) {
@@ -319,16 +331,27 @@ TEST(Http1Driver, GarbageAndHtmlAreMalformed) {
   EXPECT_EQ(d.done[0].record.error, ErrorClass::MalformedStream);
 }
 
-TEST(Http1Driver, HttpStatusClassesAndErrorBodiesAreKept) {
+namespace {
+/// Every status lands in its class, the same in both clients: a redirect is neither a client
+/// nor a server error (http_other; it is not followed), nor is a status past 599.
+void expectHttpStatusClassesAndErrorBodiesKept(Kind kind) {
+  static const char* statuses[] = {"429 Too Many Requests",
+                                   "503 Unavailable",
+                                   "404 Not Found",
+                                   "301 Moved Permanently\r\nLocation: https://example.com/v1",
+                                   "307 Temporary Redirect\r\nLocation: /v2",
+                                   "600 Whatever",
+                                   "599 Network Connect Timeout"};
+  constexpr int kStatuses = sizeof statuses / sizeof statuses[0];
   ScriptedHttpServer server([](int, int overall, const std::string&) {
-    static const char* statuses[] = {"429 Too Many Requests", "503 Unavailable", "404 Not Found"};
     const std::string body = "{\"error\":{\"message\":\"no\"}}";
-    return std::optional<Reply>(Reply{std::string("HTTP/1.1 ") + statuses[overall % 3] +
-                                          "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body,
+    return std::optional<Reply>(Reply{std::string("HTTP/1.1 ") + statuses[overall % kStatuses] +
+                                          "\r\nContent-Length: " + std::to_string(body.size()) +
+                                          "\r\n\r\n" + body,
                                       false});
   });
-  Client c(server.url(), true);
-  for (int i = 0; i < 3; ++i) {
+  Client c(server.url(), true, 10'000, "", kind);
+  for (int i = 0; i < kStatuses; ++i) {
     c.send(driverChatBody(true));
     ASSERT_TRUE(c.runUntil(static_cast<size_t>(i) + 1));
   }
@@ -337,7 +360,22 @@ TEST(Http1Driver, HttpStatusClassesAndErrorBodiesAreKept) {
   EXPECT_EQ(c.done[2].record.error, ErrorClass::Http4xx);
   EXPECT_EQ(c.done[2].record.httpStatus, 404);
   EXPECT_NE(c.done[2].response.find("no"), std::string::npos);
+  EXPECT_EQ(c.done[3].record.error, ErrorClass::HttpOther);
+  EXPECT_EQ(c.done[3].record.httpStatus, 301);
+  EXPECT_EQ(c.done[4].record.error, ErrorClass::HttpOther);
+  EXPECT_EQ(c.done[4].record.httpStatus, 307);
+  EXPECT_EQ(c.done[5].record.error, ErrorClass::HttpOther);
+  EXPECT_EQ(c.done[5].record.httpStatus, 600);
+  EXPECT_EQ(c.done[6].record.error, ErrorClass::Http5xx);
   EXPECT_EQ(server.connections(), 1);  // error answers keep the connection alive too
+}
+}  // namespace
+
+TEST(Http1Driver, HttpStatusClassesAndErrorBodiesAreKept) {
+  expectHttpStatusClassesAndErrorBodiesKept(Kind::Native);
+}
+TEST(HttpDriver, HttpStatusClassesAndErrorBodiesAreKept) {
+  expectHttpStatusClassesAndErrorBodiesKept(Kind::Curl);
 }
 
 namespace {
@@ -411,7 +449,7 @@ TEST(Http1Driver, DeadKeepAliveConnectionFailsTheRequestAndNeverResendsIt) {
   EXPECT_EQ(c.done[0].record.error, ErrorClass::None);
   c.send(driverChatBody(false));
   ASSERT_TRUE(c.runUntil(2));
-  EXPECT_EQ(c.done[1].record.error, ErrorClass::Connect);
+  EXPECT_EQ(c.done[1].record.error, ErrorClass::NoReply);  // it reached the server: not connect
   c.runFor(200);
   EXPECT_EQ(server.requests(), 2);  // exactly what was sent
   EXPECT_EQ(server.connections(), 1);

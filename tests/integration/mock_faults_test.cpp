@@ -185,7 +185,7 @@ TEST(MockFaults, RepliesWithoutRetryAfterRaiseNoSuchNotice) {
   for (const auto& n : o.notices)
     EXPECT_EQ(n.text.find("retry after"), std::string::npos) << n.text;
 }
-TEST(MockFaults, RefusedConnectionIsConnect) { expectAgreement("refuse", "connect"); }
+TEST(MockFaults, RefusedRequestIsNoReply) { expectAgreement("refuse", "no_reply"); }
 TEST(MockFaults, StallBeforeFirstByteBeyondTheTimeoutIsTimeout) {
   expectAgreement("stall_first_byte", "timeout", 1.0);
 }
@@ -227,9 +227,9 @@ void expectMixedAgreement(bool stream) {
             n("http_429"));  // 503s carry none
   // A refusal on a connection that served a request before would be resent by libcurl on a
   // fresh connection; the harness refuses that resend, so the mock saw exactly what was sent
-  // and every refusal is a connect error.
+  // and every refusal is a no_reply failure.
   EXPECT_EQ(o.stats.at("requests_received").get<int64_t>(), o.summary.at("sent").get<int64_t>());
-  EXPECT_EQ(errorsOf(o.summary, "connect"), n("refuse"));
+  EXPECT_EQ(errorsOf(o.summary, "no_reply"), n("refuse"));
   EXPECT_EQ(errorsOf(o.summary, "timeout"), n("stall_first_byte") + n("stall_mid_stream"));
   EXPECT_EQ(errorsOf(o.summary, "stream_cut"), n("stream_cut"));
   EXPECT_EQ(errorsOf(o.summary, "malformed_stream"), n("malformed_chunk"));
@@ -244,7 +244,9 @@ TEST(MockFaults, MixedFaultsOnNonStreamingRequestsAgreeClassByClass) { expectMix
 // The same faults on non-streaming requests: the body stalls, is cut short of its
 // Content-Length, is broken JSON, or trickles; each lands in the class of its stream analogue.
 TEST(MockFaults, NonStreamingHttp503IsHttp5xx) { expectAgreement("http_503", "http_5xx", 10.0, false); }
-TEST(MockFaults, NonStreamingRefusalIsConnect) { expectAgreement("refuse", "connect", 10.0, false); }
+TEST(MockFaults, NonStreamingRefusalIsNoReply) {
+  expectAgreement("refuse", "no_reply", 10.0, false);
+}
 TEST(MockFaults, NonStreamingStallBeforeFirstByteIsTimeout) {
   expectAgreement("stall_first_byte", "timeout", 1.0, false);
 }

@@ -63,10 +63,12 @@ TEST(FailureSample, OnlyClassesAReplysStatusDecidesCarryOne) {
   EXPECT_TRUE(metrics::isHttpStatusClass(metrics::ErrorClass::Http4xx));
   EXPECT_TRUE(metrics::isHttpStatusClass(metrics::ErrorClass::Http5xx));
   EXPECT_TRUE(metrics::isHttpStatusClass(metrics::ErrorClass::RateLimited));
-  for (auto c : {metrics::ErrorClass::None, metrics::ErrorClass::Connect,
-                 metrics::ErrorClass::Timeout, metrics::ErrorClass::StreamCut,
-                 metrics::ErrorClass::MalformedStream, metrics::ErrorClass::Cancelled,
-                 metrics::ErrorClass::WorkerLost, metrics::ErrorClass::HarnessLimit})
+  EXPECT_TRUE(metrics::isHttpStatusClass(metrics::ErrorClass::HttpOther));
+  for (auto c :
+       {metrics::ErrorClass::None, metrics::ErrorClass::Connect, metrics::ErrorClass::Timeout,
+        metrics::ErrorClass::StreamCut, metrics::ErrorClass::MalformedStream,
+        metrics::ErrorClass::Cancelled, metrics::ErrorClass::WorkerLost,
+        metrics::ErrorClass::HarnessLimit, metrics::ErrorClass::NoReply})
     EXPECT_FALSE(metrics::isHttpStatusClass(c)) << metrics::errorClassName(c);
 }
 
@@ -94,8 +96,14 @@ TEST(FailureSample, TheFrameCarriesOneAndRefusesWhatNoWorkerSends) {
   bad.errorClass = static_cast<metrics::ErrorClass>(200);
   EXPECT_EQ(refused(bad), "failure sample frame: class 200 is not one a reply's status decides");
   bad = report;
+  bad.sample.status = 1000;
+  EXPECT_EQ(refused(bad), "failure sample frame: status 1000 is not an HTTP status");
+  bad.sample.status = 99;
+  EXPECT_EQ(refused(bad), "failure sample frame: status 99 is not an HTTP status");
+  bad = report;  // a status past 599 is one a server can send (class http_other)
+  bad.errorClass = metrics::ErrorClass::HttpOther;
   bad.sample.status = 600;
-  EXPECT_EQ(refused(bad), "failure sample frame: status 600 is not an HTTP status");
+  EXPECT_EQ(refused(bad), "accepted");
   bad = report;
   bad.sample.sendNs = -1;
   EXPECT_EQ(refused(bad), "failure sample frame: negative send time");
