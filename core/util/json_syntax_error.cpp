@@ -19,13 +19,15 @@ JsonSyntaxError jsonSyntaxError(std::string_view text, const nlohmann::json::exc
   if (const auto* parse = dynamic_cast<const nlohmann::json::parse_error*>(&error)) {
     if (const auto colon = message.find(": "); colon != std::string::npos)
       message = message.substr(colon + 2);
-    // byte is 1-based and points just past the offending character.
+    // byte is 1-based and points just past the offending character. Lines end at LF, CR LF
+    // or a lone CR (as editors break them); columns count characters, not UTF-8 bytes.
     const size_t end = std::min<size_t>(parse->byte == 0 ? 0 : parse->byte - 1, text.size());
     for (size_t i = 0; i < end; ++i) {
-      if (text[i] == '\n') {
+      const auto c = static_cast<unsigned char>(text[i]);
+      if (c == '\n' || (c == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'))) {
         ++out.line;
         out.column = 1;
-      } else {
+      } else if (c != '\r' && (c & 0xC0) != 0x80) {  // a CR before LF and continuation bytes
         ++out.column;
       }
     }

@@ -10,8 +10,8 @@ namespace plumbline::util {
 /// Where a JSON text failed to parse and why, as a person reads it. nlohmann's messages carry an
 /// exception id and, for a multi-line text read line by line, a position within the wrong text.
 struct JsonSyntaxError {
-  size_t line = 1;      ///< 1-based
-  size_t column = 1;    ///< 1-based, in bytes
+  size_t line = 1;      ///< 1-based; lines end at LF, CR LF or a lone CR
+  size_t column = 1;    ///< 1-based, in characters (UTF-8 code points)
   bool placed = false;  ///< false where the parser gave no position (a number too large)
   std::string
       reason;  ///< "syntax error while parsing object - unexpected '}'; expected string literal"

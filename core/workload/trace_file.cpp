@@ -97,18 +97,19 @@ std::string_view trimLine(std::string_view line) {
   return line;
 }
 
-/// Calls onLine(text, 1-based number) for every non-empty line.
+/// Calls onLine(text, 1-based number) for every non-empty line. Lines end at LF, CR LF or a
+/// lone CR (a file saved with classic Mac line endings is not one long line).
 template <typename OnLine>
 void forEachLine(const std::string& text, OnLine onLine) {
   size_t start = 0;
   uint32_t number = 0;
   while (start < text.size()) {
-    size_t end = text.find('\n', start);
+    size_t end = text.find_first_of("\r\n", start);
     if (end == std::string::npos) end = text.size();
     ++number;
     const std::string_view line = trimLine(std::string_view(text).substr(start, end - start));
     if (!line.empty()) onLine(line, number);
-    start = end + 1;
+    start = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
   }
 }
 

@@ -111,6 +111,20 @@ TEST(JsonSyntaxError, PlacesTheErrorByLineAndColumnWithoutTheExceptionId) {
   EXPECT_EQ(overflow.describe(), "number overflow parsing '1e999'");
 }
 
+// Placed as an editor shows it: a column counts characters (é is two bytes, 日 three), and a
+// line ends at LF, CR LF or a lone CR (old Mac files).
+TEST(JsonSyntaxError, ColumnsCountCharactersAndEveryLineEndingCounts) {
+  const auto utf8 = syntaxErrorOf("{\"n\xC3\xA9\": \"caf\xC3\xA9 \xE6\x97\xA5\", x}");
+  EXPECT_EQ(utf8.line, 1u);
+  EXPECT_EQ(utf8.column, 18u) << utf8.describe();  // {"né": "café 日", x  -> the x is the 18th
+  for (const char* eol : {"\n", "\r\n", "\r"}) {
+    const std::string e = eol;
+    const auto error = syntaxErrorOf("{" + e + "  \"a\": 1," + e + e + "  \"b\": tru" + e + "}");
+    EXPECT_EQ(error.line, 4u) << "line ending " << (e == "\r" ? "CR" : e == "\n" ? "LF" : "CRLF");
+    EXPECT_EQ(error.column, 11u);
+  }
+}
+
 TEST(JsonInputErrors, AWorkloadNamingAKeyTwiceIsRefusedAtThatKey) {
   const plumbline::testing::TempTextFile file(
       R"({"plumbline": 1, "name": "x", "load": {"arrival": "poisson",

@@ -55,6 +55,31 @@ TEST(TraceFile, AzureTimestampsAreExactToTheNanosecond) {
   EXPECT_TRUE(rows[0].hashIds.empty());
 }
 
+// Lines end at LF, CR LF or a lone CR: a file saved with classic Mac line endings has its
+// rows, and errors name the line an editor shows.
+TEST(TraceFile, EveryLineEndingEndsARow) {
+  for (const std::string eol : {"\n", "\r\n", "\r"}) {
+    SCOPED_TRACE(eol == "\r" ? "CR" : eol == "\n" ? "LF" : "CR LF");
+    const std::string header = "TIMESTAMP,ContextTokens,GeneratedTokens" + eol;
+    const auto rows = parseTraceText(
+        header + "2023-11-16 18:15:46.0,374,44" + eol + eol + "2023-11-16 18:15:47.0,396,109" + eol,
+        "t.csv", TraceFormat::AzureCsv);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[1].line, 4u);
+    EXPECT_EQ(rows[1].outputTokens, 109u);
+    EXPECT_EQ(traceErrorOf(header + "2023-11-16 18:15:46.0,374,44" + eol +
+                               "2023-11-16 18:15:46.6,-4,44" + eol,
+                           TraceFormat::AzureCsv),
+              "t.txt:3 | field 'ContextTokens': expected a non-negative whole number, got '-4'");
+    const auto jsonl =
+        parseTraceText("{\"timestamp\": 0, \"input_length\": 1, \"output_length\": 1}" + eol +
+                           "{\"timestamp\": 5, \"input_length\": 2, \"output_length\": 3}",
+                       "t.jsonl", TraceFormat::MooncakeJsonl);
+    ASSERT_EQ(jsonl.size(), 2u);
+    EXPECT_EQ(jsonl[1].line, 2u);
+  }
+}
+
 TEST(TraceFile, MooncakeKeepsHashIdsAndMilliseconds) {
   const auto rows = parseTraceText(
       "{\"timestamp\": 0, \"input_length\": 6758, \"output_length\": 500, \"hash_ids\": [0, 1, 2]}\n"
