@@ -1,13 +1,15 @@
 // plumbline-studio [--db FILE] [--open WORKLOAD.json [--start] [--rate R] [--duration S]]
 #include <QApplication>
-#include <QThreadPool>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <QThreadPool>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <optional>
+#include <string_view>
 
 #include "core/store/default_paths.h"
 #include "ui/common/ui_stall_monitor.h"
@@ -27,19 +29,35 @@ QString findCatalogDir() {
   return {};
 }
 
+/// --help or --version: text only, which must not need a display (QApplication aborts
+/// without one; QCoreApplication does not).
+bool asksForTextOnly(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--") break;
+    if (a == "-h" || a == "--help" || a == "-?" || a == "--help-all" || a == "-v" ||
+        a == "--version")
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  QApplication app(argc, argv);
+  const std::unique_ptr<QCoreApplication> application =
+      asksForTextOnly(argc, argv) ? std::make_unique<QCoreApplication>(argc, argv)
+                                  : std::make_unique<QApplication>(argc, argv);
+  QCoreApplication& app = *application;
   // Qt 6.4's raster engine splits big fills across QThreadPool::globalInstance(), one thread a
   // core: each paint burst then takes every core for a moment, the cores a run being watched
   // needs for its sends. One pool thread keeps painting to one core at a time (measured at
   // 5,000 rps, 30 s runs ABAB: studio CPU 7-10 % lower; send-lag windows over 1 ms 0 and 2
   // against 5 and 3). The studio runs nothing else on that pool.
   QThreadPool::globalInstance()->setMaxThreadCount(1);
-  QApplication::setApplicationName(QStringLiteral("plumbline-studio"));
-  QApplication::setOrganizationName(QStringLiteral("plumbline"));
-  QApplication::setApplicationVersion(QStringLiteral(PLUMBLINE_VERSION));
+  QCoreApplication::setApplicationName(QStringLiteral("plumbline-studio"));
+  QCoreApplication::setOrganizationName(QStringLiteral("plumbline"));
+  QCoreApplication::setApplicationVersion(QStringLiteral(PLUMBLINE_VERSION));
 
   QCommandLineParser parser;
   parser.setApplicationDescription(QStringLiteral("Plumbline Studio: design, run and compare LLM serving benchmarks"));
@@ -63,7 +81,7 @@ int main(int argc, char** argv) {
   parser.addOption(startOption);
   parser.addOption(rateOption);
   parser.addOption(durationOption);
-  parser.process(app);
+  parser.process(app);  // --help and --version print and exit here
   auto positive = [&](const QCommandLineOption& o) -> std::optional<double> {
     if (!parser.isSet(o)) return std::nullopt;
     bool ok = false;
