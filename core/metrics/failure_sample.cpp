@@ -1,58 +1,77 @@
 #include "core/metrics/failure_sample.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
-#include <vector>
 
 #include "core/tokenizer/utf8.h"
 
 namespace plumbline::metrics {
 namespace {
 
-/// The forms a server may echo a key in: as sent, JSON-escaped ("\/" for '/', as PHP's
-/// json_encode writes it) and percent-encoded.
-std::vector<std::string> keyForms(std::string_view key) {
-  std::string json, percent;
-  for (const char ch : key) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (ch == '/' || ch == '"' || ch == '\\') json += '\\';
-    json += ch;
-    if (std::isalnum(c) != 0 || ch == '-' || ch == '.' || ch == '_' || ch == '~') {
-      percent += ch;
-    } else {
-      char hex[4];
-      std::snprintf(hex, sizeof hex, "%%%02X", c);
-      percent += hex;
+int hexDigit(char ch) {
+  if (ch >= '0' && ch <= '9') return ch - '0';
+  if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+  if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+  return -1;
+}
+
+/// The byte at `text[at]` read as a hexadecimal pair, or -1.
+int hexPair(std::string_view text, size_t at) {
+  if (at + 2 > text.size()) return -1;
+  const int hi = hexDigit(text[at]), lo = hexDigit(text[at + 1]);
+  return hi < 0 || lo < 0 ? -1 : hi * 16 + lo;
+}
+
+/// How many bytes of `text` from `at` spell the key byte `c`, in any of the ways a server may
+/// echo it: itself; percent-encoded ("%2F", "%2f"; encoders differ in which bytes they leave
+/// alone, so any byte may come either way); JSON-escaped ("\/" as PHP writes '/', "\"", "\\",
+/// or "\u002F" for any ASCII byte); '+' for a space (form encoding). 0 when none.
+size_t spelledAt(std::string_view text, size_t at, unsigned char c) {
+  if (at >= text.size()) return 0;
+  const char ch = text[at];
+  if (static_cast<unsigned char>(ch) == c) return 1;
+  if (ch == '%' && hexPair(text, at + 1) == c) return 3;
+  if (ch == '+' && c == ' ') return 1;
+  if (ch != '\\' || at + 1 >= text.size()) return 0;
+  if (static_cast<unsigned char>(text[at + 1]) == c && (c == '/' || c == '"' || c == '\\'))
+    return 2;
+  if (text[at + 1] == 'u' && c < 0x80 && hexPair(text, at + 2) == 0 && hexPair(text, at + 4) == c)
+    return 6;
+  return 0;
+}
+
+/// Bytes of `text` from `at` that spell the key, or its first `leastPart` bytes or more where
+/// the text ends (the reader keeps a body up to a limit: a key cut there leaves its start); 0
+/// when the key does not start there.
+size_t keySpelledAt(std::string_view text, size_t at, std::string_view key, size_t leastPart) {
+  size_t pos = at;
+  for (size_t i = 0; i < key.size(); ++i) {
+    const size_t n = spelledAt(text, pos, static_cast<unsigned char>(key[i]));
+    if (n == 0) {
+      // The text ends here, or within an escape it cut short ("%2", "\u00").
+      const bool cutHere =
+          pos == text.size() || ((text[pos] == '%' || text[pos] == '\\') && pos + 6 > text.size());
+      return cutHere && i >= leastPart ? text.size() - at : 0;
     }
+    pos += n;
   }
-  std::vector<std::string> forms{std::string(key)};
-  for (std::string* form : {&json, &percent})
-    if (std::find(forms.begin(), forms.end(), *form) == forms.end()) forms.push_back(*form);
-  return forms;
+  return pos - at;
 }
 
 std::string redacted(std::string_view body, std::string_view apiKey) {
-  std::string out(body);
-  if (apiKey.empty()) return out;
+  if (apiKey.empty()) return std::string(body);
   static constexpr std::string_view kMark = "[api key]";
-  const std::vector<std::string> forms = keyForms(apiKey);
-  for (const std::string& form : forms) {
-    for (size_t at = out.find(form); at != std::string::npos;
-         at = out.find(form, at + kMark.size()))
-      out.replace(at, form.size(), kMark);
-  }
-  // A body is kept up to a limit (ResponseReader): a key cut there leaves its start at the end.
-  // Four bytes or more of a form's start ending the body are taken for it.
-  constexpr size_t kLeastPart = 4;
-  for (const std::string& form : forms) {
-    for (size_t n = std::min(form.size() - 1, out.size()); n >= kLeastPart; --n) {
-      if (out.compare(out.size() - n, n, form, 0, n) == 0) {
-        out.replace(out.size() - n, n, kMark);
-        break;
-      }
+  constexpr size_t kLeastPart = 4;  // of a key's start ending the body, taken for it
+  std::string out;
+  out.reserve(body.size());
+  for (size_t at = 0; at < body.size();) {
+    if (const size_t n = keySpelledAt(body, at, apiKey, std::min(kLeastPart, apiKey.size()));
+        n > 0) {
+      out += kMark;
+      at += n;
+    } else {
+      out += body[at++];
     }
   }
   return out;

@@ -177,9 +177,9 @@ TEST(ApiKeyLeak, KeyFromAFileIsSentOnlyInTheAuthorizationHeader) {
 }
 
 // A server that echoes the key back in its error body (401), as sent, JSON-escaped and
-// percent-encoded: the first reply of the class is kept and shown (failure_samples, the report,
-// the database), with "[api key]" wherever the key was. QA found the JSON-escaped form whole in
-// all three before.
+// percent-encoded (all of it, and as Python's quote does, '/' kept): the first reply of the class
+// is kept and shown (failure_samples, the report, the database), with "[api key]" wherever the key
+// was. QA found the JSON-escaped form whole in all three before.
 TEST(ApiKeyLeak, AKeyTheServerEchoesInAnErrorBodyIsNotKept) {
   TempDir dir;
   RecordingHttpServer server(RecordingHttpServer::Reply::EchoKey401);
@@ -193,13 +193,15 @@ TEST(ApiKeyLeak, AKeyTheServerEchoesInAnErrorBodyIsNotKept) {
   server.stop();
   expectKeySentOnlyInTheHeader(dir, server, trace, key, "");
   for (const std::string form :
-       {"sk-plumbline\\/leak+ECHO-9d1c04b7e2", "sk-plumbline%2Fleak%2BECHO-9d1c04b7e2"}) {
+       {"sk-plumbline\\/leak+ECHO-9d1c04b7e2", "sk-plumbline%2Fleak%2BECHO-9d1c04b7e2",
+        "sk-plumbline/leak%2bECHO-9d1c04b7e2"}) {
     EXPECT_EQ(filesContaining(dir.path(), form, ""), std::vector<std::string>{}) << form;
     EXPECT_EQ(trace.output.find(form), std::string::npos) << form;
   }
   const std::string summary = readAll(dir.file("summary.json"));
   EXPECT_NE(
-      summary.find(R"(bad key [api key]\", \"json\": \"[api key]\", \"query\": \"[api key]\")"),
+      summary.find(
+          R"(bad key [api key]\", \"json\": \"[api key]\", \"query\": \"[api key]\", \"quote\": \"[api key]\")"),
       std::string::npos)
       << summary;
 }

@@ -135,27 +135,35 @@ class RecordingHttpServer {
     }
   }
 
-  /// {"error": "bad key KEY", "json": "KEY with / as \/", "query": "KEY percent-encoded"}.
+  /// {"error": "bad key KEY", "json": "KEY with / as \/", "query": "KEY percent-encoded",
+  /// "quote": "KEY as Python's urllib.parse.quote writes it (keeps '/'), hex in lower case"}.
   static std::string echoedKeyBody(const std::string& head) {
     const std::string field = "\r\nAuthorization: Bearer ";
     const size_t at = head.find(field);
     std::string key;
     if (at != std::string::npos)
       key = head.substr(at + field.size(), head.find("\r\n", at + 2) - at - field.size());
-    std::string json, percent;
+    std::string json, percent, quote;
     for (const char c : key) {
       if (c == '/') json += '\\';
       json += c;
       if (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_') {
         percent += c;
+        quote += c;
       } else {
         char hex[4];
         std::snprintf(hex, sizeof hex, "%%%02X", static_cast<unsigned char>(c));
         percent += hex;
+        if (c == '/') {
+          quote += c;
+        } else {
+          std::snprintf(hex, sizeof hex, "%%%02x", static_cast<unsigned char>(c));
+          quote += hex;
+        }
       }
     }
     return R"({"error": "bad key )" + key + R"(", "json": ")" + json + R"(", "query": ")" +
-           percent + R"("})";
+           percent + R"(", "quote": ")" + quote + R"("})";
   }
 
   Reply m_reply = Reply::Completion;

@@ -40,6 +40,20 @@ TEST(FailureSample, AnExcerptIsOneBoundedLineWithoutTheKey) {
                                "sk-QA16SECRETkey0123"),
             "<html> key was [api key]");
   EXPECT_EQ(failureBodyExcerpt("ends in sk-", "sk-QA16SECRETkey0123"), "ends in sk-");  // 3 bytes
+  // QA (session 18): encoders differ in which bytes they leave alone (Python's quote keeps '/'),
+  // and a server may mix forms: any byte of the key may come as itself, %XX in either case, a
+  // JSON escape or \u00XX, and the key still never shows.
+  const std::string mixed = "sk-test/KEY+abc=123";
+  for (const std::string echoed :
+       {"urlenc=sk-test/KEY%2Babc%3D123;", "urlenc=sk-test%2fKEY%2babc%3d123;",
+        "urlenc=sk%2Dtest%2FKEY%2Babc%3D123;", R"(urlenc=sk-test\/KEY+abc=123;)",
+        R"(urlenc=sk-test/KEY+abc=123;)"})
+    EXPECT_EQ(failureBodyExcerpt(echoed, mixed), "urlenc=[api key];") << echoed;
+  EXPECT_EQ(failureBodyExcerpt("cut: sk-test/KEY%2", mixed), "cut: [api key]");  // cut mid-escape
+  EXPECT_EQ(failureBodyExcerpt("not it: sk-test/KEY+abc=124", mixed),
+            "not it: sk-test/KEY+abc=124");
+  EXPECT_EQ(failureBodyExcerpt("a space: my key", "my key"), "a space: [api key]");
+  EXPECT_EQ(failureBodyExcerpt("form: my+key&", "my key"), "form: [api key]&");
   // Cut at kFailureBodyMax bytes on a UTF-8 boundary, and said to be cut.
   const std::string wide = std::string(metrics::kFailureBodyMax - 1, 'x') + "\xc3\xa9tail";
   const std::string cut = failureBodyExcerpt(wide, "");
