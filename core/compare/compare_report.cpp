@@ -41,10 +41,14 @@ Json runJson(const ComparedRun& r) {
 }
 
 Json pointJson(const LoadLatencyPoint& p) {
-  return Json{{"label", p.label},           {"start_s", p.startS},
-              {"end_s", p.endS},            {"requested_rps", p.requestedRps},
-              {"achieved_rps", p.achievedRps}, {"ttft_p50_ms", p.ttftP50Ms},
-              {"ttft_p99_ms", p.ttftP99Ms}, {"itl_p99_ms", p.itlP99Ms},
+  return Json{{"label", p.label},
+              {"start_s", p.startS},
+              {"end_s", p.endS},
+              {"requested_rps", p.requestedRps},
+              {"completed_rps", p.completedRps},
+              {"ttft_p50_ms", p.ttftP50Ms},
+              {"ttft_p99_ms", p.ttftP99Ms},
+              {"itl_p99_ms", p.itlP99Ms},
               {"e2e_p99_ms", p.e2eP99Ms}};
 }
 
@@ -72,8 +76,9 @@ void printLoadLatency(const Comparison& c, std::ostream& out) {
     any = true;
     out << "  " << c.runs[i].label() << '\n';
     for (const auto& p : c.loadLatency[i])
-      out << "    " << pad(p.label, 40) << " requested " << pad(printf1("%.1f/s", p.requestedRps), 10)
-          << " achieved " << pad(printf1("%.1f/s", p.achievedRps), 10) << " ttft p99 "
+      out << "    " << pad(p.label, 40) << " requested "
+          << pad(printf1("%.1f/s", p.requestedRps), 10) << " completed "
+          << pad(printf1("%.1f/s", p.completedRps), 10) << " ttft p99 "
           << pad(printf1("%.1f ms", p.ttftP99Ms), 12) << " e2e p99 "
           << printf1("%.1f ms", p.e2eP99Ms) << '\n';
   }
@@ -92,7 +97,7 @@ std::string figureText(std::optional<double> v) {
 std::string deltaText(const MetricRow& row, size_t run) {
   auto d = row.absoluteDelta(run);
   if (!d) return "-";
-  std::string text = (*d >= 0 ? "+" : "") + figureText(*d);
+  std::string text = (*d >= 0 ? "+" : "") + figureText(*d) + (row.percentage ? " pp" : "");
   if (auto rel = row.relativeDelta(run)) text += ", " + printf1("%+.1f%%", *rel * 100);
   return text;
 }

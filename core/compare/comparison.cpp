@@ -46,15 +46,17 @@ Goodput goodputOf(const store::RunReader& reader, const ComparedRun& run, const 
   return counter.result(run.row.durationS.value_or(run.summaryNumber("duration_s").value_or(0)));
 }
 
-/// A run at one rate is one point of the plot: its summary figures.
+/// A run at one rate is one point of the plot: its summary figures, throughput as completed
+/// requests per second of its schedule; none for a run where nothing completed (no latency).
 std::vector<LoadLatencyPoint> wholeRunPoint(const ComparedRun& run) {
-  auto achieved = run.summaryNumber("achieved_rps");
-  if (!achieved) return {};
+  const auto completed = run.summaryNumber("completed");
+  const auto duration = run.summaryNumber("duration_s");
+  if (!completed || *completed <= 0 || !duration || *duration <= 0) return {};
   LoadLatencyPoint p;
   p.label = "whole run";
-  p.endS = run.summaryNumber("duration_s").value_or(0);
+  p.endS = *duration;
   p.requestedRps = run.summaryNumber("requested_rps").value_or(0);
-  p.achievedRps = *achieved;
+  p.completedRps = *completed / *duration;
   p.ttftP50Ms = run.summaryNumber("ttft_ms", "p50").value_or(0);
   p.ttftP99Ms = run.summaryNumber("ttft_ms", "p99").value_or(0);
   p.itlP99Ms = run.summaryNumber("itl_ms", "p99").value_or(0);

@@ -115,10 +115,11 @@ std::vector<LoadLatencyPoint> loadLatencyPoints(const Json& spec,
       completed += static_cast<double>(w->completed);
       indices.push_back(w->idx);
     }
+    if (completed == 0) continue;  // no latency measured: no point (it would read 0 ms)
     std::sort(indices.begin(), indices.end());
     if (seconds > 0) {
       p.requestedRps = planned / seconds;
-      p.achievedRps = completed / seconds;
+      p.completedRps = completed / seconds;
     }
     auto ttft = merged(latency.ttft, indices);
     p.ttftP50Ms = ms(ttft.percentile(0.5));

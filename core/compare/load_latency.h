@@ -15,7 +15,7 @@ struct LoadLatencyPoint {
   std::string label;           ///< "stage 2 (40/s)", "ramp 3 part 1/4", "60-70 s"
   double startS = 0, endS = 0;
   double requestedRps = 0;     ///< planned requests per second in the group's windows
-  double achievedRps = 0;      ///< completed requests per second
+  double completedRps = 0;     ///< completed requests per second: the throughput
   double ttftP50Ms = 0, ttftP99Ms = 0, itlP99Ms = 0, e2eP99Ms = 0;
 };
 
@@ -29,7 +29,8 @@ bool isSweep(const nlohmann::json& spec);
 
 /// Groups the run's windows by stage (a ramp split into parts of about kRampPartS seconds;
 /// a run without stages into groups of kRampPartS), merges each group's histograms and
-/// reports one point per group. The first window of a constant stage with at least three
+/// reports one point per group; a group where nothing completed has no latency and no point.
+/// The first window of a constant stage with at least three
 /// windows is left out: it still holds the previous stage's requests finishing.
 std::vector<LoadLatencyPoint> loadLatencyPoints(const nlohmann::json& spec,
                                                 const std::vector<store::WindowRow>& windows,

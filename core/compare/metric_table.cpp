@@ -52,7 +52,7 @@ std::optional<double> MetricRow::absoluteDelta(size_t run) const {
 
 std::optional<double> MetricRow::relativeDelta(size_t run) const {
   auto d = absoluteDelta(run);
-  if (!d || *values[0] == 0) return std::nullopt;
+  if (!d || *values[0] == 0 || percentage) return std::nullopt;
   return *d / std::fabs(*values[0]);
 }
 
@@ -73,11 +73,13 @@ std::vector<MetricRow> metricTable(const std::vector<ComparedRun>& runs,
     rows.push_back(std::move(row));
   }
   MetricRow errors{"error_rate_pct", "errors (% of sent)", true, {}};
+  errors.percentage = true;
   for (const auto& r : runs) errors.values.push_back(errorRate(r));
   rows.insert(rows.begin() + 3, std::move(errors));
   if (!goodput.empty() && goodput.size() == runs.size()) {
     MetricRow perS{"goodput_rps", "goodput (req/s meeting SLO)", false, {}};
     MetricRow share{"goodput_pct", "goodput (% of requests)", false, {}};
+    share.percentage = true;
     for (const Goodput& g : goodput) {
       perS.values.push_back(g.durationS > 0 ? std::optional(g.perSecond()) : std::nullopt);
       share.values.push_back(g.requests ? std::optional(100.0 * g.fraction()) : std::nullopt);

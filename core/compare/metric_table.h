@@ -16,10 +16,14 @@ struct MetricRow {
   std::vector<std::optional<double>> values;  ///< one per run, nullopt when unknown
   /// What was asked, not how it went (requested rate, input tokens): no better or worse.
   bool neutral = false;
+  /// A share in percent (errors, goodput): its delta is in percentage points, and a relative
+  /// change of a percentage ("33 → 100: +203 %") would read as something it is not.
+  bool percentage = false;
 
   /// value − baseline; nullopt when either is unknown.
   std::optional<double> absoluteDelta(size_t run) const;
-  /// (value − baseline) / |baseline|; nullopt when either is unknown or the baseline is 0.
+  /// (value − baseline) / |baseline|; nullopt when either is unknown, the baseline is 0 or
+  /// the row is a percentage.
   std::optional<double> relativeDelta(size_t run) const;
   /// +1 better than baseline, -1 worse, 0 equal, unknown or neutral.
   int direction(size_t run) const;

@@ -11,7 +11,8 @@ struct MetricInfo {
 };
 constexpr std::array<MetricInfo, kSeriesMetricCount> kInfo = {{
     {"requested_rps", "requested (req/s)"},
-    {"achieved_rps", "achieved (req/s)"},
+    {"achieved_rps", "achieved (req/s)"},  // sent, as the summary's achieved_rps and History
+    {"completed_rps", "completed (req/s)"},
     {"ttft_p50_ms", "TTFT p50 (ms)"},
     {"ttft_p99_ms", "TTFT p99 (ms)"},
     {"itl_p99_ms", "inter-token p99 (ms)"},
@@ -31,7 +32,10 @@ std::optional<double> valueOf(const store::WindowRow& w, SeriesMetric m) {
   const bool completions = w.completed > 0;
   switch (m) {
     case SeriesMetric::RequestedRps: return perSecond(static_cast<double>(w.planned), w);
-    case SeriesMetric::AchievedRps: return perSecond(static_cast<double>(w.completed), w);
+    case SeriesMetric::AchievedRps:
+      return perSecond(static_cast<double>(w.sent), w);
+    case SeriesMetric::CompletedRps:
+      return perSecond(static_cast<double>(w.completed), w);
     case SeriesMetric::TtftP50Ms: return completions ? std::optional(w.ttftP50Ms) : std::nullopt;
     case SeriesMetric::TtftP99Ms: return completions ? std::optional(w.ttftP99Ms) : std::nullopt;
     case SeriesMetric::ItlP99Ms: return completions ? std::optional(w.itlP99Ms) : std::nullopt;

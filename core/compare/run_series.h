@@ -11,8 +11,18 @@ namespace plumbline::compare {
 
 /// The per-window figures a comparison overlays, one value per stored window.
 enum class SeriesMetric {
-  RequestedRps, AchievedRps, TtftP50Ms, TtftP99Ms, ItlP99Ms, E2eP99Ms, OutputTokensPerS,
-  ErrorsPerS, SendLagP99Ms, InFlight, Count
+  RequestedRps,
+  AchievedRps,
+  CompletedRps,
+  TtftP50Ms,
+  TtftP99Ms,
+  ItlP99Ms,
+  E2eP99Ms,
+  OutputTokensPerS,
+  ErrorsPerS,
+  SendLagP99Ms,
+  InFlight,
+  Count
 };
 inline constexpr size_t kSeriesMetricCount = static_cast<size_t>(SeriesMetric::Count);
 std::string_view seriesMetricName(SeriesMetric m);   ///< "ttft_p99_ms"

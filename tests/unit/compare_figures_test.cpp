@@ -50,6 +50,28 @@ TEST(CompareMetrics, DeltasAreAgainstTheBaseline) {
   EXPECT_EQ(deltaText(rps, 1), "+10, +100.0%");
 }
 
+// QA (session 18): "errors (% of sent) 33 → 100 (+67, +203.0%)" read as a relative change of a
+// percentage; a share's delta is in percentage points, with no relative change.
+TEST(CompareMetrics, ASharesDeltaIsInPercentagePoints) {
+  MetricRow share{"error_rate_pct", "errors (% of sent)", true, {33.0, 100.0}};
+  share.percentage = true;
+  EXPECT_EQ(*share.absoluteDelta(1), 67.0);
+  EXPECT_FALSE(share.relativeDelta(1));
+  EXPECT_EQ(deltaText(share, 1), "+67 pp");
+  EXPECT_EQ(share.direction(1), -1);
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  FixtureRun failing;
+  failing.errorEvery = 2;
+  int64_t a = fixtures::writeFixtureRun(path, FixtureRun{});
+  int64_t b = fixtures::writeFixtureRun(path, failing);
+  Comparison c = buildComparison(store::RunReader(path), {a, b}, Slo{100.0, 20.0});
+  EXPECT_TRUE(row(c, "error_rate_pct").percentage);
+  EXPECT_TRUE(row(c, "goodput_pct").percentage);
+  EXPECT_FALSE(row(c, "goodput_rps").percentage);
+  EXPECT_EQ(deltaText(row(c, "error_rate_pct"), 1), "+50 pp");
+}
+
 TEST(CompareMetrics, RelativeDeltaOfZeroBaselineIsUnknown) {
   MetricRow r{"x", "x", true, {0.0, 5.0}};
   EXPECT_EQ(*r.absoluteDelta(1), 5.0);
@@ -186,6 +208,39 @@ TEST(CompareSweep, OnePointPerStageWithMeasuredRates) {
   EXPECT_NEAR(points[1].ttftP99Ms, 50, 0.5);
   ASSERT_EQ(c.loadLatency[1].size(), 1u);  // not a sweep: the whole run
   EXPECT_EQ(c.loadLatency[1][0].label, "whole run");
+}
+
+// QA (session 18): a run where nothing completed was drawn at (its rate, 0 ms) on the latency
+// vs throughput plot, the best-looking point of all; and the "achieved" series counted
+// completions per second where the table's achieved_rps (and History's) is the sent rate.
+TEST(CompareSweep, NothingCompletedIsNoPointAndAchievedIsTheSentRate) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  FixtureRun half, failing;
+  half.errorEvery = 2;  // every other request fails
+  failing.errorEvery = 1;
+  int64_t a = fixtures::writeFixtureRun(path, half);
+  int64_t b = fixtures::writeFixtureRun(path, failing);
+  Comparison c = buildComparison(store::RunReader(path), {a, b}, Slo{});
+  ASSERT_EQ(c.loadLatency[0].size(), 1u);
+  EXPECT_NEAR(c.loadLatency[0][0].completedRps, 5, 0.5);  // 10/s asked, half completed
+  EXPECT_NEAR(c.loadLatency[0][0].ttftP99Ms, 50, 0.5);
+  EXPECT_TRUE(c.loadLatency[1].empty()) << "nothing completed: no latency, no point";
+  for (size_t run : {0u, 1u}) {
+    const auto& achieved = c.series[run][static_cast<size_t>(SeriesMetric::AchievedRps)];
+    const auto& completed = c.series[run][static_cast<size_t>(SeriesMetric::CompletedRps)];
+    ASSERT_FALSE(achieved.empty());
+    ASSERT_EQ(achieved.size(), completed.size());
+    double sent = 0, done = 0;
+    for (size_t i = 0; i < achieved.size(); ++i) {
+      sent += achieved[i].value;
+      done += completed[i].value;
+    }
+    // 1 s windows: the per-second values add up to the counts (10/s for 5 s).
+    EXPECT_NEAR(sent, 50, 0.01) << "run " << run;
+    EXPECT_NEAR(done, run == 0 ? 25 : 0, 0.01) << "run " << run;
+  }
+  EXPECT_TRUE(c.series[1][static_cast<size_t>(SeriesMetric::TtftP99Ms)].empty());
 }
 
 TEST(CompareCommand, TextPutsWarningsFirstAndJsonHasEverySection) {

@@ -70,14 +70,21 @@ QChart* cdfChart(const Comparison& c, const QString& metric) {
 
 QChart* loadLatencyChart(const Comparison& c, LoadLatencyY y) {
   QChart* chart = makeLineChart(QStringLiteral("Latency vs throughput"),
-                                QStringLiteral("achieved throughput (req/s)"), yTitle(y));
+                                QStringLiteral("throughput: completed (req/s)"), yTitle(y));
   for (size_t i = 0; i < c.runs.size(); ++i) {
     QVector<QPointF> points;
-    for (const auto& p : c.loadLatency[i]) points.append(QPointF(p.achievedRps, yOf(p, y)));
-    // Stage order, not x order: an overloaded stage that achieved less bends the line back.
+    for (const auto& p : c.loadLatency[i]) points.append(QPointF(p.completedRps, yOf(p, y)));
+    // Stage order, not x order: an overloaded stage that completed less bends the line back.
     addLine(chart, runName(c, i), points, runColor(static_cast<int>(i)), /*markers=*/true);
   }
   fitAxes(chart);
+  // Throughput from 0: a lone run's point sat on the left edge of an axis spanning 18.2-19.4.
+  for (QAbstractAxis* axis : chart->axes(Qt::Horizontal)) {
+    if (auto* v = qobject_cast<QValueAxis*>(axis)) {
+      v->setRange(0, v->max() * 1.05);
+      v->applyNiceNumbers();
+    }
+  }
   return chart;
 }
 

@@ -17,8 +17,8 @@ QChart* overlaidSeriesChart(const plumbline::compare::Comparison& c,
 QChart* cdfChart(const plumbline::compare::Comparison& c, const QString& metric);
 /// Which latency the load-latency plot shows.
 enum class LoadLatencyY { TtftP99, TtftP50, ItlP99, E2eP99 };
-/// Latency against achieved throughput: a line per sweep run (a point per stage or group),
-/// a single point for a run at one rate.
+/// Latency against throughput (completed requests per second): a line per sweep run (a point per
+/// stage or group), a single point for a run at one rate.
 QChart* loadLatencyChart(const plumbline::compare::Comparison& c, LoadLatencyY y);
 /// Goodput per run as a bar chart (req/s meeting the SLO), or a chart saying no SLO is set.
 QChart* goodputChart(const plumbline::compare::Comparison& c);

@@ -57,7 +57,8 @@ QVariant MetricTableModel::data(const QModelIndex& index, int role) const {
       auto d = row.absoluteDelta(r);
       if (!d) return QStringLiteral("–");
       return QString((*d >= 0 ? QStringLiteral("+") : QString()) +
-                     QString::fromStdString(plumbline::compare::figureText(d)));
+                     QString::fromStdString(plumbline::compare::figureText(d)) +
+                     (row.percentage ? QStringLiteral(" pp") : QString()));
     }
     auto rel = row.relativeDelta(r);
     return rel ? QString::asprintf("%+.1f%%", *rel * 100) : QStringLiteral("–");
