@@ -155,11 +155,40 @@ class RunChartsTest : public QObject {
     charts.flush();
     QCOMPARE(charts.drawnPoints(QStringLiteral("rate"), QStringLiteral("achieved")),
              (QList<QPointF>{{1, 10}, {1.25, 97}, {1.5, 99}, {2, 100}}));
-    // Errors: cumulative counts become per-class rates between ticks.
+    // Errors: cumulative counts become per-class rates between ticks; a class's first errors
+    // rise from 0 at the tick before.
     const QList<QPointF> errors = charts.drawnPoints(QStringLiteral("errors"), QStringLiteral("timeout"));
-    QCOMPARE(errors.size(), 3);
-    QCOMPARE(errors.at(1), QPointF(1.5, 8));  // 2 errors in 0.25 s
-    QCOMPARE(errors.at(2), QPointF(2, 4));    // 2 more in 0.5 s
+    QCOMPARE(errors,
+             (QList<QPointF>{{1, 3}, {1.25, 0}, {1.5, 8}, {2, 4}}));  // 2 in 0.25 s, 2 in 0.5 s
+  }
+
+  // QA (session 18): a stored run's error lines skipped the windows where a class had no
+  // errors, joining straight across them (2, 0, 1 drawn as a 2 → 1 slope; a class seen once a
+  // dot), and each run coloured its classes in the order they came.
+  void storedErrorClassesAreZeroWhereAWindowHadNoneAndKeepTheirColour() {
+    RunCharts charts;
+    std::vector<WindowRow> windows{window(0, 10, 10, 80), window(1, 10, 10, 80),
+                                   window(2, 10, 10, 80)};
+    windows[1].errorsJson = "{}";
+    windows[2].errorsJson = R"({"no_reply": 2})";
+    charts.setWindows(windows);
+    QCOMPARE(charts.drawnPoints(QStringLiteral("errors"), QStringLiteral("timeout")),
+             (QList<QPointF>{{1, 3}, {2, 0}, {3, 0}}));
+    QCOMPARE(charts.drawnPoints(QStringLiteral("errors"), QStringLiteral("no_reply")),
+             (QList<QPointF>{{1, 0}, {2, 0}, {3, 2}}));
+    auto colourOf = [&charts](const QString& cls) {
+      for (auto* view : charts.findChildren<QChartView*>())
+        for (auto* s : view->chart()->series())
+          if (s->name() == cls && view->chart()->title() == QStringLiteral("Errors by class"))
+            return static_cast<QLineSeries*>(s)->pen().color();
+      return QColor();
+    };
+    const QColor timeout = colourOf(QStringLiteral("timeout")),
+                 noReply = colourOf(QStringLiteral("no_reply"));
+    QVERIFY(timeout.isValid() && noReply.isValid());
+    QVERIFY(timeout != noReply);
+    charts.setWindows({window(0, 10, 10, 80)});  // another run, timeouts only: its first class
+    QCOMPARE(colourOf(QStringLiteral("timeout")), timeout);
   }
 
   void anHourOfTicksStaysBounded() {

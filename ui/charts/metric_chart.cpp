@@ -93,12 +93,21 @@ void MetricChart::setLineStyle(const QString& series, Qt::PenStyle style) {
   if (auto it = m_lines.find(series); it != m_lines.end()) applyStyle(series, it->second->series);
 }
 
+void MetricChart::setLineColor(const QString& series, const QColor& color) {
+  m_colors[series] = color;
+  if (auto it = m_lines.find(series); it != m_lines.end()) applyStyle(series, it->second->series);
+}
+
 void MetricChart::applyStyle(const QString& name, QLineSeries* series) const {
   const auto style = m_styles.find(name);
-  if (style == m_styles.end()) return;
+  const auto color = m_colors.find(name);
+  if (style == m_styles.end() && color == m_colors.end()) return;
   QPen pen = series->pen();  // the theme's colour, given when the series was added
-  pen.setStyle(style->second);
-  pen.setWidthF(2);
+  if (style != m_styles.end()) {
+    pen.setStyle(style->second);
+    pen.setWidthF(2);
+  }
+  if (color != m_colors.end()) pen.setColor(color->second);
   series->setPen(pen);
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 #include <QChartView>
+#include <QColor>
 #include <QList>
 #include <QPixmap>
 #include <QPointF>
@@ -48,6 +49,9 @@ class MetricChart : public QChartView {
   /// Draws the named series (now and after clear()) with this pen style, 2 px wide, so a
   /// line drawn on top of an equal one leaves it visible.
   void setLineStyle(const QString& series, Qt::PenStyle style);
+  /// Draws the named series (now and after clear()) in this colour instead of the next one of
+  /// the theme's order: a series that means the same in every run keeps its colour.
+  void setLineColor(const QString& series, const QColor& color);
   void clear();
   /// The x axis spans at least this many seconds (kLiveXSpanS unless set): a live run's
   /// axis starts at 10 s and grows with it; a stored run's spans the run, however short.
@@ -94,6 +98,7 @@ class MetricChart : public QChartView {
   std::vector<Line*> m_paintOrder;  ///< creation order: later lines are painted on top
   QPolygonF m_polyline;             ///< scratch for painting, capacity kMaxPoints
   std::map<QString, Qt::PenStyle> m_styles;
+  std::map<QString, QColor> m_colors;
   double m_xMax = 0, m_yMax = 0;
   double m_minXSpan = kLiveXSpanS;
   QPixmap m_static;            ///< Qt Charts' part of the picture, as last rendered

@@ -1,11 +1,13 @@
 #include "ui/charts/run_charts.h"
 
+#include <QColor>
 #include <QGridLayout>
 #include <QTimer>
 #include <algorithm>
 
 #include <nlohmann/json.hpp>
 
+#include "core/metrics/error_class.h"
 #include "core/store/run_reader.h"
 #include "ui/charts/latency_cdf_chart.h"
 #include "ui/charts/metric_chart.h"
@@ -67,6 +69,16 @@ RunCharts::RunCharts(QWidget* parent) : QWidget(parent) {
   for (int col = 0; col < 4; ++col) grid->setColumnStretch(col, 1);
   // Requested is drawn dashed on top of achieved: when they agree both stay visible.
   chart(kRate)->setLineStyle(QStringLiteral("requested"), Qt::DashLine);
+  // Each error class keeps its colour from run to run (the theme's order would give the first
+  // class of each run the same colour, whichever it is).
+  static const char* const kClassColors[metrics::kErrorClassCount] = {
+      "#000000", "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+      "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#ad494a"};
+  for (size_t i = 1; i < metrics::kErrorClassCount; ++i)
+    chart(kErrors)->setLineColor(
+        QString::fromUtf8(metrics::kErrorClassNames[i].data(),
+                          static_cast<qsizetype>(metrics::kErrorClassNames[i].size())),
+        QColor(QString::fromLatin1(kClassColors[i])));
   m_redrawTimer = new QTimer(this);
   m_redrawTimer->setSingleShot(true);
   m_redrawTimer->setInterval(kRedrawIntervalMs);
@@ -84,6 +96,7 @@ void RunCharts::clear() {
   m_runEndS.reset();
   m_prevTickNs = -1;
   m_prevErrors.clear();
+  m_windowErrorClasses.clear();
   m_cdf->clear();
   showCdf(false);
 }
@@ -111,6 +124,13 @@ void RunCharts::loadRun(const store::RunReader& reader, int64_t runId) {
 void RunCharts::setWindows(const std::vector<store::WindowRow>& windows, std::optional<double> runEndS) {
   clear();
   m_runEndS = runEndS;
+  // Every class the run had is drawn in every window, 0 where it had none: a line joined
+  // straight across a window without errors would show errors there.
+  for (const store::WindowRow& w : windows) {
+    const nlohmann::json errors = nlohmann::json::parse(w.errorsJson, nullptr, false);
+    if (errors.is_object())
+      for (const auto& [cls, n] : errors.items()) m_windowErrorClasses.insert(cls);
+  }
   for (const store::WindowRow& w : windows) appendWindow(w);
   // A stored run's time axis spans its windows, drain included, not the live view's 10 s: a
   // 2 s run fills the charts' width.
@@ -162,10 +182,12 @@ void RunCharts::appendWindow(const store::WindowRow& w) {
   if (w.cpuWaitMaxMs >= 0)
     chart(kCpu)->append(kWaitedForCpu, end, w.cpuWaitMaxMs / (len * 1000) * 100);
   const nlohmann::json errors = nlohmann::json::parse(w.errorsJson, nullptr, false);
-  if (errors.is_object()) {
-    for (const auto& [cls, n] : errors.items()) {
-      if (n.is_number()) chart(kErrors)->append(QString::fromStdString(cls), end, n.get<double>() / len);
-    }
+  if (errors.is_object())
+    for (const auto& [cls, n] : errors.items()) m_windowErrorClasses.insert(cls);
+  for (const std::string& cls : m_windowErrorClasses) {
+    const auto n = errors.is_object() ? errors.find(cls) : errors.end();
+    const double count = n != errors.end() && n->is_number() ? n->get<double>() : 0;
+    chart(kErrors)->append(QString::fromStdString(cls), end, count / len);
   }
   scheduleRedraw();
 }
@@ -211,6 +233,9 @@ void RunCharts::appendErrorRates(double x, const std::map<std::string, uint64_t>
     for (const auto& [cls, n] : cumulative) {
       const auto prev = m_prevErrors.find(cls);
       const uint64_t before = prev == m_prevErrors.end() ? 0 : prev->second;
+      // A class's first errors rise from 0 at the tick before, not from mid-air.
+      if (prev == m_prevErrors.end())
+        chart(kErrors)->append(QString::fromStdString(cls), x - dtS, 0);
       chart(kErrors)->append(QString::fromStdString(cls), x, static_cast<double>(n - before) / dtS);
     }
     for (const auto& [cls, n] : m_prevErrors) {

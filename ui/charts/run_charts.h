@@ -4,6 +4,7 @@
 #include <QWidget>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,8 @@ class RunCharts : public QWidget {
   std::optional<double> m_runEndS;  ///< stored runs: where the charts stop
   int64_t m_prevTickNs = -1;
   std::map<std::string, uint64_t> m_prevErrors;
+  std::set<std::string>
+      m_windowErrorClasses;  ///< every class a window so far (or a stored run) had
   int m_redraws = 0;
 };
 
