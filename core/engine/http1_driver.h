@@ -21,7 +21,7 @@ namespace plumbline::engine {
 /// a large body continued when the socket is writable), sockets registered with epoll once
 /// per connection, responses parsed straight from recv(). Measures and classifies exactly as
 /// the libcurl client does (ResponseReader), and never sends a request twice: a request whose
-/// reused connection turns out dead fails as `connect`.
+/// reused connection turns out dead fails as `no_reply`.
 class Http1Driver final : public RequestDriver {
  public:
   Http1Driver(event_base* base, const WorkerConfig& config, OnDone onDone);

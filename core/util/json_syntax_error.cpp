@@ -22,7 +22,8 @@ JsonSyntaxError jsonSyntaxError(std::string_view text, const nlohmann::json::exc
     // byte is 1-based and points just past the offending character. Lines end at LF, CR LF
     // or a lone CR (as editors break them); columns count characters, not UTF-8 bytes.
     const size_t end = std::min<size_t>(parse->byte == 0 ? 0 : parse->byte - 1, text.size());
-    for (size_t i = 0; i < end; ++i) {
+    const size_t bom = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // editors do not show it
+    for (size_t i = std::min(bom, end); i < end; ++i) {
       const auto c = static_cast<unsigned char>(text[i]);
       if (c == '\n' || (c == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'))) {
         ++out.line;

@@ -117,6 +117,9 @@ TEST(JsonSyntaxError, ColumnsCountCharactersAndEveryLineEndingCounts) {
   const auto utf8 = syntaxErrorOf("{\"n\xC3\xA9\": \"caf\xC3\xA9 \xE6\x97\xA5\", x}");
   EXPECT_EQ(utf8.line, 1u);
   EXPECT_EQ(utf8.column, 18u) << utf8.describe();  // {"né": "café 日", x  -> the x is the 18th
+  // A byte order mark is not a column (QA: 1:18 with one, 1:17 without).
+  EXPECT_EQ(syntaxErrorOf("\xEF\xBB\xBF{\"plumbline\": 1 2}").column, 17u);
+  EXPECT_EQ(syntaxErrorOf("{\"plumbline\": 1 2}").column, 17u);
   for (const char* eol : {"\n", "\r\n", "\r"}) {
     const std::string e = eol;
     const auto error = syntaxErrorOf("{" + e + "  \"a\": 1," + e + e + "  \"b\": tru" + e + "}");
