@@ -358,6 +358,7 @@ void Http1Driver::complete(Http1Connection& c, bool reusable) {
   t.record.endNs = nowRel();
   t.record.httpStatus = static_cast<int32_t>(t.status);
   t.record.retryAfterMs = c.parser.retryAfterMs();
+  if (t.status / 100 == 3) t.location = c.parser.location();
   m_reader.finishCompleted(t);
   c.transfer = nullptr;
   t.connection = nullptr;
@@ -374,6 +375,7 @@ void Http1Driver::fail(Http1Connection& c, ErrorClass cls, int osErrno) {
     t.status = c.parser.status();
     t.statusKnown = true;
     t.record.retryAfterMs = c.parser.retryAfterMs();
+    if (t.status / 100 == 3) t.location = c.parser.location();
   }
   t.record.endNs = nowRel();
   t.record.httpStatus = static_cast<int32_t>(t.status);

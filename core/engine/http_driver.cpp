@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <stdexcept>
 
+#include "core/net/http1_response_parser.h"  // the bound on a kept Location, as the native client's
 #include "core/net/retry_after.h"
 #include "core/util/clock.h"
 
@@ -268,6 +269,10 @@ void HttpDriver::finish(Transfer& t, int curlCode) {
   if (curl_header* h = nullptr;
       curl_easy_header(t.easy, "Retry-After", 0, CURLH_HEADER, -1, &h) == CURLHE_OK && h != nullptr)
     r.retryAfterMs = net::parseRetryAfterMsNow(h->value);
+  if (curl_header* h = nullptr;
+      t.status / 100 == 3 &&
+      curl_easy_header(t.easy, "Location", 0, CURLH_HEADER, -1, &h) == CURLHE_OK && h != nullptr)
+    t.location.assign(std::string_view(h->value).substr(0, net::Http1ResponseParser::kMaxLocation));
   if (t.retryRefused) {
     r.error = ErrorClass::NoReply;  // the server dropped the connection without a reply
   } else if (curlCode != CURLE_OK) {

@@ -34,6 +34,7 @@ struct Transfer {
   int attempts = 0;         ///< times libcurl was about to send this request
   bool retryRefused = false;  ///< libcurl tried to resend it on a fresh connection; we refused
   int socketErrno = 0;        ///< socket() failed for its connection with this errno
+  std::string location;       ///< a 3xx reply's Location (redirects are not followed)
 
   void resetForRequest() {
     record = metrics::RequestRecord{};
@@ -48,6 +49,7 @@ struct Transfer {
     attempts = 0;
     retryRefused = false;
     socketErrno = 0;
+    location.clear();
   }
 };
 

@@ -489,7 +489,11 @@ void Worker::reportFirstFailure(const Transfer& t) {
       std::clamp<long>(t.status, metrics::kMinHttpStatus, metrics::kMaxHttpStatus));
   report.sample.sendNs = std::max<int64_t>(0, t.record.sendNs);
   // t.response holds the start of an error body (ResponseReader); the key never leaves here.
-  report.sample.body = metrics::failureBodyExcerpt(t.response, m_config->apiKey);
+  // A redirect says where it pointed first: that is usually the fix (https, a missing /v1).
+  const std::string said = t.location.empty()
+                               ? t.response
+                               : "(redirect to " + t.location + ", not followed) " + t.response;
+  report.sample.body = metrics::failureBodyExcerpt(said, m_config->apiKey);
   m_channel->send(FrameType::FailureSample, encodeFailureSample(report));
 }
 

@@ -88,6 +88,7 @@ void Http1ResponseParser::reset() {
   m_sawKeepAliveToken = m_chunked = m_hasLength = m_pendingCr = false;
   m_length = m_remaining = 0;
   m_retryAfterMs = -1;
+  m_location.clear();
 }
 
 size_t Http1ResponseParser::fail(Http1Error e, size_t consumed) {
@@ -240,6 +241,8 @@ bool Http1ResponseParser::headerLine(std::string_view line) {
     }
   } else if (equalsNoCase(name, "retry-after")) {
     m_retryAfterMs = parseRetryAfterMsNow(value);  // a value we cannot read is recorded as none
+  } else if (equalsNoCase(name, "location")) {
+    m_location.assign(value.substr(0, kMaxLocation));
   } else if (equalsNoCase(name, "connection")) {
     forEachToken(value, [&](std::string_view option) {
       if (equalsNoCase(option, "close")) m_keepAlive = false;
@@ -261,6 +264,7 @@ void Http1ResponseParser::endOfHeaders() {
     m_sawKeepAliveToken = m_chunked = m_hasLength = false;
     m_length = 0;
     m_retryAfterMs = -1;
+    m_location.clear();
     return;
   }
   m_headersDone = true;

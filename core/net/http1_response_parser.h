@@ -55,6 +55,10 @@ class Http1ResponseParser {
   /// What the response's Retry-After header asked clients to wait, in ms (retry_after.h); -1
   /// when it had none, or one that was neither delta-seconds nor an IMF-fixdate.
   int64_t retryAfterMs() const { return m_retryAfterMs; }
+  /// The final response's Location header (a redirect's target), its first kMaxLocation bytes;
+  /// empty when it had none.
+  const std::string& location() const { return m_location; }
+  static constexpr size_t kMaxLocation = 1024;
   /// True when the body ends only when the server closes the connection.
   bool bodyUntilClose() const { return m_state == State::UntilClose; }
 
@@ -87,6 +91,7 @@ class Http1ResponseParser {
   uint64_t m_length = 0;        ///< Content-Length
   uint64_t m_remaining = 0;     ///< bytes left in the body or the current chunk
   int64_t m_retryAfterMs = -1;
+  std::string m_location;
 };
 
 }  // namespace plumbline::net

@@ -222,25 +222,32 @@ TEST(FaultsSurvived, GarbageAnswerIsMalformedStream) {
 
 // A target that redirects (http:// to https://, a moved path) answers every request with a 3xx,
 // which is neither a client nor a server error and is not followed: class http_other, with
-// the first such reply kept to say where it pointed.
-TEST(FaultsSurvived, RedirectIsHttpOtherWithTheReplyKept) {
+// the first such reply kept, and where it pointed first (QA: the Location was shown nowhere),
+// by both clients.
+TEST(FaultsSurvived, RedirectIsHttpOtherWithTheReplyAndItsLocationKept) {
   const std::string body = "<html>moved to https</html>";
   CannedServer server(
       "HTTP/1.1 301 Moved Permanently\r\nLocation: https://127.0.0.1/v1\r\n"
       "Content-Type: text/html\r\nContent-Length: " +
       std::to_string(body.size()) + "\r\n\r\n" + body);
-  RunProcess run(faultsWorkload(false, 5), server.url(), 20, 1);
-  const int code = run.process->wait(30000);
-  EXPECT_TRUE(code == 0 || code == 3) << run.process->output();
-  const json s = run.summary();
-  ASSERT_TRUE(s.is_object()) << run.process->output();
-  EXPECT_EQ(s.at("completed"), 0);
-  EXPECT_EQ(survivedErrorsOf(s, "http_other"), s.at("sent").get<uint64_t>()) << s.dump(2);
-  EXPECT_EQ(survivedErrorsOf(s, "http_4xx"), 0u) << s.dump(2);
-  ASSERT_TRUE(s.at("failure_samples").contains("http_other")) << s.dump(2);
-  EXPECT_EQ(s.at("failure_samples").at("http_other").at("status"), 301);
-  EXPECT_EQ(s.at("failure_samples").at("http_other").at("body"), body);
-  expectNothingLost(s, run.db());
+  for (const char* client : {"native", "curl"}) {
+    SCOPED_TRACE(client);
+    setenv("PLUMBLINE_HTTP_CLIENT", client, 1);
+    RunProcess run(faultsWorkload(false, 5), server.url(), 20, 1);
+    const int code = run.process->wait(30000);
+    unsetenv("PLUMBLINE_HTTP_CLIENT");
+    EXPECT_TRUE(code == 0 || code == 3) << run.process->output();
+    const json s = run.summary();
+    ASSERT_TRUE(s.is_object()) << run.process->output();
+    EXPECT_EQ(s.at("completed"), 0);
+    EXPECT_EQ(survivedErrorsOf(s, "http_other"), s.at("sent").get<uint64_t>()) << s.dump(2);
+    EXPECT_EQ(survivedErrorsOf(s, "http_4xx"), 0u) << s.dump(2);
+    ASSERT_TRUE(s.at("failure_samples").contains("http_other")) << s.dump(2);
+    EXPECT_EQ(s.at("failure_samples").at("http_other").at("status"), 301);
+    EXPECT_EQ(s.at("failure_samples").at("http_other").at("body"),
+              "(redirect to https://127.0.0.1/v1, not followed) " + body);
+    expectNothingLost(s, run.db());
+  }
 }
 
 TEST(FaultsSurvived, StuckResponsesHitTheTimeout) {

@@ -247,3 +247,35 @@ TEST(Http1ResponseParser, BadChunkFramingIsRejected) {
 TEST(Http1ResponseParser, SwitchingProtocolsIsRejected) {
   expectError("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\n\r\n", Http1Error::UnexpectedUpgrade);
 }
+
+// A redirect's Location is kept (the run says where it pointed), bounded, from the final
+// response only, and forgotten on reset.
+TEST(Http1ResponseParser, KeepsTheFinalResponsesLocation) {
+  const std::string bytes =
+      "HTTP/1.1 103 Early Hints\r\nLocation: /hint\r\n\r\n"
+      "HTTP/1.1 301 Moved Permanently\r\nlocation:  https://example.com/v1/ \r\nContent-Length: "
+      "0\r\n\r\n";
+  for (size_t cut = 0; cut <= bytes.size(); ++cut) {
+    Http1ResponseParser p;
+    feedSplit(p, bytes, {cut});
+    ASSERT_TRUE(p.done()) << "cut at " << cut;
+    EXPECT_EQ(p.status(), 301);
+    EXPECT_EQ(p.location(), "https://example.com/v1/") << "cut at " << cut;
+    p.reset();
+    EXPECT_EQ(p.location(), "");
+  }
+  Http1ResponseParser interimOnly;
+  feedSplit(interimOnly,
+            "HTTP/1.1 103 Early Hints\r\nLocation: /hint\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: "
+            "0\r\n\r\n",
+            {});
+  ASSERT_TRUE(interimOnly.done());
+  EXPECT_EQ(interimOnly.location(), "");
+  Http1ResponseParser longOne;
+  feedSplit(longOne,
+            "HTTP/1.1 302 Found\r\nLocation: /" + std::string(5000, 'a') +
+                "\r\nContent-Length: 0\r\n\r\n",
+            {});
+  ASSERT_TRUE(longOne.done());
+  EXPECT_EQ(longOne.location().size(), Http1ResponseParser::kMaxLocation);
+}
