@@ -8,6 +8,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -34,6 +35,16 @@ namespace {
 const QString kCatalog = QStringLiteral(PLUMBLINE_SOURCE_DIR "/workloads");
 
 QString catalogFile(const char* name) { return kCatalog + QLatin1Char('/') + QLatin1String(name); }
+
+QByteArray fileText(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool writeFile(const QString& path, const QByteArray& bytes) {
+  QFile file(path);
+  return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(bytes) == bytes.size();
+}
 
 OrderedJson readJson(const QString& path) {
   QFile file(path);
@@ -368,6 +379,27 @@ class DesignerTest : public QObject {
     view.jsonEditor()->setPlainText(QString::fromUtf8(formatJson(withTypo)));
     view.revalidateNow();
     QVERIFY2(view.validationText().isEmpty(), qPrintable(view.validationText()));
+    QVERIFY(view.runButton()->isEnabled());
+  }
+
+  // QA (session 18): a file that is not JSON opened with the form showing a new workload's
+  // defaults as if they were the file's, and an edit there would have written them over its text.
+  void aFileThatIsNotJsonLocksTheFormAndOpensItsText() {
+    const QString path = m_userDir.filePath(QStringLiteral("broken.json"));
+    QByteArray text = fileText(catalogFile("quickstart.json"));
+    text.replace("\"name\"", "\"name\" 1");  // one syntax error in line 3
+    QVERIFY(writeFile(path, text));
+    DesignerView view(contextWith(m_userDir.path()));
+    QVERIFY(view.openWorkload(path));
+    QVERIFY(!view.form()->isEnabled());
+    QCOMPARE(view.findChild<QTabWidget*>()->currentIndex(), 1);  // the JSON tab
+    QVERIFY2(view.validationText().contains(QStringLiteral("invalid JSON, line ")),
+             qPrintable(view.validationText()));
+    QCOMPARE(view.jsonEditor()->toPlainText().toUtf8(), text);  // the text as the file has it
+    QVERIFY(!view.runButton()->isEnabled());
+    view.jsonEditor()->setPlainText(QString::fromUtf8(fileText(catalogFile("quickstart.json"))));
+    view.revalidateNow();
+    QVERIFY(view.form()->isEnabled());
     QVERIFY(view.runButton()->isEnabled());
   }
 

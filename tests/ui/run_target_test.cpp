@@ -91,6 +91,15 @@ class RunTargetTest : public QObject {
   void rejectsWhatIsNotAWorkloadObject() {
     QVERIFY_THROWS_EXCEPTION(std::runtime_error, workloadForRun("{nope", {}, RunTarget{}, {}));
     QVERIFY_THROWS_EXCEPTION(std::runtime_error, workloadForRun("[1,2]", {}, RunTarget{}, {}));
+    // QA (session 18): Start on a file that is not JSON said only "workload: not valid JSON".
+    try {
+      workloadForRun("{\r  \"name\": \"x\",\r  \"load\": {\"rate\": oops}\r}", {}, RunTarget{}, {});
+      QFAIL("accepted");
+    } catch (const std::runtime_error& e) {
+      QVERIFY2(QString::fromUtf8(e.what()).startsWith(
+                   QStringLiteral("workload: not valid JSON: line 3, column 20: syntax error")),
+               e.what());
+    }
   }
 };
 

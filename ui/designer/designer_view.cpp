@@ -184,6 +184,8 @@ bool DesignerView::openWorkload(const QString& path) {
       m_catalogView->setCurrentIndex(m_catalog->index(row));
   }
   revalidateNow();
+  // A file that is not JSON is fixed in its text: the form has nothing of it to show.
+  if (!m_document->syntaxError().isEmpty()) m_tabs->setCurrentIndex(1);
   return true;
 }
 
@@ -291,6 +293,14 @@ void DesignerView::revalidate() {
                                 .arg(m_warnings.size())
                                 .arg(m_warnings.size() == 1 ? QString() : QStringLiteral("s")));
   }
+  // While the text does not parse the form shows the last JSON that did (for a file opened
+  // broken: a new workload's defaults), and an edit there would write that over the text: it
+  // is locked until the JSON tab's text parses again.
+  const bool parses = m_document->syntaxError().isEmpty();
+  m_form->setEnabled(parses);
+  if (!parses)
+    m_status->setText(m_status->text() +
+                      QStringLiteral(" — the form is locked until the JSON tab's text parses"));
   m_jsonStatus->setText(m_status->text());
   m_jsonStatus->setStyleSheet(m_status->styleSheet());
   m_run->setEnabled(!validation.error);

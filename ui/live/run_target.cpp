@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/util/json_duplicate_key.h"
+#include "core/util/json_syntax_error.h"
 
 namespace plumbline::ui::live {
 
@@ -54,13 +55,17 @@ QStringList mockPresets() {
 
 QByteArray workloadForRun(const QByteArray& workloadJson, const QString& sourceDir,
                           const RunTarget& target, const QString& keyEnvForChild) {
-  Json doc = Json::parse(workloadJson.constData(), workloadJson.constData() + workloadJson.size(),
-                         nullptr, false);
-  if (doc.is_discarded()) throw std::runtime_error("workload: not valid JSON");
+  const std::string_view text(workloadJson.constData(), static_cast<size_t>(workloadJson.size()));
+  Json doc;
+  try {
+    doc = Json::parse(text.begin(), text.end());
+  } catch (const Json::exception& error) {  // placed as the CLI and the Designer place it
+    throw std::runtime_error("workload: not valid JSON: " +
+                             util::jsonSyntaxError(text, error).describe());
+  }
   // Re-written below, a key named twice would reach the run as its last value: `--open` of such a
   // file ran it while the Designer (and the CLI) refused it.
-  if (const auto duplicate = util::firstDuplicateKey(
-          std::string_view(workloadJson.constData(), static_cast<size_t>(workloadJson.size()))))
+  if (const auto duplicate = util::firstDuplicateKey(text))
     throw std::runtime_error("workload: " + duplicate->path + ": " + duplicate->reason());
   if (!doc.is_object()) throw std::runtime_error("workload: expected a JSON object");
   Json& t = doc["target"];
