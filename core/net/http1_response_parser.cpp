@@ -98,6 +98,15 @@ size_t Http1ResponseParser::fail(Http1Error e, size_t consumed) {
   return consumed;
 }
 
+namespace {
+/// The start of a line that may still become "HTTP/1.x ..." (or a blank line's CR).
+bool couldStartStatusLine(std::string_view start) {
+  if (start == "\r") return true;
+  const size_t n = std::min<size_t>(start.size(), 7);
+  return start.compare(0, n, std::string_view("HTTP/1.").substr(0, n)) == 0;
+}
+}  // namespace
+
 bool Http1ResponseParser::takeLine(const char*& p, const char* end, std::string_view& line) {
   const auto* lf = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
   if (lf == nullptr) {
@@ -133,6 +142,10 @@ size_t Http1ResponseParser::feed(const char* p, size_t n, BodySink sink, void* c
         const size_t lineBytes = complete ? line.size() : m_line.size();
         if (headerPart ? m_headerBytes + lineBytes > kMaxHeaderBytes : lineBytes > kMaxChunkLine)
           return fail(headerPart ? Http1Error::HeadersTooLarge : Http1Error::BadChunkSize, consumed());
+        // A status line is wrong from its first bytes on: waiting for its end would wait for
+        // a line that may never come (a 1xx followed by a body, bytes that are not HTTP).
+        if (!complete && m_state == State::StatusLine && !couldStartStatusLine(m_line))
+          return fail(Http1Error::BadStatusLine, consumed());
         if (!complete) return consumed();
         if (headerPart) m_headerBytes += line.size() + 2;
         bool ok = true;

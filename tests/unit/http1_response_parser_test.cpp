@@ -279,3 +279,28 @@ TEST(Http1ResponseParser, KeepsTheFinalResponsesLocation) {
   ASSERT_TRUE(longOne.done());
   EXPECT_EQ(longOne.location().size(), Http1ResponseParser::kMaxLocation);
 }
+
+// QA (session 18): a 1xx followed by a body (a 1xx has none: what follows must be a status
+// line) left the native client waiting for a status line until the timeout, where libcurl
+// called it malformed at once. A status line is judged from its first bytes.
+TEST(Http1ResponseParser, AStatusLineIsRefusedFromItsFirstWrongByte) {
+  const std::string bytes = "HTTP/1.1 199 Odd\r\nContent-Length: 5\r\n\r\nhello";
+  for (size_t cut = 0; cut <= bytes.size(); ++cut) {
+    Http1ResponseParser p;
+    const Result r = feedSplit(p, bytes, {cut});
+    EXPECT_TRUE(r.failed) << "cut at " << cut;
+    EXPECT_EQ(r.error, Http1Error::BadStatusLine) << "cut at " << cut;
+  }
+  for (const std::string& start :
+       {std::string("SSH-2.0-"), std::string("HTTP/2 "), std::string("http/1.1")}) {
+    Http1ResponseParser p;
+    EXPECT_TRUE(feedSplit(p, start, {}).failed) << start;
+  }
+  for (const std::string& start :
+       {std::string("HTTP/1"), std::string("\r"), std::string("\r\nHTTP/1.1 2")}) {
+    Http1ResponseParser p;
+    const Result r = feedSplit(p, start, {});
+    EXPECT_FALSE(r.failed) << start;
+    EXPECT_FALSE(r.done) << start;
+  }
+}
