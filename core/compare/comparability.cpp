@@ -109,8 +109,9 @@ void verdictWarnings(std::vector<ComparabilityWarning>& out, const std::vector<C
   for (const auto& r : runs) {
     if (r.row.verdict && *r.row.verdict == "harness_limited")
       out.push_back({WarningKind::HarnessLimited,
-                     r.label() + " is harness_limited: the harness did not send the load it "
-                                 "was asked for, so its figures describe a different load",
+                     r.label() + " is harness_limited: the harness did not send the load as "
+                                 "planned (late, or not all of it; its verdict says which), so "
+                                 "its figures describe a different load",
                      {r.row.id}});
     bool stoppedEarly = r.summary.is_object() && r.summary.value("complete", true) == false;
     if (!r.summary.is_object() || r.row.status != "complete" || stoppedEarly)

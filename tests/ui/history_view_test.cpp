@@ -223,6 +223,9 @@ class HistoryViewTest : public QObject {
     const QList<QPointF> ttftCdf = charts->cdfChart()->drawnPoints(QStringLiteral("time to first token"));
     QVERIFY(!ttftCdf.isEmpty());
     QCOMPARE(ttftCdf.last().y(), 1.0);
+    QCOMPARE(ttftCdf.first().y(),
+             0.0);  // rises from 0 (QA: it started mid-air at the first bucket's share)
+    QCOMPARE(ttftCdf.first().x(), ttftCdf.at(1).x());
     for (const QPointF& p : ttftCdf)  // every TTFT is 50 ms: the curve jumps there
       if (p.y() >= 0.5) QVERIFY2(qAbs(p.x() - 50) < 2.5, qPrintable(QString::number(p.x())));
     // The CDFs share the headline chart's cell: the grid needs no more height with them.

@@ -51,10 +51,7 @@ int LatencyCdfChart::loadRun(const store::RunReader& reader, int64_t runId) {
     } catch (const std::invalid_argument&) {
       continue;
     }
-    QVector<QPointF> points;
-    points.reserve(static_cast<qsizetype>(cdf.size()));
-    for (const compare::CdfPoint& p : cdf) points.append(QPointF(std::max(p.valueMs, 1e-3), p.fraction));
-    addLine(chart(), QString::fromLatin1(label), points, runColor(drawn++));
+    addLine(chart(), QString::fromLatin1(label), cdfLine(cdf), runColor(drawn++));
   }
   fitCdfAxes(chart());
   return drawn;

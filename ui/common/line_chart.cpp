@@ -91,6 +91,17 @@ void fitAxes(QChart* chart) {
       if (auto* v = qobject_cast<QValueAxis*>(axis)) v->applyNiceNumbers();
 }
 
+QVector<QPointF> cdfLine(const std::vector<::plumbline::compare::CdfPoint>& cdf) {
+  QVector<QPointF> points;
+  points.reserve(static_cast<qsizetype>(cdf.size()) + 1);
+  for (const ::plumbline::compare::CdfPoint& p : cdf) {
+    const double x = std::max(p.valueMs, 1e-3);
+    if (points.isEmpty()) points.append(QPointF(x, 0));
+    points.append(QPointF(x, p.fraction));
+  }
+  return points;
+}
+
 void fitCdfAxes(QChart* chart) {
   fitAxes(chart);
   double x0 = std::numeric_limits<double>::infinity();

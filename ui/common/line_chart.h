@@ -3,6 +3,9 @@
 #include <QPointF>
 #include <QString>
 #include <QVector>
+#include <vector>
+
+#include "core/compare/latency_cdf.h"
 
 class QChart;
 class QChartView;
@@ -25,6 +28,9 @@ void fitAxes(QChart* chart);
 /// A CDF's axes: fractions 0..1, and the log time axis from the 0.1% point (values below it,
 /// often single sub-microsecond gaps, would stretch the axis over decades of nothing).
 void fitCdfAxes(QChart* chart);
+/// A CDF as a line for a log time axis: rising from 0 at its first value (the points start at
+/// the first bucket's share, and a line starting there hangs in mid-air), values kept above 0.
+QVector<QPointF> cdfLine(const std::vector<::plumbline::compare::CdfPoint>& cdf);
 /// A view that antialiases and owns the chart.
 QChartView* makeChartView(QChart* chart, QWidget* parent = nullptr);
 

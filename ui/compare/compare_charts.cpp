@@ -60,9 +60,7 @@ QChart* cdfChart(const Comparison& c, const QString& metric) {
   for (size_t i = 0; i < c.runs.size(); ++i) {
     const auto* cdf = c.cdf(c.runs[i].row.id, metric.toStdString());
     if (!cdf) continue;
-    QVector<QPointF> points;
-    for (const auto& p : cdf->points) points.append(QPointF(std::max(p.valueMs, 1e-3), p.fraction));
-    addLine(chart, runName(c, i), points, runColor(static_cast<int>(i)));
+    addLine(chart, runName(c, i), cdfLine(cdf->points), runColor(static_cast<int>(i)));
   }
   fitCdfAxes(chart);
   return chart;
