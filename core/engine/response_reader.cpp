@@ -15,7 +15,7 @@ ErrorClass classifyHttpStatus(long status) {
   if (status == 429) return ErrorClass::RateLimited;
   if (status >= 400 && status < 500) return ErrorClass::Http4xx;
   if (status >= 500 && status < 600) return ErrorClass::Http5xx;
-  return ErrorClass::HttpOther;  // 3xx (not followed), a final 1xx, 600 and above
+  return ErrorClass::HttpOther;  // 3xx (redirects are not followed), 600 and above
 }
 
 void ResponseReader::onBody(Transfer& t, const char* p, size_t n, int64_t now) {
