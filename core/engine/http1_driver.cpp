@@ -351,14 +351,18 @@ int64_t Http1Driver::arrivalRel(int64_t arrivalRealNs) const {
   return net::arrivalOnMonotonic(arrivalRealNs, now.realNs, now.monoNs, kMaxStampAgeNs) - m_config.t0Ns;
 }
 
-void Http1Driver::complete(Http1Connection& c, bool reusable) {
-  Transfer& t = *c.transfer;
+void Http1Driver::takeReplyHead(Http1Connection& c, Transfer& t) {
   t.status = c.parser.status();
   t.statusKnown = true;
-  t.record.endNs = nowRel();
-  t.record.httpStatus = static_cast<int32_t>(t.status);
   t.record.retryAfterMs = c.parser.retryAfterMs();
   if (t.status / 100 == 3) t.location = c.parser.location();
+}
+
+void Http1Driver::complete(Http1Connection& c, bool reusable) {
+  Transfer& t = *c.transfer;
+  takeReplyHead(c, t);
+  t.record.endNs = nowRel();
+  t.record.httpStatus = static_cast<int32_t>(t.status);
   m_reader.finishCompleted(t);
   c.transfer = nullptr;
   t.connection = nullptr;
@@ -371,12 +375,7 @@ void Http1Driver::complete(Http1Connection& c, bool reusable) {
 
 void Http1Driver::fail(Http1Connection& c, ErrorClass cls, int osErrno) {
   Transfer& t = *c.transfer;
-  if (c.parser.headersDone()) {
-    t.status = c.parser.status();
-    t.statusKnown = true;
-    t.record.retryAfterMs = c.parser.retryAfterMs();
-    if (t.status / 100 == 3) t.location = c.parser.location();
-  }
+  if (c.parser.headersDone()) takeReplyHead(c, t);
   t.record.endNs = nowRel();
   t.record.httpStatus = static_cast<int32_t>(t.status);
   t.record.error = cls;

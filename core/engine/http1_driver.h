@@ -57,6 +57,8 @@ class Http1Driver final : public RequestDriver {
   void connected(Http1Connection& c);
   void armTimer(Http1Connection& c, int64_t afterNs);
   /// The request ended: completed (its response read) or failed with `cls`.
+  /// The response head's status, Retry-After and (for a 3xx) Location, onto the transfer.
+  void takeReplyHead(Http1Connection& c, Transfer& t);
   void complete(Http1Connection& c, bool reusable);
   void fail(Http1Connection& c, metrics::ErrorClass cls, int osErrno = 0);
   /// A transport failure (reset, close, refused) classified as libcurl would.

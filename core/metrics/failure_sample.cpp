@@ -5,21 +5,15 @@
 #include <stdexcept>
 
 #include "core/tokenizer/utf8.h"
+#include "core/util/hex_digit.h"
 
 namespace plumbline::metrics {
 namespace {
 
-int hexDigit(char ch) {
-  if (ch >= '0' && ch <= '9') return ch - '0';
-  if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
-  if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
-  return -1;
-}
-
 /// The byte at `text[at]` read as a hexadecimal pair, or -1.
 int hexPair(std::string_view text, size_t at) {
   if (at + 2 > text.size()) return -1;
-  const int hi = hexDigit(text[at]), lo = hexDigit(text[at + 1]);
+  const int hi = util::hexDigitValue(text[at]), lo = util::hexDigitValue(text[at + 1]);
   return hi < 0 || lo < 0 ? -1 : hi * 16 + lo;
 }
 

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/net/retry_after.h"
+#include "core/util/hex_digit.h"
 
 namespace plumbline::net {
 
@@ -53,11 +54,11 @@ bool parseDecimal(std::string_view v, uint64_t& out) {
   return true;
 }
 
-int hexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  c = lower(c);
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
+/// The start of a line that may still become "HTTP/1.x ..." (or a blank line's CR).
+bool couldStartStatusLine(std::string_view start) {
+  if (start == "\r") return true;
+  const size_t n = std::min<size_t>(start.size(), 7);
+  return start.compare(0, n, std::string_view("HTTP/1.").substr(0, n)) == 0;
 }
 }  // namespace
 
@@ -97,15 +98,6 @@ size_t Http1ResponseParser::fail(Http1Error e, size_t consumed) {
   m_keepAlive = false;
   return consumed;
 }
-
-namespace {
-/// The start of a line that may still become "HTTP/1.x ..." (or a blank line's CR).
-bool couldStartStatusLine(std::string_view start) {
-  if (start == "\r") return true;
-  const size_t n = std::min<size_t>(start.size(), 7);
-  return start.compare(0, n, std::string_view("HTTP/1.").substr(0, n)) == 0;
-}
-}  // namespace
 
 bool Http1ResponseParser::takeLine(const char*& p, const char* end, std::string_view& line) {
   const auto* lf = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
@@ -299,7 +291,7 @@ bool Http1ResponseParser::chunkSizeLine(std::string_view line) {
   uint64_t size = 0;
   size_t i = 0;
   for (; i < line.size(); ++i) {
-    const int v = hexValue(line[i]);
+    const int v = util::hexDigitValue(line[i]);
     if (v < 0) break;
     if (i >= 15) {  // 16^15 bytes: no real chunk, and no overflow below
       fail(Http1Error::BadChunkSize, 0);
