@@ -281,8 +281,23 @@ std::string encodeFailureSample(const FailureSampleReport& report) {
   w.i32(report.sample.status);
   w.i64(report.sample.sendNs);
   w.bytes(report.sample.body);
+  w.bytes(report.sample.reason);
   return out;
 }
+
+namespace {
+/// An excerpt (metrics::failureBodyExcerpt) as a frame may carry it: bounded, one line.
+void checkExcerpt(std::string_view text, const char* what) {
+  // An excerpt is at most kFailureBodyMax bytes and the "…" that says it was cut.
+  if (text.size() > metrics::kFailureBodyMax + 3)
+    throw ProtocolError(std::string("failure sample frame: ") + what + " of " +
+                        std::to_string(text.size()) + " bytes is longer than an excerpt");
+  for (const char c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F)
+      throw ProtocolError(std::string("failure sample frame: ") + what +
+                          " holds a control byte (excerpts are one line)");
+}
+}  // namespace
 
 FailureSampleReport decodeFailureSample(std::string_view payload) {
   PayloadReader r(payload, "failure sample frame");
@@ -291,25 +306,22 @@ FailureSampleReport decodeFailureSample(std::string_view payload) {
   report.sample.status = r.i32();
   report.sample.sendNs = r.i64();
   const std::string_view body = r.bytes();
+  const std::string_view reason = r.bytes();
   r.expectEnd();
   report.errorClass = static_cast<metrics::ErrorClass>(cls);
-  if (cls >= metrics::kErrorClassCount || !metrics::isHttpStatusClass(report.errorClass))
+  if (cls >= metrics::kErrorClassCount || !metrics::carriesFailureSample(report.errorClass))
     throw ProtocolError("failure sample frame: class " + std::to_string(cls) +
-                        " is not one a reply's status decides");
-  if (report.sample.status < metrics::kMinHttpStatus ||
-      report.sample.status > metrics::kMaxHttpStatus)
+                        " does not keep its first failure");
+  const bool reply = metrics::isHttpStatusClass(report.errorClass);
+  if ((reply || report.sample.status != 0) && (report.sample.status < metrics::kMinHttpStatus ||
+                                               report.sample.status > metrics::kMaxHttpStatus))
     throw ProtocolError("failure sample frame: status " + std::to_string(report.sample.status) +
                         " is not an HTTP status");
   if (report.sample.sendNs < 0) throw ProtocolError("failure sample frame: negative send time");
-  // An excerpt is at most kFailureBodyMax bytes and the "…" that says it was cut.
-  if (body.size() > metrics::kFailureBodyMax + 3)
-    throw ProtocolError("failure sample frame: body of " + std::to_string(body.size()) +
-                        " bytes is longer than an excerpt");
-  for (const char c : body)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F)
-      throw ProtocolError(
-          "failure sample frame: body holds a control byte (excerpts are one line)");
+  checkExcerpt(body, "body");
+  checkExcerpt(reason, "reason");
   report.sample.body = std::string(body);
+  report.sample.reason = std::string(reason);
   return report;
 }
 

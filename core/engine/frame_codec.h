@@ -125,9 +125,10 @@ struct DoneReport {
 std::string encodeDone(const DoneReport& d);
 DoneReport decodeDone(std::string_view payload);
 
-/// A worker's first reply of one failing HTTP class: u8 class, i32 status, i64 send ns, bytes
-/// body excerpt. Decoding checks the class is one a status decides, the status is 100–999, the
-/// send time is not negative and the body is no longer than an excerpt can be.
+/// A worker's first failure of one class (metrics::FailureSample): u8 class, i32 status, i64 send
+/// ns, bytes body excerpt, bytes reason excerpt. Decoding checks the class keeps samples, the
+/// status is 100–999 (or 0, no reply head, for a class a status does not decide), the send time
+/// is not negative, and body and reason are one line no longer than an excerpt can be.
 struct FailureSampleReport {
   metrics::ErrorClass errorClass = metrics::ErrorClass::None;
   metrics::FailureSample sample;

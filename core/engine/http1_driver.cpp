@@ -14,9 +14,11 @@
 #include <stdexcept>
 
 #include "core/engine/diagnostic_switches.h"
+#include "core/engine/failure_reason.h"
 #include "core/net/arrival_stamp.h"
 #include "core/util/clock.h"
 #include "core/util/clock_pair.h"
+#include "core/util/errno_text.h"
 
 namespace plumbline::engine {
 
@@ -29,7 +31,8 @@ constexpr int64_t kMaxConnectTimeoutNs = 10'000'000'000;
 constexpr int64_t kIdleCheckNs = 500'000'000;
 /// A kernel arrival stamp older than this at the read is not trusted (a wall-clock step).
 constexpr int64_t kMaxStampAgeNs = 60'000'000'000;
-
+/// Bytes of a reply that could not be parsed kept for its failure sample.
+constexpr size_t kKeptOnError = 1024;
 
 /// How a non-blocking connect ended: 0, or its errno.
 int connectError(int fd) {
@@ -105,13 +108,14 @@ Http1Connection* Http1Driver::takeConnection(Transfer& t) {
     retire(*c);
   }
   if (m_addresses.empty()) {
-    t.record.error = ErrorClass::Connect;  // the host did not resolve (m_resolveError says why)
+    t.record.error = ErrorClass::Connect;  // the host did not resolve
+    t.failureDetail = m_resolveError;
     return nullptr;
   }
   Http1Connection* c = spareConnection();
   const int err = connectTo(*c, m_preferredAddress);
   if (err == 0) return c;
-  noteSocketError(t, err);
+  noteSocketError(t, err, c->address);
   m_spare.push_back(c);
   return nullptr;
 }
@@ -154,19 +158,22 @@ bool Http1Driver::stillOpen(Http1Connection& c) {
   return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);  // nothing pending: no FIN, no stray bytes
 }
 
-void Http1Driver::noteSocketError(Transfer& t, int osErrno) {
+void Http1Driver::noteSocketError(Transfer& t, int osErrno, size_t address) {
   // Out of descriptors or local ports is the harness's limit, never the server's error.
   if (const HarnessLimit limit = harnessLimitOf(osErrno); limit != HarnessLimit::None) {
     t.record.error = ErrorClass::HarnessLimit;
     m_limitHit = limit;
   } else {
     t.record.error = ErrorClass::Connect;
+    t.failureDetail = "connect to " + net::describeAddress(m_addresses[address]) + ": " +
+                      util::errnoText(osErrno);
   }
   t.socketErrno = osErrno;
 }
 
 int Http1Driver::connectTo(Http1Connection& c, size_t index) {
   const net::SocketAddress& a = m_addresses[index];
+  c.address = index;  // also when socket() fails: a failure names the address it was for
   const int fd = socket(a.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) return errno;
   const int one = 1;
@@ -175,7 +182,6 @@ int Http1Driver::connectTo(Http1Connection& c, size_t index) {
   if (LoopbackSources::appliesTo(a.storage)) m_sources.bindNext(fd);  // else connect() slows from ~14k
   c.fd = fd;
   ++m_open;
-  c.address = index;
   c.served = false;
   c.readEvent = event_new(m_base, fd, EV_READ | EV_PERSIST, &Http1Driver::onReadable, &c);
   c.writeEvent = event_new(m_base, fd, EV_WRITE, &Http1Driver::onWritable, &c);
@@ -272,7 +278,7 @@ void Http1Driver::onWritable(int, short, void* connection) {
       if (err == 0) {
         if (!c.connecting) d.connected(c);
       } else {
-        if (t.record.error == ErrorClass::None) d.noteSocketError(t, err);
+        if (t.record.error == ErrorClass::None) d.noteSocketError(t, err, c.address);
         d.fail(c, t.record.error);
       }
     }
@@ -298,6 +304,11 @@ void Http1Driver::onTimer(int, short, void* connection) {
     return d.retire(c);
   }
   if (c.transfer == nullptr) return;
+  if (c.connecting) {
+    c.transfer->failureDetail = "connect to " + net::describeAddress(d.m_addresses[c.address]) +
+                                ": no answer within " +
+                                describeTimeout(d.m_connectTimeoutNs / 1'000'000);
+  }
   d.fail(c, ErrorClass::Timeout);
   d.drainFinished();
 }
@@ -335,7 +346,12 @@ void Http1Driver::readResponse(Http1Connection& c) {
     m_readNs = arrivalRel(arrivalRealNs);
     if (t.record.firstByteNs < 0) t.record.firstByteNs = m_readNs;
     const size_t used = c.parser.feed(buf, static_cast<size_t>(n), &Http1Driver::onBody, &c);
-    if (c.parser.failed()) return fail(c, ErrorClass::MalformedStream);
+    if (c.parser.failed()) {
+      t.failureDetail = net::http1ErrorText(c.parser.error());
+      if (t.response.empty())
+        t.response.assign(buf, std::min<size_t>(static_cast<size_t>(n), kKeptOnError));
+      return fail(c, ErrorClass::MalformedStream);
+    }
     if (c.parser.done()) {
       // Reusable only after a whole exchange: request fully written, nothing after the response.
       const bool clean = used == static_cast<size_t>(n) && c.written == c.head.size() + t.body.size();
@@ -391,7 +407,18 @@ void Http1Driver::transportFailure(Http1Connection& c, int osErrno) {
   // reused connection too: the request is never sent again), a response cut short stream_cut.
   Transfer& t = *c.transfer;
   const bool gotBytes = t.bytesReceived > 0 || t.record.firstByteNs >= 0;
-  if (gotBytes) return fail(c, ErrorClass::StreamCut, osErrno);
+  const std::string what =
+      osErrno != 0 ? util::errnoText(osErrno) : "the server closed the connection";
+  if (gotBytes) {
+    t.failureDetail =
+        what + " after " + std::to_string(t.bytesReceived) + " bytes of the reply's body";
+    return fail(c, ErrorClass::StreamCut, osErrno);
+  }
+  const size_t total = c.head.size() + t.body.size();
+  t.failureDetail = what + " before any reply byte, " +
+                    (c.written >= total ? std::string("the request fully written")
+                                        : std::to_string(c.written) + " of the request's " +
+                                              std::to_string(total) + " bytes written");
   fail(c, ErrorClass::NoReply, osErrno);
 }
 

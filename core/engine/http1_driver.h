@@ -71,7 +71,8 @@ class Http1Driver final : public RequestDriver {
   void makeIdle(Http1Connection& c);
   /// An idle connection the server may have closed meanwhile (a FIN not yet seen by the loop).
   bool stillOpen(Http1Connection& c);
-  void noteSocketError(Transfer& t, int osErrno);
+  /// t failed to open a connection to m_addresses[address] with errno osErrno.
+  void noteSocketError(Transfer& t, int osErrno, size_t address);
   /// When the bytes just read arrived (the kernel's stamp), on the run's clock.
   int64_t arrivalRel(int64_t arrivalRealNs) const;
 

@@ -84,6 +84,8 @@ CURL* HttpDriver::newEasy(Transfer* t) {
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &HttpDriver::onWrite);
   curl_easy_setopt(e, CURLOPT_WRITEDATA, t);
   curl_easy_setopt(e, CURLOPT_PRIVATE, t);
+  static_assert(std::tuple_size_v<decltype(Transfer::curlError)> >= CURL_ERROR_SIZE);
+  curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->curlError.data());  // emptied by each transfer
   curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, &HttpDriver::onPrereq);
   curl_easy_setopt(e, CURLOPT_PREREQDATA, t);
   // libcurl 7.88 has no CURLINFO_POSTTRANSFER_TIME: the progress callback, called after every
@@ -275,8 +277,11 @@ void HttpDriver::finish(Transfer& t, int curlCode) {
     t.location.assign(std::string_view(h->value).substr(0, net::Http1ResponseParser::kMaxLocation));
   if (t.retryRefused) {
     r.error = ErrorClass::NoReply;  // the server dropped the connection without a reply
+    t.failureDetail = "the server closed the kept-alive connection as the request went out";
   } else if (curlCode != CURLE_OK) {
     r.error = classifyCurl(curlCode, t.bytesReceived > 0 || r.firstByteNs >= 0);
+    t.failureDetail = t.curlError[0] != '\0' ? t.curlError.data()
+                                             : curl_easy_strerror(static_cast<CURLcode>(curlCode));
     if (r.error == ErrorClass::Connect) {
       // Out of descriptors or local ports is the harness's limit, never the server's error.
       long osErrno = t.socketErrno;

@@ -9,6 +9,8 @@ using metrics::ErrorClass;
 namespace {
 constexpr size_t kMaxKeptBody = 8u << 20;  ///< a non-streaming body larger than this is cut
 constexpr size_t kMaxErrorBody = 4096;
+/// Bytes of a stream's start kept until its first event, for a failure sample when none comes.
+constexpr size_t kMaxStreamStart = 1024;
 }  // namespace
 
 ErrorClass classifyHttpStatus(long status) {
@@ -25,6 +27,9 @@ void ResponseReader::onBody(Transfer& t, const char* p, size_t n, int64_t now) {
   }
   if (m_config.stream) {
     t.sse.feed(p, n, [&](const std::string& data) { onChunk(t, data, now); });
+    // A reply with no event yet may never have one (an HTML page, plain JSON): keep its start.
+    if (t.sse.eventsDispatched() == 0 && t.response.size() < kMaxStreamStart)
+      t.response.append(p, std::min(n, kMaxStreamStart - t.response.size()));
   } else if (t.response.size() < kMaxKeptBody) {
     t.response.append(p, std::min(n, kMaxKeptBody - t.response.size()));
   }
@@ -38,6 +43,9 @@ void ResponseReader::onChunk(Transfer& t, const std::string& data, int64_t now) 
     t.sawDone = true;
     return;
   }
+  // The first bad event is the failure sample's body (this path runs only on a bad event).
+  if ((info.malformed || info.serverError) && !t.malformed && !t.serverError)
+    t.response.assign(data, 0, kMaxErrorBody);
   if (info.malformed) t.malformed = true;
   if (info.serverError) t.serverError = true;
   if (info.hasContent) {
@@ -59,14 +67,29 @@ void ResponseReader::finishCompleted(Transfer& t) {
   if (t.status / 100 != 2) {
     r.error = classifyHttpStatus(t.status);
   } else if (m_config.stream) {
-    if (t.sse.eventsDispatched() == 0 && t.bytesReceived > 0) r.error = ErrorClass::MalformedStream;
-    else if (t.serverError) r.error = ErrorClass::Http5xx;
-    else if (t.malformed) r.error = ErrorClass::MalformedStream;
-    else if (!t.sawDone) r.error = ErrorClass::StreamCut;
+    if (t.sse.eventsDispatched() == 0 && t.bytesReceived > 0) {
+      r.error = ErrorClass::MalformedStream;
+      t.failureDetail =
+          "no server-sent event in the " + std::to_string(t.bytesReceived) + "-byte reply";
+    } else if (t.serverError) {
+      r.error = ErrorClass::Http5xx;  // an error event: its data is the sample's body
+    } else if (t.malformed) {
+      r.error = ErrorClass::MalformedStream;
+      t.failureDetail = "an event that is not a completion chunk";
+    } else if (!t.sawDone) {
+      r.error = ErrorClass::StreamCut;
+      t.failureDetail = "the stream ended without \"data: [DONE]\" after " +
+                        std::to_string(t.sse.eventsDispatched()) + " events";
+    }
   } else {
     const ChunkInfo info = m_decoder.decodeBody(t.response);
-    if (info.serverError) r.error = ErrorClass::Http5xx;
-    else if (info.malformed || (!info.hasContent && !info.hasUsage)) r.error = ErrorClass::MalformedStream;
+    if (info.serverError) {
+      r.error = ErrorClass::Http5xx;
+    } else if (info.malformed || (!info.hasContent && !info.hasUsage)) {
+      r.error = ErrorClass::MalformedStream;
+      t.failureDetail = info.malformed ? "a body that is not a completion"
+                                       : "a completion with neither content nor usage";
+    }
     r.inputTokensServer = info.promptTokens;
     r.outputTokensServer = info.completionTokens;
     r.chunks = 1;

@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -35,6 +36,10 @@ struct Transfer {
   bool retryRefused = false;  ///< libcurl tried to resend it on a fresh connection; we refused
   int socketErrno = 0;        ///< socket() failed for its connection with this errno
   std::string location;       ///< a 3xx reply's Location (redirects are not followed)
+  /// What went wrong, in the client's words, set only on a failure path ("connect to
+  /// 127.0.0.1:9: Connection refused (ECONNREFUSED)"); the worker's failure sample says it.
+  std::string failureDetail;
+  std::array<char, 256> curlError{};  ///< libcurl's CURLOPT_ERRORBUFFER (CURL_ERROR_SIZE)
 
   void resetForRequest() {
     record = metrics::RequestRecord{};
@@ -50,6 +55,7 @@ struct Transfer {
     retryRefused = false;
     socketErrno = 0;
     location.clear();
+    failureDetail.clear();
   }
 };
 

@@ -8,8 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "core/engine/diagnostic_switches.h"
 #include "core/engine/connection_reuse.h"
+#include "core/engine/diagnostic_switches.h"
+#include "core/engine/failure_reason.h"
 #include "core/tokenizer/tokenizer.h"
 #include "core/util/clock.h"
 
@@ -330,7 +331,7 @@ void Worker::startSession(const workload::SessionPlan& s, Transfer* prepared) {
 
 void Worker::onRequestDone(Transfer& t) {
   if (const HarnessLimit limit = m_http->takeHarnessLimit(); limit != HarnessLimit::None) reportLimit(limit);
-  if (metrics::isHttpStatusClass(t.record.error)) reportFirstFailure(t);
+  if (metrics::carriesFailureSample(t.record.error)) reportFirstFailure(t);
   if (m_replyTokens && ReplyTokenQueue::hasReply(t.record, m_config->stream)) {
     if (t.keepReply) {  // a session's parent: its children's context needs the count now
       t.record.outputTokensClient = m_replyTokens->countNow(t.reply);
@@ -485,15 +486,22 @@ void Worker::reportFirstFailure(const Transfer& t) {
   m_failuresSampled |= bit;
   FailureSampleReport report;
   report.errorClass = t.record.error;
-  report.sample.status = static_cast<int32_t>(
-      std::clamp<long>(t.status, metrics::kMinHttpStatus, metrics::kMaxHttpStatus));
+  const bool reply = metrics::isHttpStatusClass(t.record.error);
+  const bool hasStatus = t.status >= metrics::kMinHttpStatus && t.status <= metrics::kMaxHttpStatus;
+  report.sample.status = reply       ? static_cast<int32_t>(std::clamp<long>(
+                                     t.status, metrics::kMinHttpStatus, metrics::kMaxHttpStatus))
+                         : hasStatus ? static_cast<int32_t>(t.status)
+                                     : 0;
   report.sample.sendNs = std::max<int64_t>(0, t.record.sendNs);
-  // t.response holds the start of an error body (ResponseReader); the key never leaves here.
-  // A redirect says where it pointed first: that is usually the fix (https, a missing /v1).
+  // t.response holds the start of an error body, or of a reply that could not be read
+  // (ResponseReader, the native parser); the key never leaves here. A redirect says where it
+  // pointed first: that is usually the fix (https, a missing /v1).
   const std::string said = t.location.empty()
                                ? t.response
                                : "(redirect to " + t.location + ", not followed) " + t.response;
   report.sample.body = metrics::failureBodyExcerpt(said, m_config->apiKey);
+  report.sample.reason =
+      metrics::failureBodyExcerpt(failureReason(t, m_config->timeoutMs), m_config->apiKey);
   m_channel->send(FrameType::FailureSample, encodeFailureSample(report));
 }
 

@@ -78,6 +78,11 @@ bool isHttpStatusClass(ErrorClass c) {
          c == ErrorClass::HttpOther;
 }
 
+bool carriesFailureSample(ErrorClass c) {
+  return isHttpStatusClass(c) || c == ErrorClass::Connect || c == ErrorClass::Timeout ||
+         c == ErrorClass::NoReply || c == ErrorClass::StreamCut || c == ErrorClass::MalformedStream;
+}
+
 std::string failureBodyExcerpt(std::string_view body, std::string_view apiKey) {
   const std::string text = tokenizer::toValidUtf8(redacted(body, apiKey));
   std::string out;
@@ -106,18 +111,29 @@ std::string failureBodyExcerpt(std::string_view body, std::string_view apiKey) {
 
 std::string describeFailureSample(const FailureSample& sample) {
   const std::string head = "HTTP " + std::to_string(sample.status);
-  return sample.body.empty() ? head + " (empty body)" : head + ": " + sample.body;
+  if (sample.reason.empty())
+    return sample.body.empty() ? head + " (empty body)" : head + ": " + sample.body;
+  std::string out = sample.status != 0 ? head + ", " + sample.reason : sample.reason;
+  if (!sample.body.empty()) out += ": " + sample.body;
+  return out;
 }
 
 std::string describeFirstFailure(const std::string& className, const FailureSample& sample) {
-  return "first " + className + " reply: " + describeFailureSample(sample);
+  const auto cls = errorClassFromName(className);
+  const bool reply = cls && isHttpStatusClass(*cls);
+  return "first " + className + (reply ? " reply: " : " failure: ") + describeFailureSample(sample);
 }
 
 nlohmann::json failureSamplesJson(const FailureSamples& samples) {
   nlohmann::json out = nlohmann::json::object();
-  for (const auto& [name, s] : samples)
-    out[name] = {
-        {"status", s.status}, {"sent_at_s", static_cast<double>(s.sendNs) / 1e9}, {"body", s.body}};
+  for (const auto& [name, s] : samples) {
+    nlohmann::json one = nlohmann::json::object();
+    if (s.status != 0) one["status"] = s.status;
+    one["sent_at_s"] = static_cast<double>(s.sendNs) / 1e9;
+    if (!s.reason.empty()) one["reason"] = s.reason;
+    one["body"] = s.body;
+    out[name] = std::move(one);
+  }
   return out;
 }
 
@@ -127,22 +143,29 @@ FailureSamples failureSamplesFromJson(const nlohmann::json& j) {
   for (const auto& [name, value] : j.items()) {
     const std::string where = "failure_samples." + name;
     const auto cls = errorClassFromName(name);
-    if (!cls || !isHttpStatusClass(*cls))
-      throw std::invalid_argument(where + ": not a class a reply's status decides");
+    if (!cls || !carriesFailureSample(*cls))
+      throw std::invalid_argument(where + ": not a class that keeps its first failure");
     if (!value.is_object()) throw std::invalid_argument(where + ": expected an object");
     const auto status = value.find("status");
     const auto sentAt = value.find("sent_at_s");
     const auto body = value.find("body");
-    if (status == value.end() || !status->is_number_integer() ||
-        status->get<int64_t>() < kMinHttpStatus || status->get<int64_t>() > kMaxHttpStatus)
+    const auto reason = value.find("reason");
+    // A reply's class always has its status; the others have one only when a head was read.
+    if ((status != value.end() || isHttpStatusClass(*cls)) &&
+        (status == value.end() || !status->is_number_integer() ||
+         status->get<int64_t>() < kMinHttpStatus || status->get<int64_t>() > kMaxHttpStatus))
       throw std::invalid_argument(where + ".status: expected an HTTP status");
+    if (reason != value.end() && !reason->is_string())
+      throw std::invalid_argument(where + ".reason: expected a string");
     if (sentAt == value.end() || !sentAt->is_number() || !std::isfinite(sentAt->get<double>()) ||
         sentAt->get<double>() < 0 || sentAt->get<double>() > 1e9)
       throw std::invalid_argument(where + ".sent_at_s: expected seconds >= 0");
     if (body == value.end() || !body->is_string())
       throw std::invalid_argument(where + ".body: expected a string");
-    out[name] = FailureSample{static_cast<int32_t>(status->get<int64_t>()),
-                              std::llround(sentAt->get<double>() * 1e9), body->get<std::string>()};
+    out[name] =
+        FailureSample{status != value.end() ? static_cast<int32_t>(status->get<int64_t>()) : 0,
+                      std::llround(sentAt->get<double>() * 1e9), body->get<std::string>(),
+                      reason != value.end() ? reason->get<std::string>() : std::string()};
   }
   return out;
 }

@@ -92,7 +92,12 @@ void applyFaults(const json& faults, MockSettings& out) {
   for (const auto& [key, value] : faults.items()) {
     const std::string path = "$.faults." + util::shownKey(key);
     const auto cls = faultClassFromName(key);
-    if (!cls) throw MockConfigError(path + ": unknown fault class");
+    if (!cls) {
+      std::string known;
+      for (const std::string_view name : kFaultClassNames)
+        known += (known.empty() ? "" : ", ") + std::string(name);
+      throw MockConfigError(path + ": unknown fault class (known: " + known + ")");
+    }
     if (!value.is_number() || value.get<double>() < 0.0 || value.get<double>() > 1.0) {
       throw MockConfigError(path + ": expected a rate in [0, 1]");
     }

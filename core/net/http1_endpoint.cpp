@@ -1,6 +1,8 @@
 #include "core/net/http1_endpoint.h"
 
+#include <arpa/inet.h>
 #include <netdb.h>
+#include <netinet/in.h>
 
 #include <algorithm>
 #include <cctype>
@@ -58,6 +60,21 @@ std::optional<Http1Endpoint> Http1Endpoint::parse(const std::string& url) {
   if (!std::all_of(target.begin(), target.end(), plainTargetChar)) return std::nullopt;
   e.target = std::move(target);
   return e;
+}
+
+std::string describeAddress(const SocketAddress& a) {
+  char host[INET6_ADDRSTRLEN] = "?";
+  if (a.family() == AF_INET) {
+    const auto& in = reinterpret_cast<const sockaddr_in&>(a.storage);
+    inet_ntop(AF_INET, &in.sin_addr, host, sizeof host);
+    return std::string(host) + ":" + std::to_string(ntohs(in.sin_port));
+  }
+  if (a.family() == AF_INET6) {
+    const auto& in6 = reinterpret_cast<const sockaddr_in6&>(a.storage);
+    inet_ntop(AF_INET6, &in6.sin6_addr, host, sizeof host);
+    return "[" + std::string(host) + "]:" + std::to_string(ntohs(in6.sin6_port));
+  }
+  return "an address of family " + std::to_string(a.family());
 }
 
 std::vector<SocketAddress> resolveEndpoint(const Http1Endpoint& e, std::string& error) {

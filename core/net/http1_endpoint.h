@@ -28,6 +28,9 @@ struct SocketAddress {
   int family() const { return storage.ss_family; }
 };
 
+/// "127.0.0.1:8000" or "[::1]:8000", for messages.
+std::string describeAddress(const SocketAddress& a);
+
 /// Resolves host and port (once, at start: never on the request path). IPv4 addresses come
 /// first, since local servers most often listen on 127.0.0.1 only. Empty when the name does
 /// not resolve; `error` then says why.

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/engine/failure_reason.h"
 #include "core/engine/http1_driver.h"
 #include "core/engine/http_driver.h"
 #include "core/engine/request_driver.h"
@@ -50,6 +51,7 @@ struct Finished {
   RequestRecord record;
   std::string reply;
   std::string response;
+  std::string reason;  ///< failureReason: what the run's failure sample would say
 };
 
 /// Which client a Client drives: the native one, or libcurl's (HttpDriver) for the contracts
@@ -68,7 +70,10 @@ class Client {
     m_config.maxInFlight = 64;
     m_config.apiKey = apiKey;
     m_config.t0Ns = plumbline::util::monotonicNs();
-    auto onDone = [this](Transfer& t) { done.push_back({t.record, t.reply, t.response}); };
+    auto onDone = [this, timeoutMs](Transfer& t) {
+      done.push_back(
+          {t.record, t.reply, t.response, plumbline::engine::failureReason(t, timeoutMs)});
+    };
     if (kind == Kind::Curl)
       driver = std::make_unique<HttpDriver>(m_base, m_config, onDone);
     else
@@ -251,9 +256,22 @@ TEST(Http1Driver, RefusedConnectionIsConnectAndReportedAfterStart) {
   Client c("http://127.0.0.1:" + std::to_string(port) + "/v1/chat/completions", true);
   c.send(driverChatBody(true), 2);
   ASSERT_TRUE(c.runUntil(2));
-  for (const Finished& f : c.done) EXPECT_EQ(f.record.error, ErrorClass::Connect);
+  for (const Finished& f : c.done) {
+    EXPECT_EQ(f.record.error, ErrorClass::Connect);
+    // Why, in words a person fixes a target by (QA: "connect 8" said nothing more).
+    EXPECT_EQ(f.reason, "connect to 127.0.0.1:" + std::to_string(port) +
+                            ": Connection refused (ECONNREFUSED)");
+  }
   EXPECT_EQ(c.driver->socketsOpen(), 0u);
   EXPECT_EQ(c.driver->inFlight(), 0u);
+
+  Client curl("http://127.0.0.1:" + std::to_string(port) + "/v1/chat/completions", true, 10'000, "",
+              Kind::Curl);
+  curl.send(driverChatBody(true));
+  ASSERT_TRUE(curl.runUntil(1));
+  EXPECT_EQ(curl.done[0].record.error, ErrorClass::Connect);
+  EXPECT_NE(curl.done[0].reason.find("127.0.0.1 port " + std::to_string(port)), std::string::npos)
+      << curl.done[0].reason;  // libcurl's own words: "Failed to connect to 127.0.0.1 port N ..."
 }
 
 TEST(Http1Driver, UnresolvableHostIsConnect) {
@@ -261,6 +279,9 @@ TEST(Http1Driver, UnresolvableHostIsConnect) {
   c.send(driverChatBody(true));
   ASSERT_TRUE(c.runUntil(1));
   EXPECT_EQ(c.done[0].record.error, ErrorClass::Connect);
+  EXPECT_EQ(c.done[0].reason.rfind("cannot resolve host \"plumbline-no-such-host.invalid\": ", 0),
+            0u)
+      << c.done[0].reason;
 }
 
 TEST(Http1Driver, StallBeyondTheTimeoutIsTimeout) {
@@ -271,6 +292,7 @@ TEST(Http1Driver, StallBeyondTheTimeoutIsTimeout) {
   ASSERT_TRUE(c.runUntil(1));
   const RequestRecord& r = c.done[0].record;
   EXPECT_EQ(r.error, ErrorClass::Timeout);
+  EXPECT_EQ(c.done[0].reason, "no reply within the 300 ms timeout");
   EXPECT_GE(r.endNs - r.sendNs, 250'000'000);
   EXPECT_EQ(c.driver->socketsOpen(), 0u);  // a timed-out connection is never reused
 }
@@ -285,6 +307,11 @@ void expectResetBeforeAnyByteIsNoReplyAndMidStreamIsStreamCut(Kind kind) {
   ASSERT_TRUE(a.runUntil(1));
   EXPECT_EQ(a.done[0].record.error, ErrorClass::NoReply);
   EXPECT_EQ(a.done[0].record.firstByteNs, -1);
+  // The mock resets the connection: each client says so in its words.
+  const std::string said = kind == Kind::Native
+                               ? "Connection reset by peer (ECONNRESET) before any reply byte"
+                               : "Recv failure: Connection reset by peer";
+  EXPECT_EQ(a.done[0].reason.rfind(said, 0), 0u) << a.done[0].reason;
 
   Mock cut(json{{"ttft_ms", 0}, {"itl_ms", 1}, {"threads", 1}, {"faults", {{"stream_cut", 1.0}}}});
   Client b(cut.url, true, 10'000, "", kind);
@@ -292,6 +319,7 @@ void expectResetBeforeAnyByteIsNoReplyAndMidStreamIsStreamCut(Kind kind) {
   ASSERT_TRUE(b.runUntil(1));
   EXPECT_EQ(b.done[0].record.error, ErrorClass::StreamCut);
   EXPECT_EQ(b.done[0].record.httpStatus, 200);
+  EXPECT_FALSE(b.done[0].reason.empty());
 }
 }  // namespace
 
@@ -310,6 +338,9 @@ TEST(Http1Driver, GarbageAndHtmlAreMalformed) {
   a.send(driverChatBody(true));
   ASSERT_TRUE(a.runUntil(1));
   EXPECT_EQ(a.done[0].record.error, ErrorClass::MalformedStream);
+  // What was wrong, and what the server sent instead (the failure sample's body).
+  EXPECT_EQ(a.done[0].reason, "bad status line (not an HTTP/1.x response)");
+  EXPECT_EQ(a.done[0].response, "SSH-2.0-OpenSSH_9.2\r\n\r\n");
 
   ScriptedHttpServer html([](int, int, const std::string&) {
     return std::optional<Reply>(Reply{"HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<html>hello</html>", true});
@@ -319,6 +350,9 @@ TEST(Http1Driver, GarbageAndHtmlAreMalformed) {
     b.send(driverChatBody(stream));
     ASSERT_TRUE(b.runUntil(1));
     EXPECT_EQ(b.done[0].record.error, ErrorClass::MalformedStream) << "stream " << stream;
+    EXPECT_EQ(b.done[0].reason, stream ? "no server-sent event in the 18-byte reply"
+                                       : "a body that is not a completion");
+    EXPECT_EQ(b.done[0].response, "<html>hello</html>");
     EXPECT_EQ(b.driver->socketsOpen(), 0u);
   }
 
@@ -329,6 +363,7 @@ TEST(Http1Driver, GarbageAndHtmlAreMalformed) {
   d.send(driverChatBody(true));
   ASSERT_TRUE(d.runUntil(1));
   EXPECT_EQ(d.done[0].record.error, ErrorClass::MalformedStream);
+  EXPECT_EQ(d.done[0].reason, "bad chunk size line");
 }
 
 namespace {

@@ -127,6 +127,13 @@ void expectAgreement(const std::string& fault, const std::string& harnessClass, 
   EXPECT_EQ(o.stats.at("faults").at(fault), kRequests);
   EXPECT_EQ(errorsOf(o.summary, harnessClass), o.stats.at("faults").at(fault).get<int64_t>());
   EXPECT_EQ(totalErrors(o.summary), kRequests);
+  // The first failure of the class is kept: a reply's class its reply, the others a reason.
+  ASSERT_TRUE(o.summary.at("failure_samples").contains(harnessClass));
+  const json& sample = o.summary.at("failure_samples").at(harnessClass);
+  if (harnessClass.rfind("http_", 0) == 0 || harnessClass == "rate_limited")
+    EXPECT_FALSE(sample.contains("reason"));
+  else
+    EXPECT_FALSE(sample.at("reason").get<std::string>().empty());
 }
 
 /// A completion request for `plumbline mock`'s API.
@@ -355,8 +362,9 @@ TEST(MockFaults, TheFirstReplyOfAFailingClassIsShownAsTheServerSentIt) {
   EXPECT_EQ(said[0].rfind("warning: first http_5xx reply: HTTP 500: {\"error\"", 0), 0u) << said[0];
 }
 
-TEST(MockFaults, RunsWithoutFailingRepliesKeepNoSample) {
-  const Outcome o = runAgainstFault("stream_cut", 10.0);
+TEST(MockFaults, RunsWithoutFailuresKeepNoSample) {
+  const Outcome o = runAgainstFault("slow_trickle", 10.0);  // slow, but every request completes
   ASSERT_TRUE(o.summary.is_object()) << o.output;
-  EXPECT_EQ(o.summary.at("failure_samples"), json::object());  // stream_cut: no status decides it
+  EXPECT_EQ(totalErrors(o.summary), 0) << o.summary.dump();
+  EXPECT_EQ(o.summary.at("failure_samples"), json::object());
 }

@@ -168,6 +168,10 @@ TEST(FaultsSurvived, ServerNotListeningAtStartIsConnectErrors) {
   EXPECT_EQ(s.at("completed"), 0);
   EXPECT_EQ(survivedErrorsOf(s, "connect"), s.at("sent").get<uint64_t>());
   EXPECT_GT(s.at("sent").get<uint64_t>(), 0u);
+  // Why: the first failure of the class, kept in the summary (the report says it from there).
+  const std::string reason = s.at("failure_samples").at("connect").at("reason");
+  EXPECT_EQ(reason.rfind("connect to 127.0.0.1:", 0), 0u) << reason;
+  EXPECT_NE(reason.find(": Connection refused (ECONNREFUSED)"), std::string::npos) << reason;
   expectNothingLost(s, run.db());
 }
 
@@ -204,6 +208,12 @@ TEST(FaultsSurvived, HtmlAnswerIsMalformedStream) {
     const json s = run.summary();
     ASSERT_TRUE(s.is_object()) << run.process->output();
     EXPECT_EQ(survivedErrorsOf(s, "malformed_stream"), s.at("sent").get<uint64_t>()) << stream << s.dump(2);
+    // The page the target sent instead is in the summary: it says which server answered.
+    const json& sample = s.at("failure_samples").at("malformed_stream");
+    EXPECT_EQ(sample.at("status"), 200);
+    EXPECT_EQ(sample.at("body"), "<html><body><h1>Welcome to nginx!</h1></body></html>");
+    EXPECT_EQ(sample.at("reason"), stream ? "no server-sent event in the 52-byte reply"
+                                          : "a body that is not a completion");
     expectNothingLost(s, run.db());
   }
 }
@@ -217,6 +227,10 @@ TEST(FaultsSurvived, GarbageAnswerIsMalformedStream) {
   ASSERT_TRUE(s.is_object()) << run.process->output();
   EXPECT_EQ(s.at("completed"), 0);
   EXPECT_EQ(survivedErrorsOf(s, "malformed_stream"), s.at("sent").get<uint64_t>()) << s.dump(2);
+  const json& sample = s.at("failure_samples").at("malformed_stream");
+  EXPECT_FALSE(sample.contains("status"));  // no status line was read
+  EXPECT_EQ(sample.at("reason"), "bad status line (not an HTTP/1.x response)");
+  EXPECT_EQ(sample.at("body"), "garbage that is not HTTP at all");  // control bytes are not kept
   expectNothingLost(s, run.db());
 }
 

@@ -73,23 +73,83 @@ TEST(FailureSample, AnExcerptIsOneBoundedLineWithoutTheKey) {
             "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
 }
 
-TEST(FailureSample, OnlyClassesAReplysStatusDecidesCarryOne) {
-  EXPECT_TRUE(metrics::isHttpStatusClass(metrics::ErrorClass::Http4xx));
-  EXPECT_TRUE(metrics::isHttpStatusClass(metrics::ErrorClass::Http5xx));
-  EXPECT_TRUE(metrics::isHttpStatusClass(metrics::ErrorClass::RateLimited));
-  EXPECT_TRUE(metrics::isHttpStatusClass(metrics::ErrorClass::HttpOther));
+TEST(FailureSample, ReplyClassesAndTransportClassesCarryOne) {
+  using metrics::ErrorClass;
   for (auto c :
-       {metrics::ErrorClass::None, metrics::ErrorClass::Connect, metrics::ErrorClass::Timeout,
-        metrics::ErrorClass::StreamCut, metrics::ErrorClass::MalformedStream,
-        metrics::ErrorClass::Cancelled, metrics::ErrorClass::WorkerLost,
-        metrics::ErrorClass::HarnessLimit, metrics::ErrorClass::NoReply})
+       {ErrorClass::Http4xx, ErrorClass::Http5xx, ErrorClass::RateLimited, ErrorClass::HttpOther}) {
+    EXPECT_TRUE(metrics::isHttpStatusClass(c)) << metrics::errorClassName(c);
+    EXPECT_TRUE(metrics::carriesFailureSample(c)) << metrics::errorClassName(c);
+  }
+  for (auto c : {ErrorClass::Connect, ErrorClass::Timeout, ErrorClass::StreamCut,
+                 ErrorClass::MalformedStream, ErrorClass::NoReply}) {
     EXPECT_FALSE(metrics::isHttpStatusClass(c)) << metrics::errorClassName(c);
+    EXPECT_TRUE(metrics::carriesFailureSample(c)) << metrics::errorClassName(c);
+  }
+  // Nothing is known of a cancelled or lost request; a harness limit has its own notice.
+  for (auto c : {ErrorClass::None, ErrorClass::Cancelled, ErrorClass::WorkerLost,
+                 ErrorClass::HarnessLimit}) {
+    EXPECT_FALSE(metrics::isHttpStatusClass(c)) << metrics::errorClassName(c);
+    EXPECT_FALSE(metrics::carriesFailureSample(c)) << metrics::errorClassName(c);
+  }
+}
+
+TEST(FailureSample, ATransportFailureSaysWhatTheClientSaw) {
+  const metrics::FailureSample refused{0, 1'000'000, "",
+                                       "connect to 127.0.0.1:9: Connection refused (ECONNREFUSED)"};
+  EXPECT_EQ(metrics::describeFirstFailure("connect", refused),
+            "first connect failure: connect to 127.0.0.1:9: Connection refused (ECONNREFUSED)");
+  const metrics::FailureSample html{200, 1'000'000, "<html><body>It works</body></html>",
+                                    "no server-sent event in the 36-byte reply"};
+  EXPECT_EQ(metrics::describeFirstFailure("malformed_stream", html),
+            "first malformed_stream failure: HTTP 200, no server-sent event in the 36-byte reply: "
+            "<html><body>It works</body></html>");
+  // A reply's class reads as before.
+  EXPECT_EQ(metrics::describeFirstFailure("http_5xx", {503, 0, "", ""}),
+            "first http_5xx reply: HTTP 503 (empty body)");
+
+  // In the summary: "status" only when a head was read, "reason" only when there is one.
+  metrics::FailureSamples samples{{"connect", refused}, {"malformed_stream", html}};
+  const nlohmann::json j = metrics::failureSamplesJson(samples);
+  EXPECT_EQ(j.at("connect"),
+            (nlohmann::json{{"sent_at_s", 0.001}, {"reason", refused.reason}, {"body", ""}}));
+  EXPECT_EQ(j.at("malformed_stream").at("status"), 200);
+  EXPECT_EQ(metrics::failureSamplesFromJson(j), samples);
+  nlohmann::json bad = j;
+  bad["connect"]["status"] = 0;  // written as absent, never as 0
+  EXPECT_THROW(metrics::failureSamplesFromJson(bad), std::invalid_argument);
+  bad = j;
+  bad["connect"]["reason"] = 7;
+  try {
+    metrics::failureSamplesFromJson(bad);
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "failure_samples.connect.reason: expected a string");
+  }
+  bad = j;
+  bad["cancelled"] = j["connect"];
+  EXPECT_THROW(metrics::failureSamplesFromJson(bad), std::invalid_argument);
+
+  // On the wire: a transport class without a status, one with (a 200 that was no stream).
+  engine::FailureSampleReport report{metrics::ErrorClass::Connect, refused};
+  EXPECT_EQ(engine::decodeFailureSample(engine::encodeFailureSample(report)).sample, refused);
+  report = {metrics::ErrorClass::MalformedStream, html};
+  EXPECT_EQ(engine::decodeFailureSample(engine::encodeFailureSample(report)).sample, html);
+  report.sample.reason = "two\nlines";
+  EXPECT_THROW(engine::decodeFailureSample(engine::encodeFailureSample(report)),
+               engine::ProtocolError);
+  report.sample.reason = std::string(metrics::kFailureBodyMax + 4, 'r');
+  EXPECT_THROW(engine::decodeFailureSample(engine::encodeFailureSample(report)),
+               engine::ProtocolError);
+  report.sample = refused;
+  report.sample.status = 42;
+  EXPECT_THROW(engine::decodeFailureSample(engine::encodeFailureSample(report)),
+               engine::ProtocolError);
 }
 
 TEST(FailureSample, TheFrameCarriesOneAndRefusesWhatNoWorkerSends) {
   engine::FailureSampleReport report;
   report.errorClass = metrics::ErrorClass::RateLimited;
-  report.sample = {429, 1'500'000'000, R"({"error":"slow down"})"};
+  report.sample = {429, 1'500'000'000, R"({"error":"slow down"})", ""};
   const engine::FailureSampleReport back =
       engine::decodeFailureSample(engine::encodeFailureSample(report));
   EXPECT_EQ(back.errorClass, report.errorClass);
@@ -104,11 +164,14 @@ TEST(FailureSample, TheFrameCarriesOneAndRefusesWhatNoWorkerSends) {
     return std::string("accepted");
   };
   auto bad = report;
-  bad.errorClass = metrics::ErrorClass::Timeout;
-  EXPECT_EQ(refused(bad), "failure sample frame: class 2 is not one a reply's status decides");
+  bad.errorClass = metrics::ErrorClass::Cancelled;
+  EXPECT_EQ(refused(bad), "failure sample frame: class 8 does not keep its first failure");
   bad = report;
   bad.errorClass = static_cast<metrics::ErrorClass>(200);
-  EXPECT_EQ(refused(bad), "failure sample frame: class 200 is not one a reply's status decides");
+  EXPECT_EQ(refused(bad), "failure sample frame: class 200 does not keep its first failure");
+  bad = report;
+  bad.sample.status = 0;  // a reply's class always has its status
+  EXPECT_EQ(refused(bad), "failure sample frame: status 0 is not an HTTP status");
   bad = report;
   bad.sample.status = 1000;
   EXPECT_EQ(refused(bad), "failure sample frame: status 1000 is not an HTTP status");
@@ -139,8 +202,8 @@ TEST(FailureSample, TheSummaryKeepsThemAndTheReportSaysThem) {
   metrics::RunSummary s;
   s.sent = 10;
   s.errors = {{"http_4xx", 4}, {"rate_limited", 2}};
-  s.failureSamples["http_4xx"] = {404, 12'000'000, R"({"error":{"message":"no such model"}})"};
-  s.failureSamples["rate_limited"] = {429, 20'000'000, ""};
+  s.failureSamples["http_4xx"] = {404, 12'000'000, R"({"error":{"message":"no such model"}})", ""};
+  s.failureSamples["rate_limited"] = {429, 20'000'000, "", ""};
   const nlohmann::json j = s.toJson();
   EXPECT_EQ(j.at("failure_samples").at("http_4xx"),
             (nlohmann::json{{"status", 404},
@@ -153,7 +216,7 @@ TEST(FailureSample, TheSummaryKeepsThemAndTheReportSaysThem) {
   EXPECT_TRUE(metrics::RunSummary::fromJson(older).failureSamples.empty());
   // A damaged one is an error naming it, as every other key is.
   nlohmann::json damaged = j;
-  damaged["failure_samples"]["timeout"] = {{"status", 500}, {"sent_at_s", 0}, {"body", ""}};
+  damaged["failure_samples"]["cancelled"] = {{"status", 500}, {"sent_at_s", 0}, {"body", ""}};
   EXPECT_THROW(metrics::RunSummary::fromJson(damaged), std::invalid_argument);
   damaged = j;
   damaged["failure_samples"]["http_4xx"]["status"] = "404";

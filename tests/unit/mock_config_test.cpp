@@ -96,6 +96,12 @@ TEST(MockConfig, ErrorsNameTheFlagOrJsonPath) {
   EXPECT_EQ(configErrorOf(c), "--config " + *c.configPath +
                                   ": $.faults.http_429: 'http_429' is named twice in one object "
                                   "(JSON readers differ in which they keep: name it once)");
+  // A misspelt fault names the ones there are (QA: the message left them to the source).
+  c.configPath = writeConfig(R"({"faults": {"stall_before_first_byte": 0.1}})");
+  EXPECT_EQ(configErrorOf(c), "--config " + *c.configPath +
+                                  ": $.faults.stall_before_first_byte: unknown fault class (known: "
+                                  "http_500, http_503, http_429, refuse, stall_first_byte, "
+                                  "stall_mid_stream, stream_cut, malformed_chunk, slow_trickle)");
   c.configPath = "/nonexistent/mock.json";
   EXPECT_NE(configErrorOf(c).find("--config"), std::string::npos);
   for (int bad : {0, 100, -1}) {

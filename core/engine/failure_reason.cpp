@@ -1,0 +1,48 @@
+#include "core/engine/failure_reason.h"
+
+#include "core/metrics/failure_sample.h"
+#include "core/util/errno_text.h"
+
+namespace plumbline::engine {
+
+using metrics::ErrorClass;
+
+std::string describeTimeout(int64_t timeoutMs) {
+  if (timeoutMs < 1000) return std::to_string(timeoutMs) + " ms";
+  std::string s = std::to_string(timeoutMs / 1000);
+  if (int64_t ms = timeoutMs % 1000; ms != 0) {
+    std::string frac = std::to_string(ms + 1000).substr(1);  // three digits, leading zeros kept
+    while (frac.back() == '0') frac.pop_back();
+    s += "." + frac;
+  }
+  return s + " s";
+}
+
+std::string failureReason(const Transfer& t, int64_t timeoutMs) {
+  const ErrorClass cls = t.record.error;
+  if (metrics::isHttpStatusClass(cls)) return {};
+  if (!t.failureDetail.empty()) return t.failureDetail;
+  const std::string osError = t.socketErrno != 0 ? util::errnoText(t.socketErrno) : std::string();
+  const std::string received = std::to_string(t.bytesReceived) + " bytes";
+  switch (cls) {
+    case ErrorClass::Connect:
+      return osError.empty() ? "could not connect" : "could not connect: " + osError;
+    case ErrorClass::Timeout:
+      if (t.record.firstByteNs < 0)
+        return "no reply within the " + describeTimeout(timeoutMs) + " timeout";
+      return "the reply was not complete within the " + describeTimeout(timeoutMs) + " timeout (" +
+             received + " of its body received)";
+    case ErrorClass::NoReply:
+      return (osError.empty() ? "the server closed the connection" : osError) +
+             " before any reply byte";
+    case ErrorClass::StreamCut:
+      return (osError.empty() ? "the reply ended" : osError) + " after " + received +
+             " of its body";
+    case ErrorClass::MalformedStream:
+      return "the reply could not be read";
+    default:
+      return {};
+  }
+}
+
+}  // namespace plumbline::engine
