@@ -140,7 +140,13 @@ RunOutcome Coordinator::run() {
   for (auto& w : m_aggregator.takeAllWindows()) m_sink.onWindow(w);
 
   const bool stopped = m_stopAtNs >= 0;
-  const int64_t durationNs = stopped ? std::min(m_stopAtNs, m_planner.durationNs()) : m_planner.durationNs();
+  // The span the plan's requests came due over: the stages, and for sessions of several requests
+  // as far as their last turn went (a conversation started in the last second may run on for
+  // minutes; its requests over the stages' length alone would overstate the rate).
+  const int64_t planSpanNs = m_sessionGraphs
+                                 ? std::max(m_planner.durationNs(), m_latestSentPlannedNs)
+                                 : m_planner.durationNs();
+  const int64_t durationNs = stopped ? std::min(m_stopAtNs, planSpanNs) : planSpanNs;
   const double durationS = std::max(1e-9, static_cast<double>(durationNs) / 1e9);
   metrics::VerdictPolicy policy;
   policy.minSentFraction = m_spec.verdict.minSentFraction;
@@ -177,6 +183,7 @@ RunOutcome Coordinator::run() {
   }
   if (m_opt.observer) m_opt.observer->onRunOver(nowRel(), m_aggregator, out.summary);
   out.stoppedEarly = stopped;
+  out.stopSignal = m_stopSignal;
   out.summary.complete = !stopped;
   for (size_t i = 0; i < out.totals.size(); ++i) out.totals[i] = m_aggregator.total(static_cast<metrics::Metric>(i));
   out.notes = m_notes;
@@ -224,6 +231,7 @@ void Coordinator::onSignal(int sig, short, void* self) {
       if (!w.dead && !w.done) w.channel->send(FrameType::Stop, encodeStop(0));
     return;
   }
+  c->m_stopSignal = sig;
   c->m_notes.push_back(std::string("received ") + (sig == SIGINT ? "SIGINT" : "SIGTERM"));
   c->notice("warning", c->m_notes.back() + ": stopping; requests in flight get " + fmtSeconds(c->m_opt.graceNs));
   c->requestStop();

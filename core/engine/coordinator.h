@@ -42,6 +42,7 @@ struct RunOutcome {
   metrics::RunSummary summary;
   std::vector<std::string> notes;  ///< stopped by signal, worker errors...
   bool stoppedEarly = false;
+  int stopSignal = 0;  ///< the signal that stopped the run (SIGINT, SIGTERM), 0 when none did
   std::array<metrics::LatencyHistogram, static_cast<size_t>(metrics::Metric::Count)> totals;
 };
 
@@ -111,6 +112,7 @@ class Coordinator {
   /// Sessions handed out for after the stop instant. A worker keeps sending until the Stop
   /// frame reaches it, so some of these may have been sent: those count as planned after all.
   std::deque<HandedOut> m_afterStop;
+  int m_stopSignal = 0;                ///< the first stop signal received
   int64_t m_latestSentPlannedNs = -1;  ///< the latest planned instant of any request recorded
   bool m_sessionGraphs = false;              ///< sessions carry request graphs (shaped or shared prefix)
   uint64_t m_plannedRequests = 0;            ///< exact: the sum of the counted sessions' requests

@@ -30,6 +30,7 @@
 #include "core/store/store_error.h"
 #include "core/util/clock.h"
 #include "core/util/host_name.h"
+#include "core/workload/planner.h"
 #include "core/workload/workload_loader.h"
 
 namespace plumbline::engine {
@@ -83,6 +84,12 @@ workload::WorkloadSpec loadSpec(const RunOptions& opt) {
   if (opt.graceS < 0) throw UsageError("--grace must be >= 0");
   if (opt.onWorkerLoss != "redistribute" && opt.onWorkerLoss != "stop")
     throw UsageError("--on-worker-loss must be redistribute or stop, not " + opt.onWorkerLoss);
+  // A schedule with no arrival in it would be a run of nothing, judged kept_up: refuse it.
+  workload::Planner probe(spec);
+  if (workload::SessionPlan first; !probe.next(first))
+    throw UsageError(
+        "the schedule plans no request: no arrival falls in its stages at these rates and "
+        "durations (`plumbline plan` shows it); raise a rate or a duration");
   return spec;
 }
 
@@ -182,14 +189,17 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
 
   outcome.summary.runId = writer.runId();
   describeTokenCounts(spec, outcome.summary);
-  const nlohmann::json summary = outcome.summary.toJson();
+  outcome.summary.notes = outcome.notes;  // stored with the figures: `runs show` says them too
+  nlohmann::json summary = outcome.summary.toJson();
   writer.finish(summary, histogramBlobs(outcome.totals), !outcome.stoppedEarly);
   if (const int64_t waitedNs = writer.lockWaitNs(); waitedNs > 0) {
+    // Known only once the last write is done, so in the report and --summary-json, not stored.
     char waited[32];
     std::snprintf(waited, sizeof waited, "%.1f s", static_cast<double>(waitedNs) / 1e9);
     outcome.notes.push_back("the database was locked by another process: its writes waited " +
                             std::string(waited) +
                             " in all, holding the results meanwhile; nothing was lost");
+    summary["notes"] = outcome.notes;
   }
   if (live) live->finish(!outcome.stoppedEarly, summary, outcome.notes);
 
@@ -199,6 +209,9 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
     (opt.summaryJson == "-" ? std::cerr : std::cout) << report << std::flush;
   }
   writeSummaryJson(opt.summaryJson, summary);
+  // Stopped by a signal: the run did not do what was asked, whatever its windows' verdict (a
+  // script or CI job that was cancelled must not read as passed). The shell's 128 + signal.
+  if (outcome.stopSignal != 0) return 128 + outcome.stopSignal;
   return outcome.summary.verdict.kind == metrics::VerdictKind::KeptUp ? 0 : 3;
 }
 

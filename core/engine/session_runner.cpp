@@ -167,8 +167,7 @@ void SessionRunner::makeReady(Active& a, uint32_t child, int64_t parentEndNs) {
     --a.open;
     return skipDescendants(a, child);
   }
-  c.state = State::Due;
-  ++m_progress.dueByWindow[c.readyNs / m_config.windowNs];
+  c.state = State::Due;  // part of the plan once its instant comes (pump, stop), not before
   m_due.push(Due{c.readyNs, a.plan.id, child});
 }
 
@@ -188,10 +187,16 @@ void SessionRunner::stop() {
   evtimer_del(m_timer);
   m_timerDueNs = -1;
   m_due = {};
+  const int64_t now = m_http.nowRel();
   for (auto it = m_sessions.begin(); it != m_sessions.end();) {
     Active& a = it->second;
     for (Node& n : a.nodes) {
       if (n.state != State::Waiting && n.state != State::Due) continue;
+      // Due by now and not sent (the in-flight cap held it, or the worker was behind): it was
+      // part of the plan. Due later (a think time running past the stop) it never was: a run
+      // stopped mid-conversation is not behind on the turns it stopped.
+      if (n.state == State::Due && n.readyNs <= now)
+        ++m_progress.dueByWindow[n.readyNs / m_config.windowNs];
       n.state = State::Skipped;
       --a.open;
       ++m_progress.notSentRunEnded;
@@ -219,6 +224,7 @@ void SessionRunner::pump() {
     m_due.pop();
     const auto it = m_sessions.find(due.session);
     if (it == m_sessions.end() || it->second.nodes[due.index].state != State::Due) continue;
+    ++m_progress.dueByWindow[due.atNs / m_config.windowNs];
     send(it->second, due.index, due.atNs);
   }
   m_http.drainFinished();

@@ -129,6 +129,7 @@ nlohmann::json RunSummary::toJson() const {
                        {"client", {{"input", clientInputTokens}, {"output", clientOutputTokens}}}};
   j["prompt_tokens_basis"] = promptTokensBasis;
   j["complete"] = complete;
+  j["notes"] = notes;
   return j;
 }
 
@@ -187,6 +188,8 @@ RunSummary RunSummary::fromJson(const nlohmann::json& j) {
     }
   }
   s.complete = get<bool>(j, "complete");
+  if (j.contains("notes"))
+    s.notes = get<std::vector<std::string>>(j, "notes");  // absent before they were kept
   return s;
 }
 

@@ -73,6 +73,9 @@ struct RunSummary {
   uint64_t serverInputTokens = 0, serverOutputTokens = 0;
   uint64_t clientInputTokens = 0, clientOutputTokens = 0;
   bool complete = true;
+  /// What the run said beside its figures: why it stopped ("received SIGINT", "stopped early at
+  /// 2.4 s; ..."), why requests were not sent, a worker lost, a database it waited for.
+  std::vector<std::string> notes;
 
   /// The --summary-json object: exactly the keys of kSummaryJsonKeys.
   nlohmann::json toJson() const;
@@ -91,12 +94,12 @@ std::string failedText(const nlohmann::json& summary);
 
 // clang-format off
 /// The keys of RunSummary::toJson(), in order (the --summary-json contract).
-inline constexpr std::array<const char*, 27> kSummaryJsonKeys = {
+inline constexpr std::array<const char*, 28> kSummaryJsonKeys = {
     "run_id", "verdict", "verdict_reasons", "planned", "sent", "completed", "not_sent",
     "errors", "failure_samples", "retry_after", "duration_s", "requested_rps", "achieved_rps", "send_lag_ms",
     "ttft_ms", "itl_ms", "e2e_ms", "ttft_from_planned_ms", "e2e_from_planned_ms", "upload_ms",
     "tokens_span_s", "input_tokens_per_s", "output_tokens_per_s", "token_count_source", "token_counts",
-    "prompt_tokens_basis", "complete"};
+    "prompt_tokens_basis", "complete", "notes"};
 // clang-format on
 
 }  // namespace plumbline::metrics

@@ -75,6 +75,9 @@ void printSummary(const Json& s, std::ostream& out) {
   if (s.contains("not_sent"))
     out << "  not sent " << fmt("%.0f", num(s, "not_sent"));  // older runs lack it
   out << '\n';
+  if (auto n = s.find("notes"); n != s.end() && n->is_array())  // older runs lack them
+    for (const auto& note : *n)
+      if (note.is_string()) out << "note: " << note.get<std::string>() << '\n';
   if (auto f = s.find("failure_samples"); f != s.end()) {
     try {
       for (const auto& [cls, sample] : metrics::failureSamplesFromJson(*f))

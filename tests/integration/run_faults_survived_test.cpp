@@ -281,9 +281,10 @@ TEST(FaultsSurvived, SigtermMidRunStopsAndAddsUp) {
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
   run.process->signal(SIGTERM);
   const int code = run.process->wait(20000);
-  EXPECT_TRUE(code == 0 || code == 3) << run.process->output();
+  EXPECT_EQ(code, 128 + SIGTERM) << run.process->output();  // stopped: not the run asked for
   const json s = run.summary();
   ASSERT_TRUE(s.is_object()) << run.process->output();
+  EXPECT_EQ(s.at("notes").at(0), "received SIGTERM") << s.dump(2);
   EXPECT_LT(s.at("duration_s").get<double>(), 15.0);
   EXPECT_LT(s.at("planned").get<uint64_t>(), 100u * 15) << s.dump(2);  // the plan ends at the stop
   expectNothingLost(s, run.db());
@@ -302,6 +303,7 @@ TEST(FaultsSurvived, SignalRightAtTheStartEndsTheRunInOrder) {
       EXPECT_NE(code, -1) << "the run hung: " << run.process->output();
       const json s = run.summary();
       if (s.is_object()) {
+        EXPECT_EQ(code, 128 + sig) << run.process->output();
         expectNothingLost(s, run.db());
       } else {
         // Killed before it had a run to summarise: the signal's own exit, no database row left half-written.
@@ -323,7 +325,7 @@ TEST(FaultsSurvived, SecondSignalCancelsInFlightRequestsAndRecordsThem) {
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   run.process->signal(SIGTERM);
   const int code = run.process->wait(20000);
-  EXPECT_TRUE(code == 0 || code == 3) << run.process->output();
+  EXPECT_EQ(code, 128 + SIGINT) << run.process->output();  // the signal that stopped it
   const json s = run.summary();
   ASSERT_TRUE(s.is_object()) << run.process->output();
   EXPECT_GT(survivedErrorsOf(s, "cancelled"), 0u) << s.dump(2);

@@ -60,6 +60,25 @@ TEST(SessionShapes, MultiTurnResendsTheConversationWithTheActualReplies) {
   }
 }
 
+// The rates are over the span the requests came due in: a conversation's turns run on past the
+// stages (QA: 62 requests over a 3 s stage read "requested 20.67 rps" while they went out over
+// 10 s, and the token rates of the same report used the 10 s).
+TEST(SessionShapes, MultiTurnRatesCoverTheTurnsThatRanPastTheStages) {
+  const auto run = runAgainstRecordingMock(
+      shapesWorkload({{"shape", "multi_turn"},
+                      {"turns", {{"dist", "fixed"}, {"value", 4}}},
+                      {"think_time_s", {{"dist", "fixed"}, {"value", 0.5}}}},
+                     2, 2));
+  expectCountsAgree(run, 16);
+  // The last sessions start at 1.5 s; their fourth turns come due three replies and think times
+  // later.
+  const double duration = run.summary.at("duration_s").get<double>();
+  EXPECT_GT(duration, 1.5 + 3 * (0.5 + kTtftMs / 1000.0)) << run.summary.dump(2);
+  EXPECT_LT(duration, 5.0) << run.summary.dump(2);
+  EXPECT_NEAR(run.summary.at("requested_rps").get<double>() * duration, 16.0, 1e-6);
+  EXPECT_NEAR(run.summary.at("achieved_rps").get<double>() * duration, 16.0, 1e-6);
+}
+
 TEST(SessionShapes, MultiTurnOnTheCompletionsApiConcatenatesThePrompt) {
   const auto run = runAgainstRecordingMock(shapesWorkload(
       {{"shape", "multi_turn"}, {"turns", {{"dist", "fixed"}, {"value", 3}}},

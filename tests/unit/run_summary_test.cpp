@@ -34,6 +34,7 @@ RunSummary sampleSummary() {
   s.clientInputCount = "planned prompt length (tokenizer: qwen3/tokenizer.json)";
   s.clientOutputCount = "content chunks";
   s.complete = false;
+  s.notes = {"received SIGINT", "stopped early at 9.9 s; windows after it were not planned"};
   return s;
 }
 
@@ -44,7 +45,7 @@ TEST(RunSummary, JsonHasExactlyTheContractKeys) {
   std::set<std::string> keys, expected(kSummaryJsonKeys.begin(), kSummaryJsonKeys.end());
   for (const auto& [k, v] : j.items()) keys.insert(k);
   EXPECT_EQ(keys, expected);
-  EXPECT_EQ(expected.size(), 27u);
+  EXPECT_EQ(expected.size(), 28u);
   for (const char* p : {"send_lag_ms", "ttft_ms", "itl_ms", "e2e_ms", "ttft_from_planned_ms",
                         "e2e_from_planned_ms", "upload_ms"}) {
     std::set<std::string> pk;
@@ -69,6 +70,7 @@ TEST(RunSummary, JsonRoundTrips) {
   EXPECT_EQ(back.ttftMs, s.ttftMs);
   EXPECT_EQ(back.verdict.kind, VerdictKind::HarnessLimited);
   EXPECT_FALSE(back.complete);
+  EXPECT_EQ(back.notes, s.notes);
 }
 
 TEST(RunSummary, FromJsonRejectsMissingOrMistypedKeys) {
@@ -76,7 +78,8 @@ TEST(RunSummary, FromJsonRejectsMissingOrMistypedKeys) {
   for (const char* key : kSummaryJsonKeys) {
     const std::string name = key;
     if (name == "token_counts" || name == "prompt_tokens_basis" || name == "upload_ms" ||
-        name == "retry_after" || name == "tokens_span_s" || name == "failure_samples")
+        name == "retry_after" || name == "tokens_span_s" || name == "failure_samples" ||
+        name == "notes")
       continue;  // added later: optional
     auto j = good;
     j.erase(key);
@@ -90,6 +93,9 @@ TEST(RunSummary, FromJsonRejectsMissingOrMistypedKeys) {
   EXPECT_THROW(RunSummary::fromJson(j), std::invalid_argument);
   j = good;
   j["itl_ms"].erase("p90");
+  EXPECT_THROW(RunSummary::fromJson(j), std::invalid_argument);
+  j = good;
+  j["notes"] = nlohmann::json::array({"received SIGINT", 7});
   EXPECT_THROW(RunSummary::fromJson(j), std::invalid_argument);
   EXPECT_THROW(RunSummary::fromJson(nlohmann::json::array()), std::invalid_argument);
 }

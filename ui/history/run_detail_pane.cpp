@@ -68,6 +68,18 @@ QString firstFailuresText(const store::RunRow& row) {
   return out;
 }
 
+/// "\nnote: received SIGINT" per note the run made (the summary's notes): why it stopped, why
+/// requests were not sent. Empty for runs stored before notes were kept.
+QString runNotesText(const store::RunRow& row) {
+  if (!row.summaryJson) return {};
+  const auto j = nlohmann::json::parse(*row.summaryJson, nullptr, false);
+  if (!j.is_object() || !j.contains("notes") || !j["notes"].is_array()) return {};
+  QString out;
+  for (const auto& note : j["notes"])
+    if (note.is_string()) out += QStringLiteral("\nnote: ") + qs(note.get<std::string>());
+  return out;
+}
+
 }  // namespace
 
 RunDetailPane::RunDetailPane(QWidget* parent) : QWidget(parent) {
@@ -162,7 +174,7 @@ void RunDetailPane::showRun(const QString& dbPath, qint64 runId) {
             .arg(qs(row->workloadName), qs(row->targetUrl), qs(row->model), qs(row->createdAt),
                  row->durationS ? QString::number(*row->durationS, 'f', 1) : QStringLiteral("?"),
                  qs(row->status), qs(row->toolVersion)) +
-        retryAfterText(*row) + firstFailuresText(*row));
+        retryAfterText(*row) + firstFailuresText(*row) + runNotesText(*row));
     m_name->setText(qs(row->name));
     m_savedTags.clear();
     for (const auto& t : reader.tags(runId)) m_savedTags << qs(t);
