@@ -46,10 +46,10 @@ Json pointJson(const LoadLatencyPoint& p) {
               {"end_s", p.endS},
               {"requested_rps", p.requestedRps},
               {"completed_rps", p.completedRps},
-              {"ttft_p50_ms", p.ttftP50Ms},
-              {"ttft_p99_ms", p.ttftP99Ms},
-              {"itl_p99_ms", p.itlP99Ms},
-              {"e2e_p99_ms", p.e2eP99Ms}};
+              {"ttft_p50_ms", orNull(p.ttftP50Ms)},
+              {"ttft_p99_ms", orNull(p.ttftP99Ms)},
+              {"itl_p99_ms", orNull(p.itlP99Ms)},
+              {"e2e_p99_ms", orNull(p.e2eP99Ms)}};
 }
 
 void printMetrics(const Comparison& c, std::ostream& out) {
@@ -79,8 +79,8 @@ void printLoadLatency(const Comparison& c, std::ostream& out) {
       out << "    " << pad(p.label, 40) << " requested "
           << pad(printf1("%.1f/s", p.requestedRps), 10) << " completed "
           << pad(printf1("%.1f/s", p.completedRps), 10) << " ttft p99 "
-          << pad(printf1("%.1f ms", p.ttftP99Ms), 12) << " e2e p99 "
-          << printf1("%.1f ms", p.e2eP99Ms) << '\n';
+          << pad(p.ttftP99Ms ? printf1("%.1f ms", *p.ttftP99Ms) : "-", 12) << " e2e p99 "
+          << (p.e2eP99Ms ? printf1("%.1f ms", *p.e2eP99Ms) : "-") << '\n';
   }
 }
 

@@ -57,10 +57,10 @@ std::vector<LoadLatencyPoint> wholeRunPoint(const ComparedRun& run) {
   p.endS = *duration;
   p.requestedRps = run.summaryNumber("requested_rps").value_or(0);
   p.completedRps = *completed / *duration;
-  p.ttftP50Ms = run.summaryNumber("ttft_ms", "p50").value_or(0);
-  p.ttftP99Ms = run.summaryNumber("ttft_ms", "p99").value_or(0);
-  p.itlP99Ms = run.summaryNumber("itl_ms", "p99").value_or(0);
-  p.e2eP99Ms = run.summaryNumber("e2e_ms", "p99").value_or(0);
+  p.ttftP50Ms = run.summaryNumber("ttft_ms", "p50");
+  p.ttftP99Ms = run.summaryNumber("ttft_ms", "p99");
+  p.itlP99Ms = run.summaryNumber("itl_ms", "p99");
+  p.e2eP99Ms = run.summaryNumber("e2e_ms", "p99");
   return {p};
 }
 

@@ -75,7 +75,11 @@ metrics::LatencyHistogram merged(const std::vector<std::pair<int64_t, metrics::L
   return out;
 }
 
-double ms(int64_t ns) { return static_cast<double>(ns) / 1e6; }
+/// A percentile in ms, none of an empty histogram.
+std::optional<double> msAt(const metrics::LatencyHistogram& h, double q) {
+  if (h.count() == 0) return std::nullopt;
+  return static_cast<double>(h.percentile(q)) / 1e6;
+}
 
 }  // namespace
 
@@ -122,10 +126,10 @@ std::vector<LoadLatencyPoint> loadLatencyPoints(const Json& spec,
       p.completedRps = completed / seconds;
     }
     auto ttft = merged(latency.ttft, indices);
-    p.ttftP50Ms = ms(ttft.percentile(0.5));
-    p.ttftP99Ms = ms(ttft.percentile(0.99));
-    p.itlP99Ms = ms(merged(latency.itl, indices).percentile(0.99));
-    p.e2eP99Ms = ms(merged(latency.e2e, indices).percentile(0.99));
+    p.ttftP50Ms = msAt(ttft, 0.5);
+    p.ttftP99Ms = msAt(ttft, 0.99);
+    p.itlP99Ms = msAt(merged(latency.itl, indices), 0.99);
+    p.e2eP99Ms = msAt(merged(latency.e2e, indices), 0.99);
     out.push_back(std::move(p));
   }
   return out;

@@ -1,4 +1,5 @@
 #pragma once
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,7 +17,8 @@ struct LoadLatencyPoint {
   double startS = 0, endS = 0;
   double requestedRps = 0;     ///< planned requests per second in the group's windows
   double completedRps = 0;     ///< completed requests per second: the throughput
-  double ttftP50Ms = 0, ttftP99Ms = 0, itlP99Ms = 0, e2eP99Ms = 0;
+  /// None where no request of the group measured it (no TTFT without streaming).
+  std::optional<double> ttftP50Ms, ttftP99Ms, itlP99Ms, e2eP99Ms;
 };
 
 /// Per-window histograms of one run: window index → histogram, for ttft, itl and e2e.

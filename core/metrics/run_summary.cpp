@@ -44,6 +44,10 @@ Percentiles Percentiles::fromHistogram(const LatencyHistogram& h) {
 }
 
 nlohmann::json Percentiles::toJson() const {
+  // Of no values (no request got that far) there is no figure: null, never a 0 that reads as
+  // 0 ms (QA: a non-streaming run's "ttft_ms": {"count": 0, "p50": 0.0, ...}).
+  if (count == 0)
+    return {{"p50", nullptr}, {"p90", nullptr}, {"p99", nullptr}, {"max", nullptr}, {"count", 0}};
   nlohmann::json j = {{"p50", p50}, {"p90", p90}, {"p99", p99}, {"max", max}};
   if (count >= 0) j["count"] = count;
   return j;
@@ -56,6 +60,13 @@ bool Percentiles::emptyJson(const nlohmann::json& j) {
 }
 
 Percentiles Percentiles::fromJson(const nlohmann::json& j) {
+  if (emptyJson(j)) {  // null figures (or the 0s stored before they were null)
+    for (const char* key : {"p50", "p90", "p99", "max"})
+      if (!j.contains(key) || !(j.at(key).is_null() || j.at(key).is_number()))
+        throw std::invalid_argument(std::string("run summary: ") + key +
+                                    " must be null or a number");
+    return {0, 0, 0, 0, 0};
+  }
   return {get<double>(j, "p50"), get<double>(j, "p90"), get<double>(j, "p99"),
           get<double>(j, "max"), j.contains("count") ? get<int64_t>(j, "count") : -1};
 }

@@ -5,6 +5,7 @@
 #include "core/compare/compare_command.h"
 #include "core/compare/compare_report.h"
 #include "core/compare/comparison.h"
+#include "core/compare/load_latency.h"
 #include "store_test_support.h"
 #include "tests/fixtures/run_fixture.h"
 
@@ -205,7 +206,7 @@ TEST(CompareSweep, OnePointPerStageWithMeasuredRates) {
   EXPECT_NEAR(points[0].requestedRps, 10, 0.5);
   EXPECT_NEAR(points[1].requestedRps, 40, 0.5);
   EXPECT_GT(points[3].requestedRps, points[2].requestedRps);
-  EXPECT_NEAR(points[1].ttftP99Ms, 50, 0.5);
+  EXPECT_NEAR(points[1].ttftP99Ms.value_or(-1), 50, 0.5);
   ASSERT_EQ(c.loadLatency[1].size(), 1u);  // not a sweep: the whole run
   EXPECT_EQ(c.loadLatency[1][0].label, "whole run");
 }
@@ -224,7 +225,7 @@ TEST(CompareSweep, NothingCompletedIsNoPointAndAchievedIsTheSentRate) {
   Comparison c = buildComparison(store::RunReader(path), {a, b}, Slo{});
   ASSERT_EQ(c.loadLatency[0].size(), 1u);
   EXPECT_NEAR(c.loadLatency[0][0].completedRps, 5, 0.5);  // 10/s asked, half completed
-  EXPECT_NEAR(c.loadLatency[0][0].ttftP99Ms, 50, 0.5);
+  EXPECT_NEAR(c.loadLatency[0][0].ttftP99Ms.value_or(-1), 50, 0.5);
   EXPECT_TRUE(c.loadLatency[1].empty()) << "nothing completed: no latency, no point";
   for (size_t run : {0u, 1u}) {
     const auto& achieved = c.series[run][static_cast<size_t>(SeriesMetric::AchievedRps)];
@@ -241,6 +242,35 @@ TEST(CompareSweep, NothingCompletedIsNoPointAndAchievedIsTheSentRate) {
     EXPECT_NEAR(done, run == 0 ? 25 : 0, 0.01) << "run " << run;
   }
   EXPECT_TRUE(c.series[1][static_cast<size_t>(SeriesMetric::TtftP99Ms)].empty());
+}
+
+// A non-streaming run measures no TTFT and no inter-token gaps: its points have none, and the
+// JSON says null rather than 0 ms (QA: "ttft_p50_ms": 0.0 beside a table that said none).
+TEST(CompareSweep, LatencyNoRequestMeasuredIsNoneNotZero) {
+  const nlohmann::json spec = {
+      {"load",
+       {{"stages", {{{"rate", 10}, {"duration_s", 2}}, {{"rate", 20}, {"duration_s", 2}}}}}}};
+  std::vector<store::WindowRow> windows;
+  WindowLatency latency;
+  for (int64_t i = 0; i < 4; ++i) {
+    store::WindowRow w;
+    w.idx = i;
+    w.startNs = i * 1'000'000'000;
+    w.lengthNs = 1'000'000'000;
+    w.planned = w.sent = w.completed = i < 2 ? 10 : 20;
+    windows.push_back(w);
+    metrics::LatencyHistogram e2e;
+    e2e.record(200'000'000);
+    latency.e2e.emplace_back(i, e2e);
+  }
+  const auto points = loadLatencyPoints(spec, windows, latency);
+  ASSERT_EQ(points.size(), 2u);
+  for (const auto& p : points) {
+    EXPECT_FALSE(p.ttftP50Ms.has_value());
+    EXPECT_FALSE(p.ttftP99Ms.has_value());
+    EXPECT_FALSE(p.itlP99Ms.has_value());
+    EXPECT_NEAR(p.e2eP99Ms.value_or(-1), 200, 1);
+  }
 }
 
 TEST(CompareCommand, TextPutsWarningsFirstAndJsonHasEverySection) {

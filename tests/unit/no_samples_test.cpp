@@ -89,7 +89,17 @@ TEST(NoSamples, StoredRunShowsDashesAndNoTtftInTheRunsTableOrCompare) {
   run.summary = nlohmann::json::parse(*row->summaryJson);
   EXPECT_FALSE(run.summaryNumber("ttft_ms", "p99").has_value());
   EXPECT_TRUE(run.summaryNumber("send_lag_ms", "p99").has_value());
+  // No figure is written as a 0 a script could read as 0 ms (QA): null, with the count.
+  EXPECT_EQ(
+      run.summary["ttft_ms"],
+      (nlohmann::json{
+          {"p50", nullptr}, {"p90", nullptr}, {"p99", nullptr}, {"max", nullptr}, {"count", 0}}));
+  EXPECT_EQ(metrics::RunSummary::fromJson(run.summary).ttftMs.count, 0);
   // A summary stored before the count was: its figures are taken as they are.
-  run.summary["ttft_ms"].erase("count");
+  run.summary["ttft_ms"] = {{"p50", 1.5}, {"p90", 2}, {"p99", 3}, {"max", 4}};
   EXPECT_TRUE(run.summaryNumber("ttft_ms", "p99").has_value());
+  // One stored with zeros and a count of 0 (before they were null) still reads as none.
+  run.summary["ttft_ms"] = {{"p50", 0}, {"p90", 0}, {"p99", 0}, {"max", 0}, {"count", 0}};
+  EXPECT_FALSE(run.summaryNumber("ttft_ms", "p99").has_value());
+  EXPECT_EQ(metrics::RunSummary::fromJson(run.summary).ttftMs.count, 0);
 }

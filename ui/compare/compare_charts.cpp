@@ -18,14 +18,15 @@ QString runName(const Comparison& c, size_t i) {
   return QString::fromStdString(c.runs[i].label());
 }
 
-double yOf(const plumbline::compare::LoadLatencyPoint& p, LoadLatencyY y) {
+/// None where the point's requests did not measure it (no TTFT without streaming): no dot at 0.
+std::optional<double> yOf(const plumbline::compare::LoadLatencyPoint& p, LoadLatencyY y) {
   switch (y) {
     case LoadLatencyY::TtftP99: return p.ttftP99Ms;
     case LoadLatencyY::TtftP50: return p.ttftP50Ms;
     case LoadLatencyY::ItlP99: return p.itlP99Ms;
     case LoadLatencyY::E2eP99: return p.e2eP99Ms;
   }
-  return 0;
+  return std::nullopt;
 }
 
 QString yTitle(LoadLatencyY y) {
@@ -71,7 +72,8 @@ QChart* loadLatencyChart(const Comparison& c, LoadLatencyY y) {
                                 QStringLiteral("throughput: completed (req/s)"), yTitle(y));
   for (size_t i = 0; i < c.runs.size(); ++i) {
     QVector<QPointF> points;
-    for (const auto& p : c.loadLatency[i]) points.append(QPointF(p.completedRps, yOf(p, y)));
+    for (const auto& p : c.loadLatency[i])
+      if (const auto value = yOf(p, y)) points.append(QPointF(p.completedRps, *value));
     // Stage order, not x order: an overloaded stage that completed less bends the line back.
     addLine(chart, runName(c, i), points, runColor(static_cast<int>(i)), /*markers=*/true);
   }
