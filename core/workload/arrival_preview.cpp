@@ -85,10 +85,13 @@ std::string formatArrivalPreview(const PlanPreview& preview, const WorkloadSpec&
                       static_cast<unsigned long long>(t->firstLine),
                       static_cast<unsigned long long>(t->lastLine),
                       t->lengthsFromTrace ? "the trace" : "the workload");
+    // The window replayed, in trace time, times the scale: the product is the replay's length
+    // (QA: "span 7.526 s x 0.5 = 4.000 s" multiplied the rows' span, not the window).
     out += formatLine(
-        "          span %.3f s of trace time x time_scale %.3g = %.3f s replayed; "
-        "%.2f rows/s in the trace, %.2f/s replayed\n",
-        t->traceSpanS, t->timeScale, t->replaySpanS, t->traceRate, t->scaledRate);
+        "          %.3f s of trace time (its rows %.3f s apart, first to last) x time_scale %.3g "
+        "= %.3f s replayed; %.2f rows/s in the trace, %.2f/s replayed\n",
+        t->timeScale > 0 ? t->replaySpanS / t->timeScale : 0.0, t->traceSpanS, t->timeScale,
+        t->replaySpanS, t->traceRate, t->scaledRate);
   }
   return out;
 }

@@ -69,9 +69,14 @@ JsonFields::JsonFields(const nlohmann::json& value, std::string path,
     : m_value(value), m_path(std::move(path)) {
   requireObject(m_value, m_path.empty() ? std::string("(root)") : m_path);
   for (const auto& item : m_value.items()) {
-    if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end())
-      throw WorkloadError(childPath(util::shownKey(item.key())),
-                          "unknown key '" + util::shownKey(item.key()) + "'");
+    if (std::find(allowed.begin(), allowed.end(), item.key()) != allowed.end()) continue;
+    // Name the keys there are: a misspelling, or a field that belongs elsewhere (a sampling
+    // parameter Plumbline does not model goes in sampling.extra), is then fixed without the docs.
+    std::string known;
+    for (std::string_view k : allowed) known += (known.empty() ? "" : ", ") + std::string(k);
+    throw WorkloadError(
+        childPath(util::shownKey(item.key())),
+        "unknown key '" + util::shownKey(item.key()) + "' (known here: " + known + ")");
   }
 }
 

@@ -99,7 +99,20 @@ TraceSchedule selectTraceWindow(std::vector<TraceRow> rows, const TraceSpec& spe
 }
 
 TraceSchedule buildTraceSchedule(const TraceSpec& spec, const std::string& path) {
-  return selectTraceWindow(readTraceFile(spec.resolvedPath, spec.format), spec, path);
+  std::vector<TraceRow> rows;
+  try {
+    rows = readTraceFile(spec.resolvedPath, spec.format);
+  } catch (const WorkloadError& e) {
+    // A file that cannot be opened names the field that asked for it and where it was looked
+    // for (QA: "nope.csv: cannot read trace file" left both to guess). Row errors keep FILE:LINE.
+    if (e.path() != spec.resolvedPath || std::filesystem::exists(spec.resolvedPath)) throw;
+    throw WorkloadError(
+        path + ".file",
+        "'" + spec.file + "' (looked for at " +
+            std::filesystem::absolute(spec.resolvedPath).lexically_normal().string() +
+            "): " + e.reason());
+  }
+  return selectTraceWindow(std::move(rows), spec, path);
 }
 
 }  // namespace plumbline::workload

@@ -122,17 +122,25 @@ void loadWarnings(const WorkloadSpec& spec, double meanIn, double meanOut,
                             sessions)});
     }
   }
+  // A replay's length and count come from its trace window, not from stages it does not have.
+  const std::string where = spec.load.trace ? "load.trace" : "load.stages";
   if (spec.totalDurationS() < kShortRunS) {
-    out.push_back({"load.stages",
-                   format("%.1f s in all: the verdict judges 1 s windows, and a run this short "
-                          "is mostly warm-up",
-                          spec.totalDurationS())});
+    out.push_back(
+        {where, format("%.1f s in all: the verdict judges 1 s windows, and a run this short "
+                       "is mostly warm-up",
+                       spec.totalDurationS())});
   }
   if (expectedRequests < kRequestsForP99) {
-    out.push_back({"load.stages",
-                   format("about %.0f requests in all: a p99 of them rests on %.0f values; plan "
-                          "at least 1000",
-                          expectedRequests, std::floor(expectedRequests / 100))});
+    const double above = std::floor(expectedRequests / 100);
+    out.push_back(
+        {where,
+         above < 1
+             ? format("about %.0f requests in all: their p99 is no more than their slowest; plan "
+                      "at least 1000 for a p99 with 10 values above it",
+                      expectedRequests)
+             : format("about %.0f requests in all: their p99 has %.0f %s above it; plan at "
+                      "least 1000 for 10",
+                      expectedRequests, above, above == 1 ? "value" : "values")});
   }
 }
 

@@ -141,6 +141,24 @@ TEST(TraceReplay, DurationOverrideCutsTheReplayAndRateIsRefused) {
   EXPECT_EQ(again.back().plannedNs, cut.back().plannedNs);
 }
 
+// QA: a trace file that is not there said "nope.csv: cannot read trace file", naming neither
+// the workload field nor where it was looked for.
+TEST(TraceReplay, AMissingTraceFileNamesTheFieldAndWhereItWasLookedFor) {
+  nlohmann::json w = loadWorkloadFile(kWorkloads + "/azure_conv_replay.json").document;
+  w["load"]["trace"]["file"] = "traces/no_such_trace.csv";
+  try {
+    parseWorkload(w, kWorkloads);
+    ADD_FAILURE() << "accepted";
+  } catch (const WorkloadError& e) {
+    EXPECT_EQ(e.path(), "load.trace.file");
+    EXPECT_NE(e.reason().find("'traces/no_such_trace.csv' (looked for at " + kWorkloads +
+                              "/traces/no_such_trace.csv)"),
+              std::string::npos)
+        << e.reason();
+    EXPECT_NE(e.reason().find("No such file or directory"), std::string::npos) << e.reason();
+  }
+}
+
 TEST(TraceReplay, PreviewShowsTheTraceAndArrivalStatistics) {
   const auto spec = loadWorkloadFile(kWorkloads + "/azure_conv_replay.json");
   const auto preview = buildPreview(spec);
@@ -153,6 +171,15 @@ TEST(TraceReplay, PreviewShowsTheTraceAndArrivalStatistics) {
   const std::string text = formatPreview(preview, spec);
   EXPECT_NE(text.find("traces/azure_llm_2023_conv.csv (azure_csv)"), std::string::npos) << text;
   EXPECT_NE(text.find("gap CV"), std::string::npos) << text;
+  // What it says multiplies out: the window in trace time, times the scale, is the replay.
+  char line[128];
+  std::snprintf(line, sizeof line,
+                "%.3f s of trace time (its rows %.3f s apart, first to last) x time_scale %.3g = "
+                "%.3f s replayed",
+                preview.trace->replaySpanS / preview.trace->timeScale, preview.trace->traceSpanS,
+                preview.trace->timeScale, preview.trace->replaySpanS);
+  EXPECT_NE(text.find(line), std::string::npos) << text;
+  EXPECT_NE(text.find("600.000 s of trace time"), std::string::npos) << text;
   const auto json = previewJson(preview, spec);
   EXPECT_EQ(json["trace"]["rows_used"], preview.sessions);
   EXPECT_EQ(json["arrival"], "trace");
