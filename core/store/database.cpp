@@ -43,6 +43,7 @@ Database Database::open(const std::string& path, Mode mode) {
   sqlite3_extended_result_codes(raw, 1);
   sqlite3_busy_timeout(raw, 5000);
   db.checkReadable();
+  if (mode == Mode::ReadWrite) db.checkOurs();  // before WAL or a table changes a foreign file
   db.configure(mode);
   if (mode == Mode::ReadWrite) {
     db.migrate();
@@ -81,6 +82,17 @@ void Database::checkReadable() {
   if (rc == SQLITE_OK) return;
   if (isNotADatabase(rc)) throw StoreError::notADatabase(m_path, sqlite3_errmsg(m_db));
   throw StoreError(m_path, "reading the schema", sqlite3_errmsg(m_db));
+}
+
+// A file with no Plumbline schema is set up only when it holds nothing: tables of another
+// application's SQLite file are not ours to add to (nor its journal mode to switch).
+void Database::checkOurs() {
+  if (userVersion() != 0) return;
+  Statement s = prepare("SELECT count(*) FROM sqlite_schema");
+  s.step();
+  if (s.columnInt(0) != 0)
+    throw StoreError::notADatabase(
+        m_path, "no Plumbline schema (user_version 0) and it holds other tables; not changed");
 }
 
 void Database::configure(Mode mode) {

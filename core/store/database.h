@@ -9,7 +9,9 @@ struct sqlite3;
 namespace plumbline::store {
 
 /// An open Plumbline database (SQLite, WAL). Writers create the file and its directory and
-/// migrate the schema forward on open; readers refuse a schema newer than they know.
+/// migrate the schema forward on open, and refuse another application's SQLite file (no
+/// Plumbline schema, some tables) before changing anything; readers refuse a schema newer
+/// than they know.
 class Database {
  public:
   enum class Mode { ReadWrite, ReadOnly };
@@ -36,6 +38,7 @@ class Database {
   void configure(Mode mode);
   void migrate();
   void checkReadable();
+  void checkOurs();
 
   sqlite3* m_db = nullptr;
   std::string m_path;
