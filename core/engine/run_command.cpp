@@ -25,6 +25,7 @@
 #include "core/engine/token_count_basis.h"
 #include "core/mock/embedded_target.h"
 #include "core/net/base_url.h"
+#include "core/store/database_files.h"
 #include "core/store/default_paths.h"
 #include "core/store/run_writer.h"
 #include "core/store/store_error.h"
@@ -107,9 +108,11 @@ void writeSummaryJson(const std::string& path, const nlohmann::json& j) {
 
 /// --summary-json must be writable before the run, not found unwritable after it. The file is
 /// opened for appending (created if missing, nothing of an existing one lost): the run
-/// replaces it at the end.
-void checkSummaryJsonPath(const std::string& path) {
+/// replaces it at the end. Never the database or another SQLite file: replacing it corrupts it.
+void checkSummaryJsonPath(const std::string& path, const std::string& dbPath) {
   if (path.empty() || path == "-") return;
+  if (const std::string why = store::databaseClobberedBy(path, dbPath); !why.empty())
+    throw UsageError("--summary-json " + path + ": " + why);
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw UsageError("--summary-json " + path + ": is a directory");
@@ -123,9 +126,12 @@ void checkSummaryJsonPath(const std::string& path) {
 
 int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
   workload::WorkloadSpec spec = loadSpec(opt);
-  checkSummaryJsonPath(opt.summaryJson);
+  const std::string dbPath = opt.dbPath.empty() ? store::defaultDatabasePath() : opt.dbPath;
+  checkSummaryJsonPath(opt.summaryJson, dbPath);
   const std::string apiKey = readApiKey(opt, spec);
   if (!opt.liveSocket.empty()) {
+    if (const std::string why = store::databaseClobberedBy(opt.liveSocket, dbPath); !why.empty())
+      throw UsageError("--live " + opt.liveSocket + ": " + why);
     try {
       live = std::make_unique<LiveRun>(opt.liveSocket, opt.liveClientBuffer);
     } catch (const LiveServerError& e) {
@@ -167,7 +173,6 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
   info.cores = std::thread::hardware_concurrency();
   info.workers = workers;
   info.t0WallNs = util::wallClockNs();
-  const std::string dbPath = opt.dbPath.empty() ? store::defaultDatabasePath() : opt.dbPath;
   store::RunWriter writer(dbPath, info);
 
   CoordinatorOptions co;

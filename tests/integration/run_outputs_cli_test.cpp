@@ -1,0 +1,63 @@
+// QA: `plumbline run q.json --db same.db --summary-json same.db` wrote the summary over the
+// database, its earlier runs included. Every output path of a run that names the database, one
+// of its SQLite files or another SQLite database is refused (exit 2) before the run starts.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <utility>
+
+#include "core/store/database.h"
+#include "tests/integration/child_process.h"
+#include "tests/integration/cli_process.h"
+
+using plumbline::test::runCli;
+using plumbline::test::TempDir;
+
+namespace {
+
+std::string bytesOf(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+TEST(RunOutputsCli, AnOutputNamingTheDatabaseOrAnotherSqliteFileIsRefusedBeforeTheRun) {
+  TempDir dir;
+  const std::string db = dir.file("runs.db");
+  const std::string other = dir.file("other.db");
+  {
+    auto d = plumbline::store::Database::open(db, plumbline::store::Database::Mode::ReadWrite);
+    d.exec("INSERT INTO runs (created_at, status) VALUES ('earlier', 'complete')");
+    d.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    plumbline::store::Database::open(other, plumbline::store::Database::Mode::ReadWrite);
+  }
+  std::filesystem::create_symlink(db, dir.file("link.json"));
+  const std::string before = bytesOf(db), otherBefore = bytesOf(other);
+  const std::string w = std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/quickstart.json";
+  const std::pair<std::string, std::string> cases[] = {
+      {"--summary-json " + db, "--summary-json " + db + ": is the database " + db},
+      {"--summary-json " + db + "-wal", ": is the database's wal file " + db + "-wal"},
+      {"--summary-json " + db + "-shm", ": is the database's shm file"},
+      {"--summary-json " + db + "-journal", ": is the database's journal file"},
+      {"--summary-json " + dir.file("link.json"), ": is the database " + db},
+      {"--summary-json " + other,
+       "--summary-json " + other + ": is an SQLite database; not overwriting it"},
+      {"--live " + db + "-wal", "--live " + db + "-wal: is the database's wal file"},
+  };
+  for (const auto& [flags, message] : cases) {
+    const auto r = runCli("run " + w + " --rate 1 --duration 1 --quiet --db " + db + " " + flags);
+    EXPECT_EQ(r.exitCode, 2) << flags << ": " << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << flags << ": " << r.output;
+  }
+  EXPECT_EQ(bytesOf(db), before);
+  EXPECT_EQ(bytesOf(other), otherBefore);
+  EXPECT_FALSE(std::filesystem::exists(db + "-journal"));
+  auto d = plumbline::store::Database::open(db, plumbline::store::Database::Mode::ReadOnly);
+  auto s = d.prepare("SELECT count(*) FROM runs");
+  ASSERT_TRUE(s.step());
+  EXPECT_EQ(s.columnInt(0), 1);  // no run was started
+}
