@@ -149,12 +149,14 @@ void addRunsCompareAndEditCommands(CLI::App* runs, const std::shared_ptr<std::st
 void addRunsCommand(CLI::App& app, int& exitCode) {
   auto db = std::make_shared<std::string>(plumbline::store::defaultDatabasePath());
   CLI::App* runs = app.add_subcommand("runs", "list, show, compare, edit and export stored runs");
-  runs->add_option("--db", *db, "database file")->capture_default_str();
+  CLI::Option* dbOption = runs->add_option("--db", *db, "database file")->capture_default_str();
   runs->require_subcommand(1);
   runs->fallthrough();  // `runs list --db F` as well as `runs --db F list`
-  runs->add_subcommand("list", "all runs, newest first")->fallthrough()->callback([db, &exitCode] {
-    exitCode = plumbline::store::runsList(*db, std::cout, std::cerr);
-  });
+  runs->add_subcommand("list", "all runs, newest first")
+      ->fallthrough()
+      ->callback([db, dbOption, &exitCode] {
+        exitCode = plumbline::store::runsList(*db, dbOption->count() > 0, std::cout, std::cerr);
+      });
   auto id = std::make_shared<int64_t>(0);
   CLI::App* show = runs->add_subcommand("show", "one run: verdict first, then its figures")->fallthrough();
   show->add_option("id", *id, "run id")->required()->check(kRunId);

@@ -140,10 +140,10 @@ int guardedStoreCommand(std::ostream& err, const std::function<int()>& body) {
   }
 }
 
-int runsList(const std::string& dbPath, std::ostream& out, std::ostream& err) {
+int runsList(const std::string& dbPath, bool named, std::ostream& out, std::ostream& err) {
   return guardedStoreCommand(err, [&] {
     std::error_code ec;
-    if (!std::filesystem::exists(dbPath, ec)) {
+    if (!named && !std::filesystem::exists(dbPath, ec)) {  // else the reader says "no such file"
       out << "no runs yet (" << dbPath << ")\n";
       return 0;
     }

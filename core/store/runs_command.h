@@ -14,8 +14,10 @@ namespace plumbline::store {
 /// (anything a person can fix); any other exception is one line and exit 1.
 int guardedStoreCommand(std::ostream& err, const std::function<int()>& body);
 
-/// One line per run, newest last. A missing database prints "no runs yet (PATH)", returns 0.
-int runsList(const std::string& dbPath, std::ostream& out, std::ostream& err);
+/// One line per run, oldest first (the newest last, next to the prompt). A database that does
+/// not exist prints "no runs yet (PATH)" and returns 0 when it is the default one (nothing
+/// recorded yet); one a person named (`named`: --db) is an error, exit 2, as for show.
+int runsList(const std::string& dbPath, bool named, std::ostream& out, std::ostream& err);
 /// Verdict first, then status and the run's summary table.
 int runsShow(const std::string& dbPath, int64_t id, std::ostream& out, std::ostream& err);
 /// format "json": {run, windows, requests}; "csv": a header then one line per request.

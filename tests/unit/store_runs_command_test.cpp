@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -43,11 +44,22 @@ int64_t recordRun(const std::string& path, size_t requests, bool finish) {
   return writer.runId();
 }
 
-TEST(StoreRunsCommand, ListOfMissingDatabaseSaysNoRuns) {
+TEST(StoreRunsCommand, ListOfMissingDefaultDatabaseSaysNoRuns) {
   TempDir dir;
   std::ostringstream out, err;
-  EXPECT_EQ(runsList(dir.file("none.db"), out, err), 0);
+  EXPECT_EQ(runsList(dir.file("none.db"), /*named=*/false, out, err), 0);
   EXPECT_EQ(out.str(), "no runs yet (" + dir.file("none.db") + ")\n");
+}
+
+// QA: `runs --db zzz/typo.db list` said "no runs yet", exit 0, where show said "no such file".
+TEST(StoreRunsCommand, ListOfMissingNamedDatabaseIsExit2LikeShow) {
+  TempDir dir;
+  const std::string path = dir.file("zzz/typo.db");
+  std::ostringstream out, err;
+  EXPECT_EQ(runsList(path, /*named=*/true, out, err), 2);
+  EXPECT_EQ(out.str(), "");
+  EXPECT_EQ(err.str(), path + ": opening: no such file\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("zzz")));
 }
 
 TEST(StoreRunsCommand, ListShowsRuns) {
@@ -56,7 +68,7 @@ TEST(StoreRunsCommand, ListShowsRuns) {
   recordRun(path, 10, true);
   recordRun(path, 5, false);
   std::ostringstream out, err;
-  EXPECT_EQ(runsList(path, out, err), 0) << err.str();
+  EXPECT_EQ(runsList(path, true, out, err), 0) << err.str();
   std::string text = out.str();
   EXPECT_NE(text.find("harness_limited"), std::string::npos) << text;
   EXPECT_NE(text.find("complete"), std::string::npos) << text;
@@ -69,7 +81,7 @@ TEST(StoreRunsCommand, GarbageDatabaseIsExit2NamingFile) {
   std::string path = dir.file("junk.db");
   std::ofstream(path) << std::string(4096, 'x');
   std::ostringstream out, err;
-  EXPECT_EQ(runsList(path, out, err), 2);
+  EXPECT_EQ(runsList(path, true, out, err), 2);
   std::string message = err.str();
   EXPECT_NE(message.find(path + " is not a Plumbline database"), std::string::npos) << message;
   EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1);
