@@ -152,7 +152,7 @@ void addRunsCommand(CLI::App& app, int& exitCode) {
   CLI::Option* dbOption = runs->add_option("--db", *db, "database file")->capture_default_str();
   runs->require_subcommand(1);
   runs->fallthrough();  // `runs list --db F` as well as `runs --db F list`
-  runs->add_subcommand("list", "all runs, newest first")
+  runs->add_subcommand("list", "all runs, oldest first (the newest last, next to the prompt)")
       ->fallthrough()
       ->callback([db, dbOption, &exitCode] {
         exitCode = plumbline::store::runsList(*db, dbOption->count() > 0, std::cout, std::cerr);

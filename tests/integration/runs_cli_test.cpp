@@ -31,3 +31,12 @@ TEST(RunsCli, ListOfANamedDatabaseThatDoesNotExistIsExit2) {
   EXPECT_EQ(r.exitCode, 0) << r.output;
   EXPECT_EQ(r.output, "no runs yet (" + dir.file("plumbline/runs.db") + ")\n");
 }
+
+// QA: the help said "all runs, newest first" over a list printed oldest first (the newest
+// last, next to the prompt, which is the order kept).
+TEST(RunsCli, ListHelpSaysTheOrderItPrints) {
+  const auto r = runCli("runs list --help");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("oldest first"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("newest first"), std::string::npos) << r.output;
+}

@@ -74,6 +74,8 @@ TEST(StoreRunsCommand, ListShowsRuns) {
   EXPECT_NE(text.find("complete"), std::string::npos) << text;
   EXPECT_NE(text.find("running"), std::string::npos) << text;  // this process is alive
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 3);
+  // Oldest first: the newest run is the last line, next to the prompt (as `runs list --help` says).
+  EXPECT_LT(text.find("\n1 "), text.find("\n2 ")) << text;
 }
 
 TEST(StoreRunsCommand, GarbageDatabaseIsExit2NamingFile) {
