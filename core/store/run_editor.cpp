@@ -96,6 +96,20 @@ void RunEditor::removeTag(int64_t runId, const std::string& tag) {
   }
 }
 
+void RunEditor::addTags(int64_t runId, const std::vector<std::string>& tags) {
+  for (const std::string& tag : tags) normalizeTag(tag, m_db.path());
+  Transaction tx(m_db, /*immediate=*/true);
+  for (const std::string& tag : tags) addTag(runId, tag);
+  tx.commit();
+}
+
+void RunEditor::removeTags(int64_t runId, const std::vector<std::string>& tags) {
+  for (const std::string& tag : tags) normalizeTag(tag, m_db.path());
+  Transaction tx(m_db, /*immediate=*/true);
+  for (const std::string& tag : tags) removeTag(runId, tag);
+  tx.commit();
+}
+
 void RunEditor::deleteRun(int64_t runId) {
   const std::string op = "deleting " + runLabel(runId);
   Transaction tx(m_db, /*immediate=*/true);

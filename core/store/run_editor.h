@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/store/database.h"
 
@@ -26,6 +27,10 @@ class RunEditor {
   /// Adding a tag the run has is a no-op; removing one it lacks is NotFound.
   void addTag(int64_t runId, const std::string& tag);
   void removeTag(int64_t runId, const std::string& tag);
+  /// Every tag is checked first, then all are added (removed) in one transaction: a bad tag, or
+  /// one to remove that the run lacks, changes nothing.
+  void addTags(int64_t runId, const std::vector<std::string>& tags);
+  void removeTags(int64_t runId, const std::vector<std::string>& tags);
   /// Deletes the run with its requests, windows, histograms and tags. A run whose
   /// coordinator is still recording it is refused.
   void deleteRun(int64_t runId);

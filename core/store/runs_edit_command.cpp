@@ -46,12 +46,13 @@ int runsNotes(const std::string& dbPath, int64_t id, const std::string& notes,
 int runsTag(const std::string& dbPath, int64_t id, const std::vector<std::string>& tags,
             bool remove, std::ostream& out, std::ostream& err) {
   return edit(dbPath, err, [&](RunEditor& e) {
-    for (const std::string& tag : tags) {
-      if (remove) e.removeTag(id, tag);
-      else e.addTag(id, tag);
+    if (remove)
+      e.removeTags(id, tags);
+    else
+      e.addTags(id, tags);
+    for (const std::string& tag : tags)
       out << "run " << id << (remove ? " untagged " : " tagged ") << RunEditor::normalizeTag(tag)
           << '\n';
-    }
   });
 }
 

@@ -13,7 +13,8 @@ int runsRename(const std::string& dbPath, int64_t id, const std::string& name,
                std::ostream& out, std::ostream& err);
 int runsNotes(const std::string& dbPath, int64_t id, const std::string& notes,
               std::ostream& out, std::ostream& err);
-/// Adds (remove = false) or removes each tag; stops at the first bad one.
+/// Adds (remove = false) or removes the tags: all of them, or none when one is bad (or, to
+/// remove, not on the run).
 int runsTag(const std::string& dbPath, int64_t id, const std::vector<std::string>& tags,
             bool remove, std::ostream& out, std::ostream& err);
 int runsDelete(const std::string& dbPath, int64_t id, std::ostream& out, std::ostream& err);

@@ -126,5 +126,21 @@ TEST_F(RunEditorTest, CommandsReportAndExitCodes) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("none.db")));  // editing never creates one
 }
 
+// QA: `runs tag 3 OK1 bad,x OK2` added OK1, then failed on "bad,x" with exit 2.
+TEST_F(RunEditorTest, TaggingIsAllOrNothing) {
+  std::ostringstream out, err;
+  EXPECT_EQ(runsTag(path, first, {"OK1", "bad,x", "OK2"}, false, out, err), 2);
+  EXPECT_NE(err.str().find("a tag cannot contain a comma"), std::string::npos) << err.str();
+  EXPECT_EQ(out.str(), "");
+  EXPECT_TRUE(RunReader(path).tags(first).empty());
+  ASSERT_EQ(runsTag(path, first, {"a", "b"}, false, out, err), 0) << err.str();
+  std::ostringstream err2;
+  EXPECT_EQ(runsTag(path, first, {"a", "missing"}, true, out, err2),
+            2);  // no such tag: none removed
+  EXPECT_NE(err2.str().find("the run has no such tag"), std::string::npos) << err2.str();
+  EXPECT_EQ(runsTag(path, first, {"a", "bad\x1b"}, true, out, err2), 2);
+  EXPECT_EQ(RunReader(path).tags(first), (std::vector<std::string>{"a", "b"}));
+}
+
 }  // namespace
 }  // namespace plumbline::store
