@@ -117,8 +117,9 @@ Json windowToJson(const WindowRow& w) {
 void exportJson(const RunReader& reader, const RunRow& run, std::ostream& out) {
   Json windows = Json::array();
   for (const WindowRow& w : reader.windows(run.id)) windows.push_back(windowToJson(w));
-  out << "{\"run\":" << runToJson(run).dump() << ",\"windows\":" << windows.dump()
-      << ",\"requests\":[";
+  Json runJson = runToJson(run);
+  runJson["tags"] = reader.tags(run.id);  // a table of its own, not a column of the run's row
+  out << "{\"run\":" << runJson.dump() << ",\"windows\":" << windows.dump() << ",\"requests\":[";
   bool first = true;
   reader.forEachRequest(run.id, [&](const metrics::RequestRecord& r) {
     out << (first ? "\n" : ",\n") << requestToJson(run.id, r).dump();

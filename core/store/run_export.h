@@ -15,7 +15,8 @@ namespace plumbline::store {
 nlohmann::json runToJson(const RunRow& run);
 nlohmann::json windowToJson(const WindowRow& w);
 
-/// {"run": {...}, "windows": [...], "requests": [...]}; streamed, requests never all in memory.
+/// {"run": {..., "tags": [...]}, "windows": [...], "requests": [...]}; streamed, requests never
+/// all in memory.
 void exportJson(const RunReader& reader, const RunRow& run, std::ostream& out);
 /// A header line, then one line per request with every column; error_class as its name.
 void exportCsv(const RunReader& reader, const RunRow& run, std::ostream& out);

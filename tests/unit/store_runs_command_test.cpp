@@ -7,6 +7,7 @@
 
 #include "core/store/run_writer.h"
 #include "core/store/runs_command.h"
+#include "core/store/runs_edit_command.h"
 #include "store_test_support.h"
 
 namespace plumbline::store {
@@ -160,6 +161,20 @@ TEST(StoreRunsCommand, ExportJson) {
   EXPECT_EQ(j["requests"][0].size(), 19u);
   EXPECT_EQ(j["requests"][0]["retry_after_ms"], 0);   // a 503 that asked to retry at once
   EXPECT_EQ(j["requests"][1]["retry_after_ms"], -1);  // none asked
+  EXPECT_EQ(j["run"]["tags"], nlohmann::json::array());
+}
+
+// QA: the exported run had its notes but not its tags.
+TEST(StoreRunsCommand, ExportJsonHasTheRunsTags) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  int64_t id = recordRun(path, 3, true);
+  std::ostringstream out, err;
+  ASSERT_EQ(runsTag(path, id, {"nightly", "h100"}, false, out, err), 0) << err.str();
+  std::ostringstream exported;
+  ASSERT_EQ(runsExport(path, id, "json", exported, err), 0) << err.str();
+  const auto j = nlohmann::json::parse(exported.str());
+  EXPECT_EQ(j["run"]["tags"], (nlohmann::json{"h100", "nightly"}));
 }
 
 TEST(StoreRunsCommand, ExportCsv) {
