@@ -40,6 +40,8 @@ Coordinator::Coordinator(const workload::WorkloadSpec& spec, CoordinatorOptions 
   m_tick = event_new(m_base, -1, EV_PERSIST, &Coordinator::onTick, this);
   m_sigint = evsignal_new(m_base, SIGINT, &Coordinator::onSignal, this);
   m_sigterm = evsignal_new(m_base, SIGTERM, &Coordinator::onSignal, this);
+  // The terminal closed: stop in order as for SIGTERM, unless started under nohup.
+  if (!hangupIgnored()) m_sighup = evsignal_new(m_base, SIGHUP, &Coordinator::onSignal, this);
 }
 
 Coordinator::~Coordinator() {
@@ -47,7 +49,8 @@ Coordinator::~Coordinator() {
     w.channel.reset();
     reapWorker(w.proc.pid, 2000);
   }
-  for (event* e : {m_tick, m_sigint, m_sigterm}) event_free(e);
+  for (event* e : {m_tick, m_sigint, m_sigterm, m_sighup})
+    if (e) event_free(e);
   event_base_free(m_base);
 }
 
@@ -112,6 +115,7 @@ void Coordinator::start() {
   event_add(m_tick, &tv);
   event_add(m_sigint, nullptr);
   event_add(m_sigterm, nullptr);
+  if (m_sighup) event_add(m_sighup, nullptr);
   // A stop signal that came while the run was starting: act on it now that the loop is ready.
   if (const int early = takeEarlyStopSignal(); early != 0) onSignal(early, 0, this);
 }
@@ -232,7 +236,9 @@ void Coordinator::onSignal(int sig, short, void* self) {
     return;
   }
   c->m_stopSignal = sig;
-  c->m_notes.push_back(std::string("received ") + (sig == SIGINT ? "SIGINT" : "SIGTERM"));
+  c->m_notes.push_back(std::string("received ") + (sig == SIGINT   ? "SIGINT"
+                                                   : sig == SIGHUP ? "SIGHUP"
+                                                                   : "SIGTERM"));
   c->notice("warning", c->m_notes.back() + ": stopping; requests in flight get " + fmtSeconds(c->m_opt.graceNs));
   c->requestStop();
 }

@@ -99,6 +99,7 @@ class Coordinator {
   event* m_tick = nullptr;
   event* m_sigint = nullptr;
   event* m_sigterm = nullptr;
+  event* m_sighup = nullptr;  ///< none when SIGHUP was ignored at start (nohup)
   std::vector<WorkerSlot> m_workers;
   std::optional<workload::SessionPlan> m_next;
   /// A session handed out whose planned instant has not been counted yet.
