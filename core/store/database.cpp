@@ -56,6 +56,22 @@ Database Database::open(const std::string& path, Mode mode) {
                            std::to_string(kSchemaVersion) + "); upgrade Plumbline",
                        StoreErrorKind::TooNew);
     if (version == 0) throw StoreError::notADatabase(path, "no Plumbline schema (user_version 0)");
+    if (version < kSchemaVersion) {
+      // Written by an older Plumbline: its runs are read through this one's queries, which name
+      // columns added since (QA: `runs show` of a schema 2 file failed on "no such column").
+      // Upgraded as any write would (the migrations only add), then read like any other.
+      try {
+        return open(path, Mode::ReadWrite);
+      } catch (const StoreError& e) {
+        throw StoreError(path, "opening",
+                         "written by an older Plumbline (schema version " +
+                             std::to_string(version) + "; this one reads " +
+                             std::to_string(kSchemaVersion) +
+                             ") and it cannot be upgraded where it is (" + e.what() +
+                             "): open a writable copy of it",
+                         StoreErrorKind::InvalidInput);
+      }
+    }
   }
   return db;
 }

@@ -87,6 +87,24 @@ TEST(StoreDatabase, Version1DatabaseMigratesKeepingItsWindows) {
   EXPECT_EQ(windows[0].cpuWaitMaxMs, -1);    // nor the CPU wait before v4: unknown, not 0
 }
 
+// QA: `runs show` and `export` of a database an older Plumbline wrote failed on "no such column"
+// until some write happened to migrate it. A reader upgrades it as a writer would.
+TEST(StoreDatabase, AReaderOfAnOlderDatabaseUpgradesItAndReadsIt) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  ASSERT_NO_FATAL_FAILURE(writeOldDatabase(
+      path, 2,
+      "INSERT INTO runs (id, created_at, status) VALUES (1, 'x', 'complete');"
+      "INSERT INTO windows VALUES (1, 0, 0, 1000000000, 20, 19, 18, 1, '{}', 900, 400,"
+      " 3, 1.5, 2.5, 0.5, 0.75, 10, 20, 0.01, 0.02, 0.03, 0.4, 0.3, 1.25, 2, 0, 7);"));
+  plumbline::store::RunReader reader(path);
+  const auto windows = reader.windows(1);
+  ASSERT_EQ(windows.size(), 1u);
+  EXPECT_EQ(windows[0].sent, 19);
+  EXPECT_EQ(windows[0].cpuWaitMaxMs, -1);  // added in v4: unknown
+  EXPECT_EQ(Database::open(path, Database::Mode::ReadOnly).userVersion(), Database::kSchemaVersion);
+}
+
 TEST(StoreDatabase, Version4DatabaseMigratesItsRequestsToNoRetryAfter) {
   TempDir dir;
   std::string path = dir.file("runs.db");
