@@ -31,6 +31,7 @@
 #include "core/store/store_error.h"
 #include "core/util/clock.h"
 #include "core/util/host_name.h"
+#include "core/util/label_text.h"
 #include "core/workload/planner.h"
 #include "core/workload/workload_loader.h"
 
@@ -69,6 +70,9 @@ std::string readApiKey(const RunOptions& opt, const workload::WorkloadSpec& spec
 }
 
 workload::WorkloadSpec loadSpec(const RunOptions& opt) {
+  if (const std::string why = util::labelProblem(opt.name, util::kMaxNameCharacters);
+      !opt.name.empty() && !why.empty())
+    throw UsageError("--name " + why);  // the rules of `runs rename`
   workload::WorkloadSpec spec = workload::loadWorkloadFile(opt.workloadPath);
   if (opt.rate && *opt.rate <= 0) throw UsageError("--rate must be > 0");
   if (opt.durationS && *opt.durationS <= 0) throw UsageError("--duration must be > 0");

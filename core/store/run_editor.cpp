@@ -1,7 +1,5 @@
 #include "core/store/run_editor.h"
 
-#include <algorithm>
-
 #include "core/store/run_reader.h"
 #include "core/store/store_error.h"
 
@@ -14,11 +12,6 @@ std::string trimmed(const std::string& s) {
   if (first == std::string::npos) return {};
   auto last = s.find_last_not_of(" \t\r\n");
   return s.substr(first, last - first + 1);
-}
-
-bool hasControl(const std::string& s) {
-  return std::any_of(s.begin(), s.end(),
-                     [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
 }
 
 std::string runLabel(int64_t id) { return "run " + std::to_string(id); }
@@ -39,21 +32,16 @@ void RunEditor::requireRun(int64_t runId, const std::string& operation) const {
 void RunEditor::rename(int64_t runId, const std::string& name) {
   const std::string op = "renaming " + runLabel(runId);
   std::string clean = trimmed(name);
-  if (clean.empty())
-    throw StoreError(m_db.path(), op, "the name is empty", StoreErrorKind::InvalidInput);
-  if (clean.size() > kMaxNameLength)
-    throw StoreError(m_db.path(), op,
-                     "the name is longer than " + std::to_string(kMaxNameLength) + " characters",
-                     StoreErrorKind::InvalidInput);
-  if (hasControl(clean))
-    throw StoreError(m_db.path(), op, "the name contains a control character",
-                     StoreErrorKind::InvalidInput);
+  if (const std::string why = util::labelProblem(clean, kMaxNameLength); !why.empty())
+    throw StoreError(m_db.path(), op, "the name " + why, StoreErrorKind::InvalidInput);
   requireRun(runId, op);
   m_db.prepare("UPDATE runs SET name = ? WHERE id = ?").bindText(1, clean).bindInt(2, runId).run();
 }
 
 void RunEditor::setNotes(int64_t runId, const std::string& notes) {
   const std::string op = "setting the notes of " + runLabel(runId);
+  if (const std::string why = util::notesProblem(notes); !why.empty())
+    throw StoreError(m_db.path(), op, "the notes " + why, StoreErrorKind::InvalidInput);
   requireRun(runId, op);
   Statement s = m_db.prepare("UPDATE runs SET notes = ? WHERE id = ?");
   if (trimmed(notes).empty()) s.bindNull(1);
@@ -67,11 +55,9 @@ std::string RunEditor::normalizeTag(const std::string& tag, const std::string& d
   auto bad = [&](const std::string& why) {
     return StoreError(dbPath, op, why, StoreErrorKind::InvalidInput);
   };
-  if (clean.empty()) throw bad("a tag cannot be empty");
-  if (clean.size() > kMaxTagLength)
-    throw bad("a tag is at most " + std::to_string(kMaxTagLength) + " characters");
   if (clean.find(',') != std::string::npos) throw bad("a tag cannot contain a comma");
-  if (hasControl(clean)) throw bad("a tag cannot contain a control character");
+  if (const std::string why = util::labelProblem(clean, kMaxTagLength); !why.empty())
+    throw bad("a tag " + why);
   return clean;
 }
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/store/database.h"
+#include "core/util/label_text.h"
 
 namespace plumbline::store {
 
@@ -13,17 +14,19 @@ namespace plumbline::store {
 /// deleting a run that is still being recorded.
 class RunEditor {
  public:
-  static constexpr size_t kMaxNameLength = 200;
+  static constexpr size_t kMaxNameLength = util::kMaxNameCharacters;
   static constexpr size_t kMaxTagLength = 64;
 
   /// Opens (creating or migrating) the database for writing.
   explicit RunEditor(const std::string& dbPath);
 
-  /// A name of 1..kMaxNameLength characters after trimming.
+  /// A name of 1..kMaxNameLength characters (code points) after trimming: valid UTF-8, no
+  /// control character (util::labelProblem).
   void rename(int64_t runId, const std::string& name);
-  /// Empty notes clear them.
+  /// Empty notes clear them. Valid UTF-8; newline and tab, no other control character.
   void setNotes(int64_t runId, const std::string& notes);
-  /// Tags are trimmed, 1..kMaxTagLength characters, without commas or control characters.
+  /// Tags are trimmed, 1..kMaxTagLength characters, valid UTF-8, without commas or control
+  /// characters.
   /// Adding a tag the run has is a no-op; removing one it lacks is NotFound.
   void addTag(int64_t runId, const std::string& tag);
   void removeTag(int64_t runId, const std::string& tag);

@@ -12,6 +12,7 @@
 #include "core/net/base_url.h"
 #include "core/util/json_duplicate_key.h"
 #include "core/util/json_syntax_error.h"
+#include "core/util/label_text.h"
 #include "core/workload/json_fields.h"
 #include "core/workload/planner.h"
 #include "core/workload/prompt_materials.h"
@@ -331,7 +332,9 @@ WorkloadSpec parseWorkload(const nlohmann::json& document, const std::string& ba
   WorkloadSpec spec;
   spec.version = kFormatVersion;
   spec.name = fields.requireString("name");
-  if (spec.name.empty()) throw WorkloadError("name", "must not be empty");
+  // The run's name unless --name gives one: the same rules as `runs rename`.
+  if (const std::string why = util::labelProblem(spec.name, util::kMaxNameCharacters); !why.empty())
+    throw WorkloadError("name", why);
   if (auto description = fields.string("description")) spec.description = *description;
   if (const auto* target = fields.find("target")) spec.target = parseTarget(*target, "target");
   spec.load = parseLoad(fields.require("load"), "load", baseDir);

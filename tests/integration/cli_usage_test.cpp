@@ -27,6 +27,11 @@ TEST(CliUsage, RunRefusesEmptyFlagsBadTargetsAndOutOfBoundLoadsBeforeRunning) {
   const std::pair<std::string, std::string> cases[] = {
       {"--db ''", "--db: must not be empty"},
       {"--name ''", "--name: must not be empty"},
+      {"--name \"$(printf 'run\\033[31mRED\\nline2')\"",
+       "--name must not contain control characters (U+001B at character 4)"},
+      {"--name \"$(printf 'bad\\377name')\"",
+       "--name must be valid UTF-8 (byte 0xFF at byte 4 is not)"},
+      {"--name \"$(printf '%0201d' 0)\"", "--name must be at most 200 characters (it has 201)"},
       {"--rate inf", "--rate: must be a finite number"},
       {"--rate 2e7 --duration 1", "at most 1000000 sessions/s"},
       {"--duration 2e7", "at most 10000000 s of schedule"},

@@ -250,7 +250,7 @@ class HistoryViewTest : public QObject {
              QStringLiteral("gamma renamed"));
     view.detail()->nameEdit()->setText(QStringLiteral("   "));
     QVERIFY(!view.detail()->saveName());
-    QVERIFY(view.detail()->statusText().contains(QStringLiteral("the name is empty")));
+    QVERIFY(view.detail()->statusText().contains(QStringLiteral("the name must not be empty")));
     view.detail()->notesEdit()->setPlainText(QStringLiteral("rerun on a quiet machine"));
     QVERIFY(view.detail()->saveNotes());
     QCOMPARE(store::RunReader(m_db.toStdString()).getRun(3)->notes.value_or(""),

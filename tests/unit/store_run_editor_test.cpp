@@ -126,6 +126,31 @@ TEST_F(RunEditorTest, CommandsReportAndExitCodes) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("none.db")));  // editing never creates one
 }
 
+// QA: rename counted bytes (150 × "é" was "longer than 200 characters") and let ill-formed
+// UTF-8 in, which then broke JSON export; notes took ESC, BEL and CR.
+TEST_F(RunEditorTest, NamesAndNotesAreCheckedAsText) {
+  RunEditor editor(path);
+  std::string accents;
+  for (int i = 0; i < 150; ++i) accents += "\xC3\xA9";
+  editor.rename(first, accents);
+  EXPECT_EQ(RunReader(path).getRun(first)->name, accents);
+  for (const std::string& bad : {std::string("bad\xff"), std::string("run\x1b[31mRED"),
+                                 std::string("a\nb"), std::string(201, 'x')})
+    EXPECT_EQ(kindOf([&] { editor.rename(first, bad); }), StoreErrorKind::InvalidInput) << bad;
+  EXPECT_EQ(RunReader(path).getRun(first)->name, accents);
+  editor.setNotes(first, "line one\n\tindented");
+  for (const std::string& bad : {std::string("esc\x1b[2J"), std::string("bell\a"),
+                                 std::string("cr\r\n"), std::string("bad\xff")})
+    EXPECT_EQ(kindOf([&] { editor.setNotes(first, bad); }), StoreErrorKind::InvalidInput) << bad;
+  EXPECT_EQ(RunReader(path).getRun(first)->notes.value_or(""), "line one\n\tindented");
+  std::ostringstream out, err;
+  EXPECT_EQ(runsNotes(path, first, "x\x1b", out, err), 2);
+  EXPECT_NE(err.str().find("the notes must not contain control characters (U+001B at character 2)"),
+            std::string::npos)
+      << err.str();
+  EXPECT_EQ(kindOf([&] { editor.addTag(first, "bad\xff"); }), StoreErrorKind::InvalidInput);
+}
+
 // QA: `runs tag 3 OK1 bad,x OK2` added OK1, then failed on "bad,x" with exit 2.
 TEST_F(RunEditorTest, TaggingIsAllOrNothing) {
   std::ostringstream out, err;
