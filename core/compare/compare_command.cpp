@@ -2,11 +2,13 @@
 
 #include <cmath>
 #include <ostream>
+#include <sstream>
 
 #include "core/compare/compare_report.h"
 #include "core/compare/comparison.h"
 #include "core/store/runs_command.h"
 #include "core/store/store_error.h"
+#include "core/util/label_text.h"
 
 namespace plumbline::compare {
 
@@ -33,8 +35,15 @@ int runsCompare(const std::string& dbPath, const std::vector<int64_t>& ids, cons
     checkComparedIds(ids, dbPath);
     store::RunReader reader(dbPath);
     Comparison c = buildComparison(reader, ids, slo);
-    if (format == "json") out << comparisonToJson(c).dump(2) << '\n';
-    else printComparison(c, out);
+    if (format == "json") {
+      // Ill-formed UTF-8 an older database holds becomes U+FFFD instead of failing mid-output.
+      out << comparisonToJson(c).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+          << '\n';
+    } else {
+      std::ostringstream text;  // names, models and warnings quoting them reach a terminal
+      printComparison(c, text);
+      out << util::terminalSafe(text.str(), "\n");
+    }
     out.flush();
     return 0;
   });

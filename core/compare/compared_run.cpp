@@ -2,6 +2,7 @@
 
 #include "core/metrics/run_summary.h"
 #include "core/store/run_export.h"
+#include "core/util/label_text.h"
 
 namespace plumbline::compare {
 
@@ -14,7 +15,9 @@ nlohmann::json parsedOrNull(const std::optional<std::string>& text) {
 }  // namespace
 
 std::string ComparedRun::label() const {
-  return "#" + std::to_string(row.id) + " " + (row.name.empty() ? row.workloadName : row.name);
+  // An older database may hold control characters or ill-formed UTF-8 in a name.
+  return "#" + std::to_string(row.id) + " " +
+         util::terminalSafe(row.name.empty() ? row.workloadName : row.name);
 }
 
 std::optional<double> ComparedRun::summaryNumber(const std::string& key,

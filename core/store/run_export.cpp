@@ -119,7 +119,11 @@ void exportJson(const RunReader& reader, const RunRow& run, std::ostream& out) {
   for (const WindowRow& w : reader.windows(run.id)) windows.push_back(windowToJson(w));
   Json runJson = runToJson(run);
   runJson["tags"] = reader.tags(run.id);  // a table of its own, not a column of the run's row
-  out << "{\"run\":" << runJson.dump() << ",\"windows\":" << windows.dump() << ",\"requests\":[";
+  // Ill-formed UTF-8 an older database holds (a name, notes) becomes U+FFFD: the JSON writer
+  // would otherwise throw with the export half written.
+  constexpr auto kReplace = Json::error_handler_t::replace;
+  out << "{\"run\":" << runJson.dump(-1, ' ', false, kReplace)
+      << ",\"windows\":" << windows.dump(-1, ' ', false, kReplace) << ",\"requests\":[";
   bool first = true;
   reader.forEachRequest(run.id, [&](const metrics::RequestRecord& r) {
     out << (first ? "\n" : ",\n") << requestToJson(run.id, r).dump();

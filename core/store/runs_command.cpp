@@ -11,6 +11,7 @@
 #include "core/store/run_export.h"
 #include "core/store/run_reader.h"
 #include "core/store/store_error.h"
+#include "core/util/label_text.h"
 
 namespace plumbline::store {
 
@@ -38,6 +39,16 @@ std::string padRight(std::string s, size_t width) {
 Json parsedJsonOrNull(const std::optional<std::string>& text) {
   if (!text || text->empty()) return nullptr;
   return Json::parse(*text, nullptr, /*allow_exceptions=*/false);
+}
+
+/// Notes keep their lines and tabs, each further line indented under "notes: ".
+std::string notesShown(const std::string& notes) {
+  std::string out;
+  for (const char c : util::terminalSafe(notes, "\n\t")) {
+    out += c;
+    if (c == '\n') out += "       ";
+  }
+  return out;
 }
 
 std::string verdictLine(const RunRow& run) {
@@ -156,11 +167,11 @@ int runsList(const std::string& dbPath, bool named, std::ostream& out, std::ostr
     out << padRight("id", 6) << padRight("created (UTC)", 25) << padRight("status", 12) << padRight("verdict", 17)
         << padRight("rps req/ach", 18) << padRight("ttft p99 ms", 13) << "name\n";
     for (const RunRow& r : runs) {
-      out << padRight(std::to_string(r.id), 6) << padRight(r.createdAt, 25) << padRight(r.status, 12)
-          << padRight(r.verdict.value_or("-"), 17)
+      out << padRight(std::to_string(r.id), 6) << padRight(r.createdAt, 25)
+          << padRight(r.status, 12) << padRight(r.verdict.value_or("-"), 17)
           << padRight(orDash(r.requestedRps) + "/" + orDash(r.achievedRps), 18)
-          << padRight(orDash(r.ttftP99Ms, "%.2f"), 13) << (r.name.empty() ? r.workloadName : r.name)
-          << '\n';
+          << padRight(orDash(r.ttftP99Ms, "%.2f"), 13)
+          << util::terminalSafe(r.name.empty() ? r.workloadName : r.name) << '\n';
     }
     return 0;
   });
@@ -173,15 +184,19 @@ int runsShow(const std::string& dbPath, int64_t id, std::ostream& out, std::ostr
     if (!run) throw runNotFound(dbPath, id);
     out << verdictLine(*run) << '\n';
     out << "status: " << run->status << '\n';
-    out << "run " << run->id << ": " << (run->name.empty() ? "(unnamed)" : run->name)
-        << "  workload " << run->workloadName << "  model " << run->model << "  target "
-        << run->targetUrl << "  started " << run->createdAt << '\n';
+    // What a person or a workload gave is shown escaped: an older database may hold control
+    // characters or ill-formed UTF-8 there.
+    out << "run " << run->id << ": "
+        << (run->name.empty() ? "(unnamed)" : util::terminalSafe(run->name)) << "  workload "
+        << util::terminalSafe(run->workloadName) << "  model " << util::terminalSafe(run->model)
+        << "  target " << util::terminalSafe(run->targetUrl) << "  started " << run->createdAt
+        << '\n';
     if (auto tags = reader.tags(id); !tags.empty()) {
       out << "tags:";
-      for (const std::string& t : tags) out << ' ' << t;
+      for (const std::string& t : tags) out << ' ' << util::terminalSafe(t);
       out << '\n';
     }
-    if (run->notes) out << "notes: " << *run->notes << '\n';
+    if (run->notes) out << "notes: " << notesShown(*run->notes) << '\n';
     Json summary = parsedJsonOrNull(run->summaryJson);
     if (summary.is_object()) {
       printSummary(summary, out);
