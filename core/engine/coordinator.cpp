@@ -247,6 +247,15 @@ void Coordinator::onTick(int, short, void* self) { static_cast<Coordinator*>(sel
 
 void Coordinator::tick() {
   const int64_t now = nowRel();
+  if (m_stopAtNs < 0) {
+    // Results that cannot be recorded are not worth producing: stop as on a signal, and say why.
+    if (const std::string why = m_sink.failure(); !why.empty()) {
+      m_notes.push_back("the results could not be recorded (" + why +
+                        "): stopped; the database keeps what was committed before");
+      notice("error", m_notes.back());
+      requestStop();
+    }
+  }
   if (m_stopAtNs < 0) handOut(now + m_opt.lookaheadNs);
   countPlannedUpTo(m_stopAtNs >= 0 ? std::min(now, m_stopAtNs) : now);
   for (auto& w : m_workers) w.ledger.forgetPlansDueBy(now);

@@ -25,6 +25,7 @@ class LivePublisher : public RunSink, public RunObserver {
   /// Streams the same row the database gets, then any verdict reason it newly brings.
   void onWindow(const metrics::WindowStats& window) override;
   void onT0(int64_t t0WallNs) override;
+  std::string failure() const override { return m_next.failure(); }
   /// A run that ends (or fails) before t0: its Hello as it is, so that End still follows one.
   void sendHelloIfNotSent();
 

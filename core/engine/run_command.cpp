@@ -200,7 +200,19 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
   describeTokenCounts(spec, outcome.summary);
   outcome.summary.notes = outcome.notes;  // stored with the figures: `runs show` says them too
   nlohmann::json summary = outcome.summary.toJson();
-  writer.finish(summary, histogramBlobs(outcome.totals), !outcome.stoppedEarly);
+  // A database that could not be written (disk full, an I/O error) loses the records not yet
+  // committed, never the figures: the report and --summary-json still say the whole run.
+  std::string recordFailure = storeSink.failure();
+  if (recordFailure.empty()) {
+    try {
+      writer.finish(summary, histogramBlobs(outcome.totals), !outcome.stoppedEarly);
+    } catch (const store::StoreError& e) {
+      recordFailure = e.what();
+      outcome.notes.push_back("the run's last results could not be recorded (" + recordFailure +
+                              "); the database keeps what was committed before");
+      summary["notes"] = outcome.notes;
+    }
+  }
   if (const int64_t waitedNs = writer.lockWaitNs(); waitedNs > 0) {
     // Known only once the last write is done, so in the report and --summary-json, not stored.
     char waited[32];
@@ -214,10 +226,16 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
 
   if (!opt.quiet) {
     std::string report = formatRunReport(outcome.summary, outcome.notes);
-    report += "  run " + std::to_string(writer.runId()) + " stored in " + dbPath + "\n";
+    report += "  run " + std::to_string(writer.runId()) +
+              (recordFailure.empty() ? " stored in " : " stored only in part in ") + dbPath + "\n";
     (opt.summaryJson == "-" ? std::cerr : std::cout) << report << std::flush;
   }
   writeSummaryJson(opt.summaryJson, summary);
+  if (!recordFailure.empty()) {  // a failure of the tool: the record is not whole
+    std::cerr << "plumbline run: the results could not all be recorded in " << dbPath << ": "
+              << recordFailure << std::endl;
+    return 1;
+  }
   // Stopped by a signal: the run did not do what was asked, whatever its windows' verdict (a
   // script or CI job that was cancelled must not read as passed). The shell's 128 + signal.
   if (outcome.stopSignal != 0) return 128 + outcome.stopSignal;

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/metrics/request_record.h"
@@ -18,6 +19,9 @@ class RunSink {
   /// The run's t0 is fixed (every worker is up): its wall-clock time, ns since the Unix epoch.
   /// Called once, before any request is due.
   virtual void onT0(int64_t t0WallNs) { (void)t0WallNs; }
+  /// Why results can no longer be recorded (the database could not be written), or "" while
+  /// they can. The coordinator then stops the run: its figures are still whole in the summary.
+  virtual std::string failure() const { return {}; }
 };
 
 }  // namespace plumbline::engine

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/store/store_error.h"
+
 namespace plumbline::engine {
 
 using metrics::Metric;
@@ -53,12 +55,26 @@ store::HistogramBlobs histogramBlobs(
   return out;
 }
 
+template <typename Write>
+void StoreSink::guarded(Write&& write) {
+  if (!m_failure.empty()) return;
+  try {
+    write();
+  } catch (const store::StoreError& e) {  // disk full, I/O error, a lock held past patience
+    m_failure = e.what();
+  }
+}
+
 void StoreSink::onRecords(const std::vector<metrics::RequestRecord>& records) {
-  m_writer.addRequests(records);
+  guarded([&] { m_writer.addRequests(records); });
+}
+
+void StoreSink::onT0(int64_t t0WallNs) {
+  guarded([&] { m_writer.setT0Wall(t0WallNs); });
 }
 
 void StoreSink::onWindow(const metrics::WindowStats& window) {
-  m_writer.addWindow(toWindowRow(window), histogramBlobs(window.latency));
+  guarded([&] { m_writer.addWindow(toWindowRow(window), histogramBlobs(window.latency)); });
 }
 
 }  // namespace plumbline::engine

@@ -11,10 +11,17 @@ class StoreSink : public RunSink {
   explicit StoreSink(store::RunWriter& writer) : m_writer(writer) {}
   void onRecords(const std::vector<metrics::RequestRecord>& records) override;
   void onWindow(const metrics::WindowStats& window) override;
-  void onT0(int64_t t0WallNs) override { m_writer.setT0Wall(t0WallNs); }
+  void onT0(int64_t t0WallNs) override;
+  /// The first error writing the database ("" when none): nothing more is sent to it after.
+  std::string failure() const override { return m_failure; }
 
  private:
+  /// Runs `write` unless writing already failed; a StoreError becomes the failure.
+  template <typename Write>
+  void guarded(Write&& write);
+
   store::RunWriter& m_writer;
+  std::string m_failure;
 };
 
 /// The database row of a window (percentiles in ms, errors by class as JSON).

@@ -215,3 +215,31 @@ TEST(RunInterruption, AScheduleThatPlansNothingIsRefused) {
   EXPECT_NE(run.output().find("the schedule plans no request"), std::string::npos) << run.output();
   EXPECT_FALSE(std::filesystem::exists(dir.file("runs.db")));
 }
+
+// A database that can no longer be written mid-run (here: a file-size limit, as a full disk
+// would) stopped the run with exit 1 and nothing else: no report, no --summary-json, the figures
+// of every request sent lost (QA). The run now stops in order and says the whole of it; the
+// database keeps what it committed, intact.
+TEST(RunInterruption, ADatabaseThatCannotBeWrittenStopsTheRunAndKeepsTheFigures) {
+  TempDir dir;
+  const std::string db = dir.file("runs.db");
+  const std::string script = "ulimit -f 400; trap '' XFSZ; exec " + std::string(PLUMBLINE_BIN) +
+                             " run " + writeInterruptionWorkload(dir, 200, 20) + " --db " + db +
+                             " --workers 1 --summary-json " + dir.file("s.json");
+  ChildProcess run({"/bin/sh", "-c", script}, dir.file("out.txt"));
+  ASSERT_EQ(run.wait(60000), 1) << run.output();  // a failure of the tool: the record is not whole
+  EXPECT_NE(run.output().find("could not all be recorded in " + db), std::string::npos)
+      << run.output();
+  EXPECT_NE(run.output().find("stored only in part in " + db), std::string::npos) << run.output();
+  std::ifstream in(dir.file("s.json"));
+  ASSERT_TRUE(in) << run.output();
+  const json s = json::parse(in);
+  EXPECT_LT(s.at("duration_s").get<double>(), 15.0) << s.dump(2);  // stopped, not run to its end
+  EXPECT_NE(s.at("notes").dump().find("could not be recorded"), std::string::npos) << s.dump(2);
+  uint64_t failed = 0;
+  for (const auto& [k, v] : s.at("errors").items()) failed += v.get<uint64_t>();
+  EXPECT_EQ(s.at("completed").get<uint64_t>() + failed + s.at("not_sent").get<uint64_t>(),
+            s.at("planned").get<uint64_t>());
+  EXPECT_EQ(query(db, "PRAGMA integrity_check"), "ok");
+  EXPECT_LT(std::stoull(query(db, "SELECT count(*) FROM requests")), s.at("sent").get<uint64_t>());
+}
