@@ -294,6 +294,9 @@ void overrideTraceLoad(WorkloadSpec& spec, std::optional<double> rate,
   // --duration S is the window of S / time_scale trace seconds: the stored document then
   // says exactly what was run and parses back to the same schedule.
   TraceSpec& trace = *spec.load.trace;
+  // Only short: a --duration past the replay's end leaves it as it is (QA: it re-cut the rows
+  // already selected and the run's duration and rates moved, 4.0 s to 3.86 s).
+  if (*durationS >= spec.load.traceSchedule->durationS) return;
   trace.windowS = *durationS / trace.timeScale;
   const TraceSchedule& before = *spec.load.traceSchedule;
   TraceSchedule cut = selectTraceWindow(before.rows, trace, "--duration");

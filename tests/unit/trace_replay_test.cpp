@@ -141,6 +141,24 @@ TEST(TraceReplay, DurationOverrideCutsTheReplayAndRateIsRefused) {
   EXPECT_EQ(again.back().plannedNs, cut.back().plannedNs);
 }
 
+// QA: a --duration past the replay's end re-cut the rows already selected, and the run's
+// duration (so its rates) moved: 4.0 s became 3.86 s. It only ever cuts short.
+TEST(TraceReplay, ADurationPastTheReplaysEndChangesNothing) {
+  auto spec = parseWorkload(traceDocument({{"file", "traces/azure_llm_2023_conv.csv"},
+                                           {"format", "azure_csv"},
+                                           {"time_scale", 0.5},
+                                           {"start_offset_s", 600},
+                                           {"window_s", 8}}),
+                            kWorkloads);
+  const double before = spec.totalDurationS();
+  const auto full = planAll(spec);
+  EXPECT_DOUBLE_EQ(before, 4.0);
+  overrideLoad(spec, std::nullopt, 10.0);
+  EXPECT_DOUBLE_EQ(spec.totalDurationS(), before);
+  EXPECT_EQ(planAll(spec).size(), full.size());
+  EXPECT_EQ(spec.document["load"]["trace"]["window_s"], 8);
+}
+
 // QA: a trace file that is not there said "nope.csv: cannot read trace file", naming neither
 // the workload field nor where it was looked for.
 TEST(TraceReplay, AMissingTraceFileNamesTheFieldAndWhereItWasLookedFor) {
