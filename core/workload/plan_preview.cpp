@@ -52,6 +52,7 @@ std::string lengthLine(const char* label, const LengthSummary& s, const LengthDi
   // Input lengths of shaped sessions and shared prefixes are more than the drawn new text.
   const bool context = spec.session.kind != SessionShape::Single || spec.requests.sharedPrefix.groups > 0;
   if (context && std::string(label) == "input") source += "+context";
+  if (spec.requests.sampling.maxTokens && std::string(label) == "output") source += "+max_tokens";
   return formatText(
       "  %-7s %-18s min %-6u p1 %-6u p10 %-6u p50 %-6u p90 %-6u p99 %-6u max %-6u "
       "mean %.1f\n",
@@ -123,8 +124,14 @@ PlanPreview buildPreview(const WorkloadSpec& spec) {
     const std::vector<uint64_t> sessionInputs = requestInputTokens(session);
     reuse.add(session, sessionInputs);
     for (uint64_t in : sessionInputs) inputs.push_back(static_cast<uint32_t>(std::min<uint64_t>(in, UINT32_MAX)));
-    if (session.requests.empty()) outputs.push_back(session.outputTokens);
-    for (const auto& r : session.requests) outputs.push_back(r.outputTokens);
+    // What each request asks for: requests.sampling.max_tokens caps the drawn length (QA: the
+    // table showed the drawn lengths while every request went out with max_tokens 5).
+    const auto asked = [&spec](uint32_t drawn) {
+      const auto cap = spec.requests.sampling.maxTokens;
+      return cap ? static_cast<uint32_t>(std::min<int64_t>(drawn, *cap)) : drawn;
+    };
+    if (session.requests.empty()) outputs.push_back(asked(session.outputTokens));
+    for (const auto& r : session.requests) outputs.push_back(asked(r.outputTokens));
     ++preview.stages[session.stage].plannedSessions;
     ++preview.sessions;
   }

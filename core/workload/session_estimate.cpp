@@ -25,12 +25,15 @@ std::vector<uint64_t> requestInputTokens(const SessionPlan& s) {
   return input;
 }
 
-SessionTokens sessionTokens(const SessionPlan& s) {
+SessionTokens sessionTokens(const SessionPlan& s, std::optional<int64_t> maxTokens) {
   SessionTokens t;
   t.requests = s.requestCount();
   for (uint64_t in : requestInputTokens(s)) t.inputTokens += in;
-  if (s.requests.empty()) t.outputTokens = s.outputTokens;
-  for (const auto& r : s.requests) t.outputTokens += r.outputTokens;
+  const auto asked = [&maxTokens](uint64_t drawn) {
+    return maxTokens ? std::min<uint64_t>(drawn, static_cast<uint64_t>(*maxTokens)) : drawn;
+  };
+  if (s.requests.empty()) t.outputTokens = asked(s.outputTokens);
+  for (const auto& r : s.requests) t.outputTokens += asked(r.outputTokens);
   return t;
 }
 
@@ -42,7 +45,7 @@ SessionAverages averageSessions(const WorkloadSpec& spec, uint32_t samples) {
   double requests = 0, input = 0, output = 0;
   std::vector<uint32_t> counts;
   for (uint32_t id = 0; id < samples && requests < static_cast<double>(kEstimateRequestBudget); ++id) {
-    const SessionTokens t = sessionTokens(drawSession(spec, id));
+    const SessionTokens t = sessionTokens(drawSession(spec, id), spec.requests.sampling.maxTokens);
     requests += static_cast<double>(t.requests);
     input += static_cast<double>(t.inputTokens);
     output += static_cast<double>(t.outputTokens);

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/workload/planner.h"
@@ -18,7 +19,9 @@ struct SessionTokens {
 
 /// Input tokens of each request of a session (prefix + conversation so far + new text).
 std::vector<uint64_t> requestInputTokens(const SessionPlan& session);
-SessionTokens sessionTokens(const SessionPlan& session);
+/// `maxTokens` (requests.sampling.max_tokens) caps each request's output as it is asked for.
+SessionTokens sessionTokens(const SessionPlan& session,
+                            std::optional<int64_t> maxTokens = std::nullopt);
 
 /// Averages over sessions 0, 1, 2... drawn exactly as the planner draws them (drawSession):
 /// what `plumbline plan` and the designer's session picture both show, so they cannot differ.

@@ -150,3 +150,17 @@ TEST(SessionEstimate, PlanPreviewCountsEveryRequestAndShowsTheSessionBlock) {
   const auto json = previewJson(p, spec);
   EXPECT_DOUBLE_EQ(json["session"]["derived_request_rate"].get<double>(), 70.0);
 }
+
+// QA: requests.sampling.max_tokens caps what every request asks for, but the plan's output table
+// and totals showed the drawn lengths (11,273 output tokens planned, 5 per request sent).
+TEST(SessionEstimate, ThePlanShowsOutputsAsMaxTokensCapsThem) {
+  auto doc = plumbline::testing::validDocument();  // output 20 per request
+  doc["requests"]["sampling"]["max_tokens"] = 5;
+  const WorkloadSpec spec = parseWorkload(doc);
+  const PlanPreview p = buildPreview(spec);
+  EXPECT_EQ(p.output.max, 5u);
+  EXPECT_EQ(p.totalOutputTokens, p.requests * 5);
+  EXPECT_DOUBLE_EQ(p.session.outputTokensPerSession, 5.0);
+  EXPECT_NE(formatPreview(p, spec).find("fixed+max_tokens"), std::string::npos)
+      << formatPreview(p, spec);
+}
