@@ -149,6 +149,24 @@ std::string joined(const std::vector<std::string>& parts) {
   return out;
 }
 
+/// "worker 0 died at 3.0 s: the sessions it held went out late from the others" when one died in
+/// windows [i, j]: the sessions it had been handed were due or nearly so by the time its death
+/// was seen and they were handed on, so they went out late, and that is why (not the machine).
+std::string diedIn(const std::vector<WindowEvidence>& ws, size_t i, size_t j) {
+  for (size_t k = i; k <= j; ++k) {
+    const auto& h = ws[k].harness;
+    if (!h.workerDied) continue;
+    const std::string who =
+        h.diedWorkerId < 0 ? std::string("a worker") : "worker " + std::to_string(h.diedWorkerId);
+    const std::string when =
+        h.diedAtNs < 0
+            ? std::string()
+            : " at " + formatOne("%.1f", static_cast<double>(h.diedAtNs) / kNsPerS) + " s";
+    return who + " died" + when + ": the sessions it held went out late from the others";
+  }
+  return {};
+}
+
 /// What the harness's own evidence says about windows [i, j] that sent late, for a worker that
 /// was busy enough not to be "mostly idle": sends waiting for the in-flight cap, its event
 /// loop held up for as long as the tolerance or longer at once (one long turn, or the worker
@@ -217,14 +235,19 @@ std::vector<bool> judgeSendLag(const std::vector<WindowEvidence>& ws, const Verd
         // Idle workers that still sent late were held back by the in-flight cap when they hit
         // it, else held up from outside (host pauses, other load); how long, where the
         // loop-delay probe and the CPU wait saw it.
+        const std::string died = diedIn(judged, i, j);
         if (busiest < kIdleCpu) {
           const std::string cap = waitedForCap(judged, i, j);
           const std::string held = joined({heldUp(judged, i, j, p.sendLagToleranceNs),
                                            waitedForCpu(judged, i, j, p.sendLagToleranceNs)});
           reason += " while workers were mostly idle (" +
-                    (cap.empty() ? "the machine held them up" + (held.empty() ? "" : ": " + held)
-                                 : joined({cap, held})) +
+                    (cap.empty() && died.empty()
+                         ? "the machine held them up" + (held.empty() ? "" : ": " + held)
+                         : joined({died, cap, held})) +
                     ")";
+        } else if (!died.empty()) {
+          const std::string rest = lateBecause(judged, i, j, p.sendLagToleranceNs);
+          reason += " (" + died + (rest.empty() ? ")" : "; " + rest.substr(2));
         } else {
           reason += lateBecause(judged, i, j, p.sendLagToleranceNs);
         }

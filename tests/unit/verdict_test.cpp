@@ -326,6 +326,21 @@ TEST(Verdict, IdleWorkersHeldBackByTheInFlightCapAreNotBlamedOnTheMachine) {
   EXPECT_NE(v.reasons[0].find("the machine held them up"), std::string::npos) << v.reasons[0];
 }
 
+// QA: after a worker died, the sessions it held went out late from the survivors, and the reason
+// blamed the machine ("the machine held them up"). It names the death instead.
+TEST(Verdict, LateSendsAfterAWorkerDiedAreBlamedOnTheDeathNotTheMachine) {
+  auto ws = lowRateRun(27, 3, 5);  // windows 4–8 s late while idle
+  ws[4].harness.workerDied = true;
+  ws[4].harness.diedWorkerId = 0;
+  ws[4].harness.diedAtNs = 4'200'000'000;
+  Verdict v = judgeRun(ws);
+  ASSERT_GE(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0],
+            "windows 4\u20138 s: send lag p99 5 ms > 1 ms tolerance while workers were mostly idle "
+            "(worker 0 died at 4.2 s: the sessions it held went out late from the others)");
+  EXPECT_EQ(v.reasons[0].find("the machine"), std::string::npos);
+}
+
 TEST(Verdict, BusyWorkersGetNoMachineExcuse) {
   auto ws = lowRateRun(100, 2, 7);
   for (auto& w : ws) w.harness.workerCpuMax = 0.9;
