@@ -42,12 +42,29 @@ bool asksForTextOnly(int argc, char** argv) {
   return false;
 }
 
+/// No display to open windows on: a platform plugin that needs one (xcb, wayland, or the default)
+/// and neither DISPLAY nor WAYLAND_DISPLAY set, nor a -platform argument. QApplication would
+/// abort in the plugin; the arguments are still checked and the reason said instead.
+bool hasNoDisplay(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--") break;
+    if (a == "-platform" || a == "--platform" || a.rfind("-platform=", 0) == 0) return false;
+  }
+  const QByteArray platform = qgetenv("QT_QPA_PLATFORM");
+  const bool needsDisplay =
+      platform.isEmpty() || platform.startsWith("xcb") || platform.startsWith("wayland");
+  return needsDisplay && qEnvironmentVariableIsEmpty("DISPLAY") &&
+         qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  const bool noDisplay = hasNoDisplay(argc, argv);
   const std::unique_ptr<QCoreApplication> application =
-      asksForTextOnly(argc, argv) ? std::make_unique<QCoreApplication>(argc, argv)
-                                  : std::make_unique<QApplication>(argc, argv);
+      asksForTextOnly(argc, argv) || noDisplay ? std::make_unique<QCoreApplication>(argc, argv)
+                                               : std::make_unique<QApplication>(argc, argv);
   QCoreApplication& app = *application;
   // Qt 6.4's raster engine splits big fills across QThreadPool::globalInstance(), one thread a
   // core: each paint burst then takes every core for a moment, the cores a run being watched
@@ -81,7 +98,14 @@ int main(int argc, char** argv) {
   parser.addOption(startOption);
   parser.addOption(rateOption);
   parser.addOption(durationOption);
-  parser.process(app);  // --help and --version print and exit here
+  parser.process(app);  // --help and --version print and exit here, as does an unknown option
+  if (noDisplay) {
+    std::fprintf(
+        stderr,
+        "plumbline-studio: needs a display (DISPLAY and WAYLAND_DISPLAY are not set): run it on a "
+        "desktop, under xvfb-run, or use the CLI (plumbline run WORKLOAD.json)\n");
+    return 1;
+  }
   auto positive = [&](const QCommandLineOption& o) -> std::optional<double> {
     if (!parser.isSet(o)) return std::nullopt;
     bool ok = false;
