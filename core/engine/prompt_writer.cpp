@@ -50,7 +50,10 @@ PromptWriter::PromptWriter(const workload::PromptSpec& spec, uint64_t promptSeed
     : m_seed(promptSeed), m_basis(spec.basis()), m_materials(spec.materials) {
   if (!m_materials) m_materials = workload::loadPromptMaterials(spec, "requests.prompt");
   if (m_materials->sharegpt) {
-    for (const auto& prompt : m_materials->sharegpt->prompts()) m_escaped.push_back(jsonStringContent(prompt.text));
+    for (const auto& prompt : m_materials->sharegpt->prompts()) {
+      m_escaped.push_back(jsonStringContent(prompt.text));
+      m_escapedSystem.push_back(jsonStringContent(prompt.system));
+    }
   }
 }
 
@@ -82,6 +85,20 @@ const std::string& PromptWriter::datasetTurn(uint64_t sessionId, size_t k) const
   if (!m_materials->sharegpt) throw std::logic_error("a dataset turn without a ShareGPT prompt source");
   const auto& prompts = *m_materials->sharegpt;
   return prompts.humanText(prompts.pick(m_seed, sessionId), k);
+}
+
+const std::string& PromptWriter::datasetSystem(uint64_t sessionId) const {
+  static const std::string kNone;
+  if (!m_materials->sharegpt) return kNone;
+  return m_materials->sharegpt->pick(m_seed, sessionId).system;
+}
+
+const std::string& PromptWriter::escapedSystem(const workload::SessionPlan& session) const {
+  static const std::string kNone;
+  if (!m_materials->sharegpt) return kNone;
+  const auto& prompts = m_materials->sharegpt->prompts();
+  return m_escapedSystem[static_cast<size_t>(&m_materials->sharegpt->pick(m_seed, session.id) -
+                                             prompts.data())];
 }
 
 void PromptWriter::append(const workload::SessionPlan& session, std::string& out) {

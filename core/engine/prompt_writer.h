@@ -18,7 +18,7 @@ namespace plumbline::engine {
 /// - synthetic with a tokenizer: SyntheticPromptBuilder::compose, exact under it (checked
 ///   for this tokenizer when the workload was loaded);
 /// - sharegpt: the text of the session's prompt (ShareGptPrompts::pick), whose token count
-///   the planner already put in inputTokens.
+///   the planner already put in inputTokens, with its conversation's system text (escapedSystem).
 /// Words are chosen by (prompt seed, id), so sessions differ and no two share a prefix cache.
 class PromptWriter {
  public:
@@ -35,6 +35,11 @@ class PromptWriter {
   /// The human text of exchange `k` of session `sessionId`'s ShareGPT conversation (raw, not
   /// escaped). Throws std::logic_error without a ShareGPT source or past the exchanges.
   const std::string& datasetTurn(uint64_t sessionId, size_t k) const;
+  /// The system text of session `sessionId`'s ShareGPT conversation (raw, not escaped); empty
+  /// when it has none or the source is not ShareGPT.
+  const std::string& datasetSystem(uint64_t sessionId) const;
+  /// The same, JSON-escaped, for a body written by hand.
+  const std::string& escapedSystem(const workload::SessionPlan& session) const;
   const std::string& basis() const { return m_basis; }
   /// The loaded tokenizer and dataset (the worker counts reply tokens with the tokenizer).
   const workload::PromptMaterials& materials() const { return *m_materials; }
@@ -43,7 +48,8 @@ class PromptWriter {
   uint64_t m_seed;
   std::string m_basis;
   std::shared_ptr<workload::PromptMaterials> m_materials;
-  std::vector<std::string> m_escaped;  ///< sharegpt texts as JSON string content
+  std::vector<std::string> m_escaped;        ///< sharegpt texts as JSON string content
+  std::vector<std::string> m_escapedSystem;  ///< their conversations' system texts, the same way
 };
 
 }  // namespace plumbline::engine

@@ -34,12 +34,23 @@ void RequestBodyBuilder::appendPrompt(const workload::SessionPlan& session, std:
 void RequestBodyBuilder::build(const workload::SessionPlan& session, std::string& out) {
   out.clear();
   out.append(m_head);
+  const std::string& system = m_prompts.escapedSystem(session);
   if (m_config.api == workload::Api::Chat) {
-    out.append("\"messages\":[{\"role\":\"user\",\"content\":\"");
+    out.append("\"messages\":[");
+    if (!system.empty()) {
+      out.append("{\"role\":\"system\",\"content\":\"");
+      out.append(system);
+      out.append("\"},");
+    }
+    out.append("{\"role\":\"user\",\"content\":\"");
     appendPrompt(session, out);
     out.append("\"}],");
   } else {
     out.append("\"prompt\":\"");
+    if (!system.empty()) {
+      out.append(system);
+      out.append("\\n\\n");
+    }
     appendPrompt(session, out);
     out.append("\",");
   }

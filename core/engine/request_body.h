@@ -11,7 +11,9 @@ namespace plumbline::engine {
 /// per request only the prompt and max_tokens are written, into a reused buffer.
 ///
 /// Prompt text comes from a PromptWriter (synthetic words, exact synthetic text under a
-/// tokenizer, or a ShareGPT prompt); see there.
+/// tokenizer, or a ShareGPT prompt); see there. A ShareGPT conversation's system text leads:
+/// as a system message (chat), or before the prompt and a blank line (completions, as
+/// buildConversation joins messages).
 /// max_tokens: the session's drawn output length, capped by sampling.max_tokens when set.
 class RequestBodyBuilder {
  public:
@@ -29,6 +31,9 @@ class RequestBodyBuilder {
     m_prompts.appendBlocks(hashIds, tokens, promptId, out);
   }
   const std::string& datasetTurn(uint64_t sessionId, size_t k) const { return m_prompts.datasetTurn(sessionId, k); }
+  const std::string& datasetSystem(uint64_t sessionId) const {
+    return m_prompts.datasetSystem(sessionId);
+  }
 
   const workload::PromptMaterials& promptMaterials() const { return m_prompts.materials(); }
 

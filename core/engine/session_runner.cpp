@@ -76,8 +76,23 @@ std::string SessionRunner::newText(const Active& a, uint32_t index) {
   return text;
 }
 
+/// The system message a conversation starts with, if any: the group's shared prompt first (the
+/// prefix every session of the group shares), then a ShareGPT conversation's own system text.
+/// One message, their texts joined by a blank line: many chat templates take a single leading
+/// system message only, and completions join messages that same way.
+void SessionRunner::appendSystem(const Active& a, uint32_t index, nlohmann::json& messages) {
+  std::string text;
+  if (a.plan.prefixTokens > 0) text = prefixText(a.plan.prefixGroup, a.plan.prefixTokens);
+  if (a.plan.requests[index].text == RequestText::DatasetTurn) {
+    const std::string& own = m_bodies.datasetSystem(a.plan.id);
+    if (!own.empty() && !text.empty()) text.append("\n\n");
+    text.append(own);
+  }
+  if (!text.empty()) messages.push_back(message("system", std::move(text)));
+}
+
 /// The conversation a request sends: the parent's (with its reply) plus the new text; a chunk
-/// on its own; a reduce over its parents' replies. Always led by the group's system prompt.
+/// on its own; a reduce over its parents' replies. Always led by the system message.
 nlohmann::json SessionRunner::messagesFor(Active& a, uint32_t index) {
   const workload::SessionRequest& r = a.plan.requests[index];
   Node& node = a.nodes[index];
@@ -90,7 +105,7 @@ nlohmann::json SessionRunner::messagesFor(Active& a, uint32_t index) {
       joined.append(a.nodes[p].reply);
       context += a.nodes[p].replyTokens;
     }
-    if (a.plan.prefixTokens > 0) messages.push_back(message("system", prefixText(a.plan.prefixGroup, a.plan.prefixTokens)));
+    appendSystem(a, index, messages);
     messages.push_back(message("user", std::move(joined)));
   } else if (!r.parents.empty()) {
     const Node& parent = a.nodes[r.parents.front()];
@@ -98,7 +113,7 @@ nlohmann::json SessionRunner::messagesFor(Active& a, uint32_t index) {
     context += parent.contextTokens + parent.replyTokens;
     messages.push_back(message("user", newText(a, index)));
   } else {
-    if (a.plan.prefixTokens > 0) messages.push_back(message("system", prefixText(a.plan.prefixGroup, a.plan.prefixTokens)));
+    appendSystem(a, index, messages);
     messages.push_back(message("user", newText(a, index)));
   }
   node.contextTokens = context;

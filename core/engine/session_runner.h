@@ -85,6 +85,7 @@ class SessionRunner {
   void armTimer();
   void send(Active& a, uint32_t index, int64_t plannedNs);
   nlohmann::json messagesFor(Active& a, uint32_t index);
+  void appendSystem(const Active& a, uint32_t index, nlohmann::json& messages);
   std::string newText(const Active& a, uint32_t index);
   const std::string& prefixText(uint32_t group, uint32_t tokens);
   void finishNode(Active& a, uint32_t index, State state);

@@ -59,15 +59,19 @@ std::string lengthLine(const char* label, const LengthSummary& s, const LengthDi
       label, source.c_str(), s.min, s.p1, s.p10, s.p50, s.p90, s.p99, s.max, s.mean);
 }
 
-/// "sharegpt chat.json (38 of 40 entries usable, 3 truncated)  tokens: tokenizer: qwen3/…"
+/// "sharegpt chat.json (38 of 40 entries usable, 5 of them led by a system turn sent with the
+/// prompt, 3 truncated to 256 tokens)  token counts: tokenizer: qwen3/…"
 std::string promptLine(const PromptSpec& prompt) {
   std::string line = prompt.source;
   if (prompt.sharegpt) {
     line += " " + prompt.sharegpt->file;
     if (prompt.materials && prompt.materials->sharegpt) {
       const auto& g = *prompt.materials->sharegpt;
-      line += formatText(" (%zu of %zu entries usable, %zu truncated to %lld tokens)", g.prompts().size(),
-                         g.entries, g.truncatedInputs, static_cast<long long>(prompt.sharegpt->maxInputTokens));
+      line += formatText(
+          " (%zu of %zu entries usable, %zu of them led by a system turn sent with the prompt, "
+          "%zu truncated to %lld tokens)",
+          g.prompts().size(), g.entries, g.withSystemTurn, g.truncatedInputs,
+          static_cast<long long>(prompt.sharegpt->maxInputTokens));
     }
   }
   return line + "  token counts: " + prompt.basis();
@@ -246,6 +250,14 @@ nlohmann::json previewJson(const PlanPreview& preview, const WorkloadSpec& spec)
           {"input_tokens_per_s", preview.inputTokensPerS},
           {"output_tokens_per_s", preview.outputTokensPerS}};
   addArrivalPreviewJson(preview, out);
+  const auto& materials = spec.requests.prompt.materials;
+  if (materials && materials->sharegpt) {
+    const auto& g = *materials->sharegpt;
+    out["prompt_dataset"] = {{"entries", g.entries},
+                             {"usable", g.prompts().size()},
+                             {"with_system_turn", g.withSystemTurn},
+                             {"truncated", g.truncatedInputs}};
+  }
   return out;
 }
 

@@ -53,7 +53,7 @@ SessionPlan drawSession(const WorkloadSpec& spec, uint64_t id) {
     s.promptBlocks = row.hashIds;
   } else if (const ShareGptPrompts* dataset = shareGptPrompts(spec)) {
     const ShareGptPrompt& prompt = dataset->pick(spec.load.seed, id);
-    s.inputTokens = prompt.inputTokens;
+    s.inputTokens = prompt.firstRequestTokens();  // its system turn is sent too
     s.outputTokens = prompt.outputTokens;
   } else {
     s.inputTokens = sampleLength(spec.requests.inputTokens, lengths);

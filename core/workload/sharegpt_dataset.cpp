@@ -58,6 +58,7 @@ bool isHumanRole(const std::string& from) { return from == "human" || from == "u
 bool isModelRole(const std::string& from) {
   return from == "gpt" || from == "assistant" || from == "chatgpt" || from == "bard";
 }
+bool isSystemRole(const std::string& from) { return from == "system"; }
 
 ShareGptDataset ShareGptDataset::fromJson(const nlohmann::json& json, const std::string& file) {
   if (!json.is_array())

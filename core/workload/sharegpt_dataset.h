@@ -41,5 +41,7 @@ class ShareGptDataset {
 /// Roles that are the user's and the model's side of a ShareGPT exchange.
 bool isHumanRole(const std::string& from);
 bool isModelRole(const std::string& from);
+/// The role of instructions to the model ("system"), sent as a system message.
+bool isSystemRole(const std::string& from);
 
 }  // namespace plumbline::workload

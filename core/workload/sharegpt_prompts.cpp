@@ -20,6 +20,18 @@ long firstExchange(const ShareGptConversation& c) {
   return -1;
 }
 
+/// The system turns before the human turn at `first`, joined by blank lines. A system turn
+/// later in a conversation is not one of them: it breaks the alternation, which ends the replay.
+std::string leadingSystem(const ShareGptConversation& c, size_t first) {
+  std::string text;
+  for (size_t i = 0; i < first; ++i) {
+    if (!isSystemRole(c.turns[i].from) || c.turns[i].value.empty()) continue;
+    if (!text.empty()) text.append("\n\n");
+    text.append(c.turns[i].value);
+  }
+  return text;
+}
+
 struct CutText {
   std::string text;  ///< empty when the input fits
   size_t tokens = 0;
@@ -93,6 +105,9 @@ ShareGptPrompts::ShareGptPrompts(const ShareGptDataset& dataset, const ShareGptS
     p.inputTokens = static_cast<uint32_t>(inputTokens);
     p.outputTokens = replyTokens(reply, spec, counter);
     p.laterTurns = laterExchanges(conversations[i], static_cast<size_t>(at), spec, counter);
+    p.system = leadingSystem(conversations[i], static_cast<size_t>(at));
+    p.systemTokens = static_cast<uint32_t>(counter.count(p.system));
+    withSystemTurn += p.system.empty() ? 0 : 1;
     m_prompts.push_back(std::move(p));
   }
   if (m_prompts.empty())

@@ -24,18 +24,25 @@ struct ShareGptPrompt {
   uint32_t inputTokens = 0;   ///< of `text`, under the counter it was built with
   uint32_t outputTokens = 0;  ///< of the following model turn, clamped to max_output_tokens
   bool truncated = false;
+  /// The conversation's system turns before its first human turn, joined by blank lines (sent
+  /// whole, as the system message that leads the conversation); empty when it has none.
+  std::string system;
+  uint32_t systemTokens = 0;  ///< of `system`
   /// The exchanges after the first, in order, for multi-turn sessions: each human turn that
   /// directly follows the previous model turn and is answered by a non-empty model turn; the
   /// list ends where the conversation stops alternating that way. Same cut and clamp policy.
   std::vector<ShareGptExchange> laterTurns;
+
+  /// What the first request sends: the system text and the prompt.
+  uint32_t firstRequestTokens() const { return systemTokens + inputTokens; }
 };
 
 /// The prompts a workload can send from a ShareGPT file, and the deterministic choice of one
-/// per session. Policy (the only one, see DESIGN/README): input = the first human turn, output
-/// length = the model turn right after it; entries without such a pair, with an empty reply,
-/// or with an input shorter than min_input_tokens are skipped; longer inputs are cut to
-/// their first max_input_tokens tokens ("keep_start"); output lengths are clamped to
-/// [1, max_output_tokens].
+/// per session. Policy (the only one, see DESIGN/README): input = the first human turn, led by
+/// the system turns before it, output length = the model turn right after it; entries without such
+/// a pair, with an empty reply, or with an input shorter than min_input_tokens are skipped; longer
+/// inputs are cut to their first max_input_tokens tokens ("keep_start"); output lengths are clamped
+/// to [1, max_output_tokens].
 class ShareGptPrompts {
  public:
   /// Throws WorkloadError(file, ...) when no entry is usable. Keeps a reference to `dataset`.
@@ -53,6 +60,7 @@ class ShareGptPrompts {
   size_t skippedNoPair = 0;    ///< no human turn followed by a non-empty model turn
   size_t skippedTooShort = 0;  ///< input below min_input_tokens
   size_t truncatedInputs = 0;  ///< cut to max_input_tokens
+  size_t withSystemTurn = 0;   ///< usable prompts led by a system turn
 
  private:
   const ShareGptDataset* m_dataset;

@@ -22,8 +22,8 @@ std::string stemWords(const std::string& stem, size_t n) {
   return s;
 }
 
-/// Three conversations: 3 exchanges; 1 exchange; 2 exchanges and then two human turns in a
-/// row (where the replayable part ends). Texts carry quotes, accents and newlines.
+/// Three conversations: 3 exchanges after a system turn; 1 exchange; 2 exchanges and then two
+/// human turns in a row (where the replayable part ends). Texts carry quotes, accents and newlines.
 json dataset() {
   auto turn = [](const char* from, std::string value) { return json{{"from", from}, {"value", std::move(value)}}; };
   return json::array(
@@ -63,22 +63,44 @@ std::map<std::string, std::vector<Exchange>> exchangesByFirstText() {
   return out;
 }
 
+/// The system text each conversation leads with, by its first human text.
+std::string conversationSystem(const std::string& firstHuman) {
+  return firstHuman.rfind("Plan a", 0) == 0 ? "be brief" : "";
+}
+
+/// Input tokens as the mock counts them (words) over every message a request carried.
+size_t wordsSent(const json& messages) {
+  size_t n = 0;
+  for (const json& m : messages) n += countWords(m.at("content").get<std::string>());
+  return n;
+}
+
+/// 12 sessions in a second over chats.json (dataset()), with `prompt` keys added to the source's.
+json chatsWorkload(const std::string& name, int seed, const json& prompt, const json& session) {
+  json source = {{"source", "sharegpt"}, {"file", "chats.json"}};
+  source.update(prompt);
+  return {{"plumbline", 1},
+          {"name", name},
+          {"verdict", {{"send_lag_tolerance_ms", 1000}}},
+          {"target", {{"url", "embedded"}, {"api", "chat"}, {"model", "mock"}, {"stream", true}}},
+          {"load",
+           {{"arrival", "constant"},
+            {"seed", seed},
+            {"stages", json::array({{{"rate", 12}, {"duration_s", 1}}})}}},
+          {"requests",
+           {{"prompt", source}, {"sampling", {{"temperature", 0.0}, {"ignore_eos", true}}}}},
+          {"session", session}};
+}
+
 }  // namespace
 
 TEST(SessionSources, MultiTurnShareGptSessionsReplayTheConversationsHumanTurnsInOrder) {
   TempDir dir;
   std::ofstream(dir.file("chats.json")) << dataset().dump(1);
-  const json w = {
-      {"plumbline", 1},
-      {"name", "sharegpt turns"},
-      {"verdict", {{"send_lag_tolerance_ms", 1000}}},
-      {"target", {{"url", "embedded"}, {"api", "chat"}, {"model", "mock"}, {"stream", true}}},
-      {"load", {{"arrival", "constant"}, {"seed", 3}, {"stages", json::array({{{"rate", 12}, {"duration_s", 1}}})}}},
-      {"requests", {{"prompt", {{"source", "sharegpt"}, {"file", "chats.json"}}},
-                    {"sampling", {{"temperature", 0.0}, {"ignore_eos", true}}}}},
-      {"session", {{"shape", "multi_turn"},
-                   {"turns", {{"dist", "fixed"}, {"value", 3}}},
-                   {"think_time_s", {{"dist", "fixed"}, {"value", 0.05}}}}}};
+  const json w = chatsWorkload("sharegpt turns", 3, json::object(),
+                               {{"shape", "multi_turn"},
+                                {"turns", {{"dist", "fixed"}, {"value", 3}}},
+                                {"think_time_s", {{"dist", "fixed"}, {"value", 0.05}}}});
   const auto run = runAgainstRecordingMock(w, dir);
   const uint64_t planned = run.plan.at("requests").get<uint64_t>();
   expectCountsAgree(run, planned);
@@ -86,10 +108,20 @@ TEST(SessionSources, MultiTurnShareGptSessionsReplayTheConversationsHumanTurnsIn
   const auto conversations = exchangesByFirstText();
   // Per conversation: how many bodies carried k user messages (each session sends turn k once).
   std::map<std::string, std::map<size_t, size_t>> turnsSeen;
+  size_t inputWords = 0;
   for (const Received& r : run.received) {
-    const json& m = messages(r);
+    json m = messages(r);
+    ASSERT_GE(m.size(), 1u);
+    inputWords += wordsSent(m);
+    // A conversation's system turn leads every request of its session, and only its own.
+    std::string system;
+    if (m[0].at("role") == "system") {
+      system = m[0].at("content");
+      m.erase(m.begin());
+    }
     ASSERT_GE(m.size(), 1u);
     const std::string first = m[0].at("content");
+    EXPECT_EQ(system, conversationSystem(first)) << r.body.dump();
     ASSERT_TRUE(conversations.count(first)) << "first message is not a dataset prompt: " << first;
     const std::vector<Exchange>& ex = conversations.at(first);
     ASSERT_EQ(m.size() % 2, 1u) << m.dump();
@@ -114,6 +146,43 @@ TEST(SessionSources, MultiTurnShareGptSessionsReplayTheConversationsHumanTurnsIn
   }
   EXPECT_EQ(total, planned);
   EXPECT_EQ(run.plan.at("sessions").get<uint64_t>(), 12u);
+  // The plan counted what went out, system turns included (replies are as long as asked).
+  EXPECT_EQ(run.plan.at("total_input_tokens").get<uint64_t>(), inputWords);
+  EXPECT_EQ(run.plan.at("prompt_dataset").at("with_system_turn"), 1);
+}
+
+TEST(SessionSources, AShareGptSystemTurnFollowsTheGroupsSharedSystemPromptInOneMessage) {
+  TempDir dir;
+  std::ofstream(dir.file("chats.json")) << dataset().dump(1);
+  const json w =
+      chatsWorkload("sharegpt system turns with a shared prefix", 5,
+                    {{"shared_prefix", {{"groups", 1}, {"tokens", 7}}}}, {{"shape", "single"}});
+  const auto run = runAgainstRecordingMock(w, dir);
+  expectCountsAgree(run, 12);
+  std::set<std::string> prefixes;
+  size_t inputWords = 0, led = 0;
+  for (const Received& r : run.received) {
+    const json& m = messages(r);
+    ASSERT_EQ(m.size(), 2u) << r.body.dump();
+    ASSERT_EQ(m[0].at("role"), "system");
+    ASSERT_EQ(m[1].at("role"), "user");
+    inputWords += wordsSent(m);
+    const std::string system = m[0].at("content");
+    const std::string own = conversationSystem(m[1].at("content"));
+    std::string prefix = system;
+    if (!own.empty()) {
+      ++led;
+      ASSERT_GT(system.size(), own.size() + 2) << system;
+      EXPECT_EQ(system.substr(system.size() - own.size() - 2), "\n\n" + own)
+          << "the group's prompt first";
+      prefix = system.substr(0, system.size() - own.size() - 2);
+    }
+    EXPECT_EQ(countWords(prefix), 7u) << prefix;
+    prefixes.insert(prefix);
+  }
+  EXPECT_GT(led, 0u) << "no session drew the conversation with a system turn";
+  EXPECT_EQ(prefixes.size(), 1u) << "one group: one shared prompt";
+  EXPECT_EQ(run.plan.at("total_input_tokens").get<uint64_t>(), inputWords);
 }
 
 TEST(SessionSources, MooncakeHashIdsBecomeSharedBlocksOfIdenticalText) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "core/engine/prompt_writer.h"
+#include "core/engine/request_body.h"
 #include "core/workload/plan_preview.h"
 #include "core/workload/planner.h"
 #include "core/workload/prompt_materials.h"
@@ -14,6 +15,8 @@
 
 using namespace plumbline::workload;
 using plumbline::engine::PromptWriter;
+using plumbline::engine::RequestBodyBuilder;
+using plumbline::engine::WorkerConfig;
 using plumbline::testing::validDocument;
 
 namespace {
@@ -115,16 +118,65 @@ TEST(PromptWorkload, ShareGptLengthsComeFromTheDatasetDeterministically) {
     EXPECT_EQ(x.inputTokens, y.inputTokens);
     EXPECT_EQ(x.outputTokens, y.outputTokens);
     const auto& p = prompts->pick(spec.load.seed, x.id);
-    EXPECT_EQ(x.inputTokens, p.inputTokens);
+    EXPECT_EQ(x.inputTokens, p.systemTokens + p.inputTokens);  // the system turn is sent too
     EXPECT_EQ(x.outputTokens, p.outputTokens);
-    EXPECT_LE(x.inputTokens, 64u);
+    EXPECT_LE(p.inputTokens, 64u);
     EXPECT_LE(x.outputTokens, 128u);
     ++sessions;
   }
   EXPECT_EQ(sessions, 100u);
   const std::string preview = formatPreview(buildPreview(spec), spec);
-  EXPECT_NE(preview.find("sharegpt workloads/datasets/sample_chat.json (48 of 50 entries usable"), std::string::npos)
+  EXPECT_NE(
+      preview.find(
+          "sharegpt workloads/datasets/sample_chat.json (48 of 50 entries usable, 7 of them led by "
+          "a system turn sent with the prompt,"),
+      std::string::npos)
       << preview;
+  const auto json = previewJson(buildPreview(spec), spec);
+  EXPECT_EQ(json.at("prompt_dataset").at("with_system_turn"), 7u);
+  EXPECT_EQ(json.at("prompt_dataset").at("usable"), 48u);
+}
+
+TEST(PromptWorkload, AShareGptConversationsSystemTurnLeadsItsPromptOnBothApis) {
+  const auto spec = parseWorkload(sharegptDocument(), kSource);
+  const auto* prompts = shareGptPrompts(spec);
+  auto tokenizer = plumbline::tokenizer::Tokenizer::fromFile(kQwen3File);
+  for (const Api api : {Api::Chat, Api::Completions}) {
+    WorkerConfig c;
+    c.api = api;
+    c.model = "m";
+    c.prompt = spec.requests.prompt;
+    c.promptSeed = spec.load.seed;
+    RequestBodyBuilder bodies(c);
+    Planner planner(spec);
+    SessionPlan s;
+    size_t withSystem = 0;
+    while (planner.next(s)) {
+      const ShareGptPrompt& p = prompts->pick(spec.load.seed, s.id);
+      std::string body;
+      bodies.build(s, body);
+      const auto j = nlohmann::json::parse(body);
+      const nlohmann::json user = {{"role", "user"}, {"content", p.text}};
+      if (p.system.empty()) {
+        if (api == Api::Chat) {
+          EXPECT_EQ(j.at("messages"), nlohmann::json::array({user}));
+        } else {
+          EXPECT_EQ(j.at("prompt"), p.text);
+        }
+        continue;
+      }
+      ++withSystem;
+      EXPECT_EQ(s.inputTokens, tokenizer.countTokens(p.system) + tokenizer.countTokens(p.text));
+      if (api == Api::Chat) {
+        const nlohmann::json system = {{"role", "system"}, {"content", p.system}};
+        EXPECT_EQ(j.at("messages"), nlohmann::json::array({system, user}));
+      } else {
+        EXPECT_EQ(j.at("prompt"),
+                  p.system + "\n\n" + p.text);  // as buildConversation joins messages
+      }
+    }
+    EXPECT_GT(withSystem, 0u);
+  }
 }
 
 TEST(PromptWorkload, WriterSendsTheSampledShareGptTextEscaped) {

@@ -43,6 +43,39 @@ TEST(ShareGptPrompts, TakesTheFirstAnsweredHumanTurnAndSkipsTheRest) {
   EXPECT_EQ(p.skippedNoPair, 3u);
 }
 
+TEST(ShareGptPrompts, SystemTurnsBeforeTheFirstHumanTurnLeadThePromptAndCount) {
+  const auto d = ShareGptDataset::fromText(R"([
+    {"id": 1, "conversations": [{"from": "system", "value": "be brief"}, {"from": "system", "value": "answer in French"},
+                                {"from": "human", "value": "one two three"}, {"from": "gpt", "value": "a b"},
+                                {"from": "system", "value": "now be verbose"}, {"from": "human", "value": "later"},
+                                {"from": "gpt", "value": "x"}]},
+    {"id": 2, "conversations": [{"from": "human", "value": "q r"}, {"from": "gpt", "value": "s"},
+                                {"from": "human", "value": "more"}, {"from": "system", "value": "between"},
+                                {"from": "gpt", "value": "t"}]},
+    {"id": 3, "conversations": [{"from": "human", "value": "q"}, {"from": "system", "value": "s"}, {"from": "gpt", "value": "t"}]},
+    {"id": 4, "conversations": [{"from": "system", "value": ""}, {"from": "human", "value": "x y"}, {"from": "gpt", "value": "z"}]}])",
+                                           "t.json");
+  PromptTokenCounter approx(nullptr);
+  ShareGptPrompts p(d, ShareGptSpec{}, approx);
+  ASSERT_EQ(p.prompts().size(), 3u);
+  const ShareGptPrompt& led = p.prompts()[0];
+  EXPECT_EQ(led.text, "one two three");
+  EXPECT_EQ(led.system, "be brief\n\nanswer in French");
+  EXPECT_EQ(led.systemTokens, 5u);
+  EXPECT_EQ(led.inputTokens, 3u);
+  EXPECT_EQ(led.firstRequestTokens(), 8u);
+  // A system turn mid-conversation is not the conversation's system prompt: it ends the replay.
+  EXPECT_TRUE(led.laterTurns.empty());
+  EXPECT_TRUE(p.prompts()[1].system.empty());
+  EXPECT_EQ(p.prompts()[1].firstRequestTokens(), 2u);
+  EXPECT_TRUE(p.prompts()[1].laterTurns.empty())
+      << "the reply after a system turn is not the human turn's";
+  EXPECT_EQ(p.skippedNoPair, 1u);  // the system turn between a question and its reply
+  EXPECT_TRUE(p.prompts()[2].system.empty()) << "an empty system turn sends nothing";
+  EXPECT_EQ(p.prompts()[2].systemTokens, 0u);
+  EXPECT_EQ(p.withSystemTurn, 1u);
+}
+
 TEST(ShareGptPrompts, ApproximationFiltersShortAndKeepsTheStartOfLongInputs) {
   const nlohmann::json j = {{{"id", "short"}, {"conversations", {{{"from", "human"}, {"value", words(3)}}, {{"from", "gpt"}, {"value", words(50)}}}}},
                             {{"id", "long"}, {"conversations", {{{"from", "human"}, {"value", words(40)}}, {{"from", "gpt"}, {"value", words(5)}}}}},
@@ -78,8 +111,13 @@ TEST(ShareGptPrompts, WithATokenizerEveryInputIsWithinBoundsAndCountedExactly) {
   EXPECT_EQ(p.skippedNoPair, 2u);
   EXPECT_EQ(p.entries, 50u);
   EXPECT_EQ(p.prompts().size() + p.skippedNoPair + p.skippedTooShort, 50u);
+  size_t ledBySystem = 0;  // the sample's entries 3, 10, 17, 24, 31, 38 and 45, where usable here
   for (const auto& prompt : p.prompts()) {
+    const auto& first = d.conversations()[prompt.conversation].turns.front();
+    EXPECT_EQ(prompt.system, first.from == "system" ? first.value : "") << prompt.conversation;
+    ledBySystem += first.from == "system" ? 1 : 0;
     EXPECT_EQ(prompt.inputTokens, qwen3().countTokens(prompt.text));
+    EXPECT_EQ(prompt.systemTokens, qwen3().countTokens(prompt.system));
     EXPECT_GE(prompt.inputTokens, 16u);
     EXPECT_LE(prompt.inputTokens, 64u);
     EXPECT_GE(prompt.outputTokens, 1u);
@@ -95,6 +133,8 @@ TEST(ShareGptPrompts, WithATokenizerEveryInputIsWithinBoundsAndCountedExactly) {
       EXPECT_GE(prompt.inputTokens, 60u);
     }
   }
+  EXPECT_GT(ledBySystem, 0u);
+  EXPECT_EQ(p.withSystemTurn, ledBySystem);
 }
 
 TEST(ShareGptPrompts, SamplingIsDeterministicBySeedAndCoversThePrompts) {

@@ -27,14 +27,17 @@ WorkloadSpec sharegptMultiTurn(int turns) {
 TEST(ShareGptSessions, EachTurnIsTheConversationsNextExchangeUpToItsLength) {
   const WorkloadSpec spec = sharegptMultiTurn(6);
   const ShareGptPrompts& prompts = *shareGptPrompts(spec);
-  size_t capped = 0, multi = 0;
+  size_t capped = 0, multi = 0, withSystem = 0;
   for (uint64_t id = 0; id < 200; ++id) {
     const SessionPlan s = drawSession(spec, id);
     const ShareGptPrompt& prompt = prompts.pick(spec.load.seed, id);
     ASSERT_EQ(s.requests.size(), std::min<size_t>(6, prompt.laterTurns.size() + 1)) << id;
     capped += s.requests.size() < 6 ? 1 : 0;
     multi += s.requests.size() > 1 ? 1 : 0;
-    EXPECT_EQ(s.requests[0].newTokens, prompt.inputTokens);
+    // The first request sends the conversation's system turn too, and every later one resends it.
+    EXPECT_EQ(s.requests[0].newTokens, prompt.systemTokens + prompt.inputTokens);
+    EXPECT_EQ(requestInputTokens(s).front(), prompt.systemTokens + prompt.inputTokens);
+    withSystem += prompt.systemTokens > 0 ? 1 : 0;
     EXPECT_EQ(s.requests[0].outputTokens, prompt.outputTokens);
     for (size_t k = 0; k < s.requests.size(); ++k) {
       EXPECT_EQ(s.requests[k].text, RequestText::DatasetTurn);
@@ -47,6 +50,7 @@ TEST(ShareGptSessions, EachTurnIsTheConversationsNextExchangeUpToItsLength) {
   }
   EXPECT_GT(capped, 0u) << "the sample has conversations shorter than 6 exchanges";
   EXPECT_GT(multi, 0u) << "the sample has multi-turn conversations";
+  EXPECT_GT(withSystem, 0u) << "the sample has conversations led by a system turn";
   // The estimate `plumbline plan` prints counts the capped turns, not the drawn 6.
   EXPECT_LT(estimateSessions(spec).requestsPerSession, 6.0);
 }
