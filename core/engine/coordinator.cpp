@@ -15,6 +15,7 @@
 #include "core/util/clock.h"
 #include "core/util/clock_pair.h"
 #include "core/workload/prompt_materials.h"
+#include "core/workload/workload_warnings.h"
 
 namespace plumbline::engine {
 
@@ -88,6 +89,11 @@ void Coordinator::start() {
       !shortfall.empty()) {
     m_notes.push_back(shortfall);
     notice("warning", shortfall);
+  }
+  // What the plan warned of, the run's results say too: these requests are not the trace's.
+  if (const auto raised = workload::zeroLengthRowsWarning(m_spec)) {
+    m_notes.push_back(raised->path + ": " + raised->message);
+    notice("warning", m_notes.back());
   }
   for (auto& w : m_workers) {
     if (w.dead) continue;

@@ -82,6 +82,11 @@ TraceSchedule selectTraceWindow(std::vector<TraceRow> rows, const TraceSpec& spe
   for (const TraceRow& row : schedule.rows) {
     schedule.plannedNs.push_back(std::llround(
         static_cast<double>(row.timestampNs - startNs) * spec.timeScale));
+    if (row.inputTokens != 0 && row.outputTokens != 0) continue;
+    schedule.zeroInputRows += row.inputTokens == 0 ? 1 : 0;
+    schedule.zeroOutputRows += row.outputTokens == 0 ? 1 : 0;
+    if (++schedule.zeroLengthRows <= TraceSchedule::kZeroLengthLinesKept)
+      schedule.zeroLengthLines.push_back(row.line);
   }
   schedule.traceSpanS =
       static_cast<double>(schedule.rows.back().timestampNs - schedule.rows.front().timestampNs) *

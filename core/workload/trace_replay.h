@@ -21,6 +21,12 @@ struct TraceSchedule {
   /// window_s on the run's clock where it reaches past the file's last row (the replay then ends
   /// at that row: the file says nothing of what came after it); 0 otherwise.
   double windowPastEndS = 0;
+  /// Selected rows with a 0 input or output length, which a replay of the trace's lengths
+  /// raises to 1 (a request asks for at least one token of each): how many of each, and the
+  /// file lines of the first few such rows.
+  size_t zeroInputRows = 0, zeroOutputRows = 0, zeroLengthRows = 0;
+  std::vector<uint32_t> zeroLengthLines;  ///< at most kZeroLengthLinesKept
+  static constexpr size_t kZeroLengthLinesKept = 3;
   double meanRate() const { return durationS > 0 ? static_cast<double>(rows.size()) / durationS : 0; }
 };
 

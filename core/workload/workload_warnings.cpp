@@ -79,7 +79,21 @@ Peak peakStage(const LoadSpec& load) {
   return peak;
 }
 
+/// "trace.csv line 7", "trace.csv lines 7, 9 and 12", "trace.csv lines 7, 9, 12 and 4 more".
+std::string zeroLengthLines(const TraceSchedule& schedule, const std::string& file) {
+  const auto& lines = schedule.zeroLengthLines;
+  std::string out = file + (schedule.zeroLengthRows == 1 ? " line " : " lines ");
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const bool last = i + 1 == lines.size() && schedule.zeroLengthRows == lines.size();
+    out += (i == 0 ? "" : last ? " and " : ", ") + std::to_string(lines[i]);
+  }
+  if (schedule.zeroLengthRows > lines.size())
+    out += " and " + std::to_string(schedule.zeroLengthRows - lines.size()) + " more";
+  return out;
+}
+
 void traceWarnings(const WorkloadSpec& spec, std::vector<WorkloadWarning>& out) {
+  if (auto raised = zeroLengthRowsWarning(spec)) out.push_back(std::move(*raised));
   const TraceSchedule* schedule = spec.load.traceSchedule.get();
   if (!schedule || schedule->windowPastEndS <= 0) return;
   out.push_back({"load.trace.window_s",
@@ -145,6 +159,28 @@ void loadWarnings(const WorkloadSpec& spec, double meanIn, double meanOut,
 }
 
 }  // namespace
+
+std::optional<WorkloadWarning> zeroLengthRowsWarning(const WorkloadSpec& spec) {
+  const TraceSchedule* schedule = spec.load.traceSchedule.get();
+  if (!schedule || !spec.load.trace || !spec.load.trace->lengthsFromTrace ||
+      schedule->zeroLengthRows == 0)
+    return std::nullopt;
+  std::vector<std::string> fields;
+  if (schedule->zeroInputRows > 0)
+    fields.push_back(format("%zu with 0 input", schedule->zeroInputRows));
+  if (schedule->zeroOutputRows > 0)
+    fields.push_back(format("%zu with 0 output", schedule->zeroOutputRows));
+  const std::string which = fields.size() == 2 ? fields[0] + ", " + fields[1] : fields[0];
+  return WorkloadWarning{
+      "load.trace",
+      format(
+          "%zu of the %zu replayed rows %s a 0 length (%s tokens) and %s sent with 1 instead, as a "
+          "request asks for at least one token of each (",
+          schedule->zeroLengthRows, schedule->rows.size(),
+          schedule->zeroLengthRows == 1 ? "has" : "have", which.c_str(),
+          schedule->zeroLengthRows == 1 ? "is" : "are") +
+          zeroLengthLines(*schedule, spec.load.trace->file) + ")"};
+}
 
 std::vector<WorkloadWarning> workloadWarnings(const WorkloadSpec& spec) {
   constexpr uint64_t kSeed = 1;

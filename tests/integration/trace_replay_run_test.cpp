@@ -106,3 +106,43 @@ TEST(TraceReplayRun, SendsAtTheScaledTraceInstantsWithTheTracesLengths) {
   const json stats = json::parse(plumbline::test::httpGet(mock.baseUrl() + "/mock/stats").body);
   EXPECT_EQ(stats["requests_received"], expected.size());
 }
+
+TEST(TraceReplayRun, ZeroLengthRowsGoOutAsOneTokenAndTheRunSaysSo) {
+  TempDir dir;
+  std::ofstream(dir.file("zeros.csv")) << "TIMESTAMP,ContextTokens,GeneratedTokens\n"
+                                          "2023-11-16 18:15:46.0000000,8,3\n"
+                                          "2023-11-16 18:15:46.1000000,0,0\n"
+                                          "2023-11-16 18:15:46.2000000,5,2\n";
+  const json w = {
+      {"plumbline", 1},
+      {"name", "zero-length rows"},
+      {"verdict", {{"send_lag_tolerance_ms", 1000}}},
+      {"target", {{"url", "embedded"}, {"api", "chat"}, {"model", "mock"}, {"stream", true}}},
+      {"load", {{"arrival", "trace"}, {"trace", {{"file", "zeros.csv"}, {"format", "azure_csv"}}}}},
+      {"requests", {{"sampling", {{"temperature", 0.0}, {"ignore_eos", true}}}}}};
+  std::ofstream(dir.file("w.json")) << w.dump(2);
+  ChildProcess run({PLUMBLINE_BIN, "run", dir.file("w.json"), "--db", dir.file("runs.db"),
+                    "--workers", "1", "--summary-json", dir.file("s.json")},
+                   dir.file("out.txt"));
+  const int code = run.wait(120'000);
+  ASSERT_TRUE(code == 0 || code == 3) << run.output();
+  const std::string note =
+      "load.trace: 1 of the 3 replayed rows has a 0 length (1 with 0 input, 1 with 0 output "
+      "tokens) and is "
+      "sent with 1 instead, as a request asks for at least one token of each (zeros.csv line 3)";
+  EXPECT_NE(run.output().find(note), std::string::npos) << run.output();
+  std::ifstream in(dir.file("s.json"));
+  const json summary = json::parse(in);
+  EXPECT_NE(summary.at("notes").dump().find("zeros.csv line 3"), std::string::npos)
+      << summary.dump(2);
+
+  plumbline::store::RunReader reader(dir.file("runs.db"));
+  std::vector<plumbline::metrics::RequestRecord> records;
+  reader.forEachRequest(reader.listRuns().at(0).id, [&](const auto& r) { records.push_back(r); });
+  ASSERT_EQ(records.size(), 3u);
+  for (const auto& r : records) {
+    if (r.sessionId != 1) continue;
+    EXPECT_EQ(r.inputTokensClient, 1);
+    EXPECT_EQ(r.outputTokensServer, 1);
+  }
+}

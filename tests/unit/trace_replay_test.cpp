@@ -4,16 +4,19 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "core/workload/plan_command.h"
 #include "core/workload/plan_preview.h"
 #include "core/workload/planner.h"
 #include "core/workload/trace_file.h"
 #include "core/workload/trace_replay.h"
 #include "core/workload/workload_loader.h"
 #include "core/workload/workload_warnings.h"
+#include "temp_text_file.h"
 #include "workload_test_support.h"
 
 using namespace plumbline::workload;
@@ -248,4 +251,56 @@ TEST(TraceReplay, AWindowPastTheFilesLastRowEndsAtThatRowAndIsWarned) {
   ASSERT_NE(it, warnings.end());
   EXPECT_NE(it->message.find("reaches past the trace's last row, 2.000 s in"), std::string::npos)
       << it->message;
+}
+
+TEST(TraceReplay, ZeroLengthRowsAreSentAsOneTokenAndThePlanSaysWhichLines) {
+  // Lines 3, 5, 6 and 7 hold a zero: 3 inputs (3, 6, 7) and 2 outputs (3, 5).
+  const plumbline::testing::TempTextFile csv(
+      "TIMESTAMP,ContextTokens,GeneratedTokens\n"
+      "2023-11-16 18:15:46.0000000,374,44\n"
+      "2023-11-16 18:15:47.0000000,0,0\n"
+      "2023-11-16 18:15:48.0000000,10,5\n"
+      "2023-11-16 18:15:49.0000000,12,0\n"
+      "2023-11-16 18:15:50.0000000,0,9\n"
+      "2023-11-16 18:15:51.0000000,0,1\n");
+  auto document = traceDocument({{"file", csv.path}, {"format", "azure_csv"}});
+  const auto spec = parseWorkload(document);
+  const auto sessions = planAll(spec);
+  ASSERT_EQ(sessions.size(), 6u);
+  EXPECT_EQ(sessions[1].inputTokens, 1u);
+  EXPECT_EQ(sessions[1].outputTokens, 1u);
+  EXPECT_EQ(sessions[3].outputTokens, 1u);
+
+  auto raisedWarning = [](const WorkloadSpec& s) -> std::string {
+    for (const auto& w : workloadWarnings(s))
+      if (w.path == "load.trace" && w.message.find("0 length") != std::string::npos)
+        return w.message;
+    return "";
+  };
+  const std::string message = raisedWarning(spec);
+  EXPECT_NE(message.find(
+                "4 of the 6 replayed rows have a 0 length (3 with 0 input, 2 with 0 output tokens) "
+                "and are sent with 1 instead"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find(csv.path + " lines 3, 5, 6 and 1 more)"), std::string::npos) << message;
+
+  // `plumbline plan` prints it under load.trace.
+  const plumbline::testing::TempTextFile workload(document.dump());
+  std::ostringstream out, err;
+  ASSERT_EQ(planCommand(workload.path, false, out, err), 0) << err.str();
+  EXPECT_NE(out.str().find("  load.trace: 4 of the 6 replayed rows have a 0 length"),
+            std::string::npos)
+      << out.str();
+
+  // One row: its line alone. A window past the zeros: no warning.
+  document["load"]["trace"]["window_s"] = 1.5;
+  EXPECT_NE(raisedWarning(parseWorkload(document)).find(csv.path + " line 3)"), std::string::npos);
+  document["load"]["trace"]["window_s"] = 1.0;
+  EXPECT_EQ(raisedWarning(parseWorkload(document)), "");
+  // Lengths drawn from the workload: the trace's zeros are not sent, nothing to say.
+  document = traceDocument({{"file", csv.path}, {"format", "azure_csv"}, {"lengths", "workload"}});
+  document["requests"]["input_tokens"] = validDocument()["requests"]["input_tokens"];
+  document["requests"]["output_tokens"] = validDocument()["requests"]["output_tokens"];
+  EXPECT_EQ(raisedWarning(parseWorkload(document)), "");
 }
