@@ -34,9 +34,7 @@ QString reasonsText(const store::RunRow& row) {
 /// " · 26 replies asked to retry after 7 s (not obeyed)" when the server's Retry-After asked
 /// for waits in this run (the summary's retry_after); empty otherwise, and for runs stored
 /// before it was recorded.
-QString retryAfterText(const store::RunRow& row) {
-  if (!row.summaryJson) return {};
-  const auto j = nlohmann::json::parse(*row.summaryJson, nullptr, false);
+QString retryAfterText(const nlohmann::json& j) {
   if (!j.is_object() || !j.contains("retry_after") || !j["retry_after"].is_object()) return {};
   const nlohmann::json& r = j["retry_after"];
   auto integer = [&r](const char* key) {  // a damaged summary says nothing rather than throw
@@ -54,9 +52,7 @@ QString retryAfterText(const store::RunRow& row) {
 /// "\nfirst http_4xx reply: HTTP 404: {...}" per failing HTTP class of the run (the summary's
 /// failure_samples): why its requests failed, as the server said it. Empty when none failed so,
 /// for runs stored before samples were kept, and for a damaged stored value.
-QString firstFailuresText(const store::RunRow& row) {
-  if (!row.summaryJson) return {};
-  const auto j = nlohmann::json::parse(*row.summaryJson, nullptr, false);
+QString firstFailuresText(const nlohmann::json& j) {
   if (!j.is_object() || !j.contains("failure_samples")) return {};
   QString out;
   try {
@@ -70,9 +66,7 @@ QString firstFailuresText(const store::RunRow& row) {
 
 /// "\nnote: received SIGINT" per note the run made (the summary's notes): why it stopped, why
 /// requests were not sent. Empty for runs stored before notes were kept.
-QString runNotesText(const store::RunRow& row) {
-  if (!row.summaryJson) return {};
-  const auto j = nlohmann::json::parse(*row.summaryJson, nullptr, false);
+QString runNotesText(const nlohmann::json& j) {
   if (!j.is_object() || !j.contains("notes") || !j["notes"].is_array()) return {};
   QString out;
   for (const auto& note : j["notes"])
@@ -156,11 +150,12 @@ void RunDetailPane::showRun(const QString& dbPath, qint64 runId) {
     QString banner = QStringLiteral("Verdict: ") + verdictText(*row);
     if (row->status == "incomplete")
       banner += QStringLiteral(" (run incomplete: judged up to its stop)");
-    if (row->summaryJson) {
-      const std::string failed =
-          metrics::failedText(nlohmann::json::parse(*row->summaryJson, nullptr, false));
-      if (!failed.empty()) banner += QStringLiteral(" · ") + qs(failed);
-    }
+    // The stored summary, read once for the banner and the detail lines (null when none).
+    const nlohmann::json summary = row->summaryJson
+                                       ? nlohmann::json::parse(*row->summaryJson, nullptr, false)
+                                       : nlohmann::json();
+    if (const std::string failed = metrics::failedText(summary); !failed.empty())
+      banner += QStringLiteral(" · ") + qs(failed);
     if (QString reasons = reasonsText(*row); !reasons.isEmpty()) banner += QStringLiteral("\n") + reasons;
     m_banner->setText(banner);
     m_banner->setStyleSheet(keptUp ? QStringLiteral("QLabel{background:#d8f0dc;color:#14532d;"
@@ -174,7 +169,7 @@ void RunDetailPane::showRun(const QString& dbPath, qint64 runId) {
             .arg(qs(row->workloadName), qs(row->targetUrl), qs(row->model), qs(row->createdAt),
                  row->durationS ? QString::number(*row->durationS, 'f', 1) : QStringLiteral("?"),
                  qs(row->status), qs(row->toolVersion)) +
-        retryAfterText(*row) + firstFailuresText(*row) + runNotesText(*row));
+        retryAfterText(summary) + firstFailuresText(summary) + runNotesText(summary));
     m_name->setText(qs(row->name));
     m_savedTags.clear();
     for (const auto& t : reader.tags(runId)) m_savedTags << qs(t);
