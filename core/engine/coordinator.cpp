@@ -136,6 +136,11 @@ RunOutcome Coordinator::run() {
     tick();
     event_base_dispatch(m_base);
   }
+  // The loop is over: a stop signal from now on (while the results are recorded) is
+  // remembered again (libevent puts the earlier handler back), not left to a loop that
+  // no longer runs.
+  for (event* e : {m_sigint, m_sigterm, m_sighup})
+    if (e) event_del(e);
   if (m_opt.statusLine) std::fprintf(stderr, "\r\x1b[K");
   countPlannedUpTo(m_stopAtNs >= 0 ? m_stopAtNs : INT64_MAX);
   // Sent between the stop instant and the Stop frame's arrival at their worker: they were due

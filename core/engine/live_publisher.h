@@ -33,6 +33,11 @@ class LivePublisher : public RunSink, public RunObserver {
   void onWorkerStats(const StatsReport& stats) override;
   void onNotice(int64_t atNs, const std::string& level, const std::string& text) override;
   void onWorkerGone(uint32_t workerId) override;
+  /// A notice after the coordinator's loop (while the run's results are being recorded),
+  /// placed at the latest instant the stream has seen.
+  void noticeAtEnd(const std::string& level, const std::string& text) {
+    onNotice(m_lastNowNs, level, text);
+  }
   /// Sends the run's last Tick, with its final counts (not-sent is only known at the end).
   void onRunOver(int64_t nowNs, const metrics::RunAggregator& aggregator, const metrics::RunSummary& summary) override;
 

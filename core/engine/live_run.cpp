@@ -58,6 +58,10 @@ void LiveRun::finish(bool complete, const nlohmann::json& summary, std::vector<s
   for (std::string& line : m_server.takeLog()) notes.push_back(std::move(line));
 }
 
+void LiveRun::notice(const std::string& level, const std::string& text) {
+  if (!m_ended && m_publisher) m_publisher->noticeAtEnd(level, text);
+}
+
 void LiveRun::fail(const std::string& why) {
   if (m_ended) return;
   m_ended = true;

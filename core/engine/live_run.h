@@ -31,6 +31,8 @@ class LiveRun {
   /// Sends End with status "complete" or "incomplete"; the server's log (slow clients
   /// disconnected) is appended to notes first, so that the run's report shows it too.
   void finish(bool complete, const nlohmann::json& summary, std::vector<std::string>& notes);
+  /// A notice between the run's end and finish() (a wait to record its results).
+  void notice(const std::string& level, const std::string& text);
   /// Sends End with status "failed" (idempotent; nothing after finish()).
   void fail(const std::string& why);
 

@@ -203,11 +203,33 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
   // A database that could not be written (disk full, an I/O error) loses the records not yet
   // committed, never the figures: the report and --summary-json still say the whole run.
   std::string recordFailure = storeSink.failure();
+  int gaveUpOnSignal = 0;  // a stop signal while the last write waited for another's lock
   if (recordFailure.empty()) {
+    // The last write may wait minutes for another process's lock: say so, and let a stop
+    // signal give the wait up (the report and --summary-json still say the whole run).
+    bool told = false;
+    auto keepWaiting = [&](double lockWaitS) {
+      if (lockWaitS <= 0) return true;
+      if (!told && lockWaitS >= 1.0) {
+        told = true;
+        const std::string text =
+            "waiting for another process's lock on " + dbPath +
+            " to record the run's last results (up to " +
+            std::to_string(store::RunWriter::kBusyPatience.count()) +
+            " min; Ctrl-C gives the wait up, the report is printed either way)";
+        if (!opt.quiet) std::cerr << "plumbline run: " << text << std::endl;
+        if (live) live->notice("warning", text);
+      }
+      if (gaveUpOnSignal == 0) gaveUpOnSignal = takeEarlyStopSignal();
+      return gaveUpOnSignal == 0;
+    };
     try {
-      writer.finish(summary, histogramBlobs(outcome.totals), !outcome.stoppedEarly);
+      writer.finish(summary, histogramBlobs(outcome.totals), !outcome.stoppedEarly, keepWaiting);
     } catch (const store::StoreError& e) {
       recordFailure = e.what();
+      if (gaveUpOnSignal != 0)
+        outcome.notes.push_back(std::string("received SIG") + sigabbrev_np(gaveUpOnSignal) +
+                                " while the last results waited for the database");
       outcome.notes.push_back("the run's last results could not be recorded (" + recordFailure +
                               "); the database keeps what was committed before");
       summary["notes"] = outcome.notes;
@@ -234,7 +256,7 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
   if (!recordFailure.empty()) {  // a failure of the tool: the record is not whole
     std::cerr << "plumbline run: the results could not all be recorded in " << dbPath << ": "
               << recordFailure << std::endl;
-    return 1;
+    return gaveUpOnSignal != 0 ? 128 + gaveUpOnSignal : 1;
   }
   // Stopped by a signal: the run did not do what was asked, whatever its windows' verdict (a
   // script or CI job that was cancelled must not read as passed). The shell's 128 + signal.

@@ -76,6 +76,8 @@ Database Database::open(const std::string& path, Mode mode) {
   return db;
 }
 
+void Database::setBusyTimeout(int ms) const { sqlite3_busy_timeout(m_db, ms); }
+
 Database::~Database() {
   if (m_db) sqlite3_close_v2(m_db);
 }

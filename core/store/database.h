@@ -29,6 +29,9 @@ class Database {
   /// Runs one or more statements that return no rows.
   void exec(const std::string& sql) const;
   int userVersion() const;
+  /// How long one statement waits for another connection's lock before failing Busy
+  /// (5 s from open()).
+  void setBusyTimeout(int ms) const;
   bool inTransaction() const;
   const std::string& path() const { return m_path; }
   sqlite3* handle() const { return m_db; }

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 
 #include "core/metrics/run_summary.h"
 #include "core/store/database.h"
@@ -17,6 +18,14 @@ namespace {
 
 using Json = nlohmann::json;
 constexpr auto kCommitInterval = std::chrono::milliseconds(100);
+/// One try's wait for another connection's lock: short, so that giving the wait up is prompt.
+constexpr int kBusyTryMs = 250;
+
+int64_t steadyNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 void bindOptionalInt(Statement& s, int index, const Json& j, const char* key) {
   if (auto it = j.find(key); it != j.end() && it->is_number()) s.bindInt(index, it->get<int64_t>());
@@ -69,6 +78,7 @@ class RunWriter::Connection {
   }
 
   void setRunId(int64_t id) { m_runId = id; }
+  void setBusyTimeout(int ms) { m_db.setBusyTimeout(ms); }
 
   void write(const Queue& q) {
     Transaction tx(m_db);
@@ -211,7 +221,12 @@ RunWriter::RunWriter(const std::string& dbPath, const RunInfo& info)
     : m_path(dbPath), m_connection(std::make_unique<Connection>(dbPath)) {
   m_runId = m_connection->insertRun(info);
   m_connection->setRunId(m_runId);
-  m_thread = std::thread([this] { writerLoop(); });
+  m_connection->setBusyTimeout(
+      kBusyTryMs);  // the run's own writes: waited out below, in short tries
+  m_thread = std::thread([this] {
+    writerLoop();
+    m_threadDone = true;
+  });
 }
 
 RunWriter::~RunWriter() { stopAndJoin(); }
@@ -252,12 +267,22 @@ void RunWriter::setT0Wall(int64_t t0WallNs) {
 }
 
 void RunWriter::finish(const nlohmann::json& summary, HistogramBlobs runHistogramBlobs,
-                       bool complete) {
+                       bool complete, const KeepWaiting& keepWaiting) {
   throwIfFailed();
   {
     std::lock_guard lock(m_mutex);
     m_queue.final = Final{summary, std::move(runHistogramBlobs), complete};
     m_finished = true;
+    m_stop = true;
+  }
+  m_wake.notify_one();
+  // A lock held by another process can hold the last write for minutes: the caller hears how
+  // long, and may give the wait up (a person pressing Ctrl-C), instead of a silent hang.
+  while (keepWaiting && !m_threadDone.load()) {
+    const int64_t since = m_lockWaitSinceNs.load();
+    const double waitedS = since == 0 ? 0.0 : static_cast<double>(steadyNs() - since) / 1e9;
+    if (!keepWaiting(waitedS)) m_giveUpWaiting = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   stopAndJoin();
   std::lock_guard lock(m_mutex);
@@ -275,25 +300,36 @@ void RunWriter::stopAndJoin() {
 
 bool RunWriter::writeWaitingOutLocks(const Queue& batch) {
   // Another process holding the database (a reader's long transaction, a backup) is waited
-  // out: each try waits SQLite's busy timeout, the batch is kept (its transaction rolled
-  // back), and what the run queues meanwhile waits in memory. Only a lock held past
-  // kBusyPatience, or any other error, ends the recording.
-  const auto start = std::chrono::steady_clock::now();
+  // out: each try waits SQLite's busy timeout (kBusyTryMs), the batch is kept (its transaction
+  // rolled back), and what the run queues meanwhile waits in memory. Only a lock held past
+  // kBusyPatience, a wait given up (finish()'s caller), or any other error ends the recording.
+  const int64_t startNs = steadyNs();
   bool waitedForALock = false;
   for (;;) {
     try {
       m_connection->write(batch);
-      if (waitedForALock)
-        m_lockWaitNs += std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            std::chrono::steady_clock::now() - start)
-                            .count();
+      m_lockWaitSinceNs = 0;
+      if (waitedForALock) m_lockWaitNs += steadyNs() - startNs;
       return true;
     } catch (const StoreError& e) {
-      const auto waited = std::chrono::steady_clock::now() - start;
+      const auto waited = std::chrono::nanoseconds(steadyNs() - startNs);
+      if (e.kind() == StoreErrorKind::Busy && !waitedForALock) m_lockWaitSinceNs = startNs;
       waitedForALock = true;
+      if (e.kind() == StoreErrorKind::Busy && m_giveUpWaiting.load()) {
+        char held[32];
+        std::snprintf(held, sizeof held, "%.1f s", static_cast<double>(waited.count()) / 1e9);
+        std::lock_guard lock(m_mutex);
+        m_error = std::make_exception_ptr(StoreError(
+            m_path, "recording run " + std::to_string(m_runId),
+            "gave up waiting for another process's lock on the database after " + std::string(held),
+            StoreErrorKind::Busy));
+        m_lockWaitSinceNs = 0;
+        return false;
+      }
       if (e.kind() != StoreErrorKind::Busy || waited > kBusyPatience) {
         std::lock_guard lock(m_mutex);
         m_error = std::current_exception();
+        m_lockWaitSinceNs = 0;
         return false;
       }
       // SQLite may report a lock at once instead of waiting its busy timeout: never spin.
@@ -301,6 +337,7 @@ bool RunWriter::writeWaitingOutLocks(const Queue& batch) {
     } catch (...) {
       std::lock_guard lock(m_mutex);
       m_error = std::current_exception();
+      m_lockWaitSinceNs = 0;
       return false;
     }
   }

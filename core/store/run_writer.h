@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -43,9 +44,14 @@ class RunWriter {
   /// Queues the run's t0 on the wall clock (runs.t0_wall_ns), which replaces the provisional
   /// one of RunInfo (the run's creation) once the coordinator has fixed t0.
   void setT0Wall(int64_t t0WallNs);
+  /// Called every ~50 ms while finish() waits for the writer, with how long its current write
+  /// has waited for another process's lock (0 s when it is not waiting); returning false
+  /// gives that wait up (the write fails, Busy).
+  using KeepWaiting = std::function<bool(double lockWaitS)>;
   /// Queues the final update (status 'complete' or 'incomplete', verdict and headline columns
   /// from the summary json), writes everything, stops the writer thread. Call once.
-  void finish(const nlohmann::json& summary, HistogramBlobs runHistogramBlobs, bool complete);
+  void finish(const nlohmann::json& summary, HistogramBlobs runHistogramBlobs, bool complete,
+              const KeepWaiting& keepWaiting = {});
   /// How long writes waited, in all, for another process's lock on the database (0: never).
   int64_t lockWaitNs() const { return m_lockWaitNs.load(); }
   /// How long one write may wait for such a lock before the recording fails.
@@ -87,6 +93,9 @@ class RunWriter {
   bool m_finished = false;
   std::exception_ptr m_error;
   std::atomic<int64_t> m_lockWaitNs{0};
+  std::atomic<int64_t> m_lockWaitSinceNs{0};  ///< steady clock; 0 while no write waits for a lock
+  std::atomic<bool> m_giveUpWaiting{false};
+  std::atomic<bool> m_threadDone{false};
   std::thread m_thread;
 };
 

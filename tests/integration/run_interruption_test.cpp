@@ -243,3 +243,54 @@ TEST(RunInterruption, ADatabaseThatCannotBeWrittenStopsTheRunAndKeepsTheFigures)
   EXPECT_EQ(query(db, "PRAGMA integrity_check"), "ok");
   EXPECT_LT(std::stoull(query(db, "SELECT count(*) FROM requests")), s.at("sent").get<uint64_t>());
 }
+
+// Another process holding the database when the run ends (a reader's long transaction, a backup)
+// held the run's last write for up to 10 minutes without a word, and Ctrl-C did not end the wait
+// (QA). Now the run says what it waits for, and a stop signal gives the wait up: the report and
+// --summary-json say the whole run, the database keeps what it committed.
+TEST(RunInterruption, AWaitForTheDatabaseAtTheEndIsToldAndCtrlCGivesItUp) {
+  TempDir dir;
+  const std::string db = dir.file("runs.db");
+  ChildProcess run({PLUMBLINE_BIN, "run", writeInterruptionWorkload(dir, 50, 2), "--db", db,
+                    "--workers", "1", "--summary-json", dir.file("s.json")},
+                   dir.file("out.txt"));
+  // Once the run has committed its first rows, another connection takes the write lock for good.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (countWhileWritten(db, "SELECT count(*) FROM requests") <= 0 &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  sqlite3* other = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(db.c_str(), &other, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
+  sqlite3_busy_timeout(other, 5000);
+  ASSERT_EQ(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  const long committed = countWhileWritten(db, "SELECT count(*) FROM requests");
+  while (run.output().find("waiting for another process's lock on " + db) == std::string::npos &&
+         std::chrono::steady_clock::now() < deadline + std::chrono::seconds(20))
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_NE(run.output().find("waiting for another process's lock on " + db), std::string::npos)
+      << run.output();
+  run.signal(SIGINT);
+  const int code = run.wait(30000);  // not the 10 minutes the lock could otherwise be waited for
+  sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(other);
+  ASSERT_EQ(code, 128 + SIGINT) << run.output();
+  EXPECT_NE(run.output().find("could not all be recorded in " + db), std::string::npos)
+      << run.output();
+  EXPECT_NE(run.output().find("stored only in part in " + db), std::string::npos) << run.output();
+  std::ifstream in(dir.file("s.json"));
+  ASSERT_TRUE(in) << run.output();
+  const json s = json::parse(in);
+  EXPECT_NE(s.at("notes").dump().find("received SIGINT while the last results waited"),
+            std::string::npos)
+      << s.dump(2);
+  EXPECT_NE(s.at("notes").dump().find("gave up waiting for another process's lock"),
+            std::string::npos)
+      << s.dump(2);
+  uint64_t failed = 0;
+  for (const auto& [k, v] : s.at("errors").items()) failed += v.get<uint64_t>();
+  EXPECT_EQ(s.at("completed").get<uint64_t>() + failed + s.at("not_sent").get<uint64_t>(),
+            s.at("planned").get<uint64_t>());
+  EXPECT_GT(s.at("completed").get<uint64_t>(), static_cast<uint64_t>(committed));  // the whole run
+  EXPECT_EQ(query(db, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(std::stol(query(db, "SELECT count(*) FROM requests")), committed);
+}

@@ -232,6 +232,43 @@ TEST(StoreRunWriter, ALockHeldByAnotherConnectionIsWaitedOutAndNothingIsLost) {
   EXPECT_EQ(reader.getRun(id)->status, "complete");
 }
 
+// finish() waiting for a lock says how long, and can give the wait up (QA: a run's end waited
+// silently for up to 10 minutes, and Ctrl-C did not end the wait).
+TEST(StoreRunWriter, AWaitForALockAtTheEndIsToldAndCanBeGivenUp) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  RunWriter writer(path, testing::sampleRunInfo());
+  const int64_t id = writer.runId();
+  writer.addRequests(testing::sampleRequests(40));
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));  // committed before the lock
+  Database other = Database::open(path, Database::Mode::ReadWrite);
+  other.exec("BEGIN IMMEDIATE");
+  writer.addRequests(testing::sampleRequests(10));
+  double longest = 0;
+  int calls = 0;
+  try {
+    // Held for good: without giving up, finish() would wait kBusyPatience (10 min).
+    writer.finish({{"verdict", "kept_up"}}, {}, true, [&](double lockWaitS) {
+      ++calls;
+      longest = std::max(longest, lockWaitS);
+      return lockWaitS < 0.6;
+    });
+    FAIL() << "finish() recorded the run though another connection held the lock";
+  } catch (const StoreError& e) {
+    EXPECT_EQ(e.kind(), StoreErrorKind::Busy);
+    EXPECT_NE(std::string(e.what()).find("gave up waiting for another process's lock"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+  EXPECT_GE(longest, 0.6);
+  EXPECT_GE(calls, 2);
+  other.exec("COMMIT");
+  RunReader reader(path);
+  EXPECT_EQ(reader.requestCount(id), 40);  // what was committed stays
+  EXPECT_EQ(reader.getRun(id)->storedStatus, "running");
+}
+
 TEST(StoreRunWriter, RunningRunOfDeadCoordinatorReadsIncomplete) {
   TempDir dir;
   std::string path = dir.file("runs.db");
