@@ -177,9 +177,15 @@ RunOutcome Coordinator::run() {
     const uint64_t notSent = out.summary.planned > out.summary.sent ? out.summary.planned - out.summary.sent : 0;
     const uint64_t parentFailed = std::min(notSent, m_notSentParentFailed);
     if (notSent > 0)
-      m_notes.push_back("session requests not sent: " + std::to_string(notSent) + " (" + std::to_string(parentFailed) +
-                        " because an earlier request of their session failed, " +
-                        std::to_string(notSent - parentFailed) + " because the run ended first)");
+      m_notes.push_back(
+          "session requests not sent: " + std::to_string(notSent) + " (" +
+          std::to_string(parentFailed) + " because an earlier request of their session failed, " +
+          std::to_string(notSent - parentFailed) + " because the run ended first)" +
+          // QA: "planned 241" beside "requested 19.36 rps over 7.85 s" (= 152 / 7.85)
+          (m_aggregator.planned() != out.summary.planned
+               ? "; the requested rate counts the " + metrics::formatCount(m_aggregator.planned()) +
+                     " that came due, over the " + fmtSeconds(durationNs) + " they came due in"
+               : std::string()));
   }
   out.summary.notSent = out.summary.planned > out.summary.sent ? out.summary.planned - out.summary.sent : 0;
   // Single-request sessions: the workers said why they dropped what was still due at the end
@@ -203,6 +209,20 @@ RunOutcome Coordinator::run() {
   for (size_t i = 0; i < out.totals.size(); ++i) out.totals[i] = m_aggregator.total(static_cast<metrics::Metric>(i));
   out.notes = m_notes;
   if (stopped) out.notes.push_back("stopped early at " + fmtSeconds(m_stopAtNs) + "; windows after it were not planned");
+  if (const auto& late = m_aggregator.lateAfterStored(); late.sent + late.planned > 0) {
+    // Past the hold (RunAggregator::kMaxSendHoldNs): say which stored rows fall short.
+    std::string what;
+    if (late.sent > 0) what = metrics::formatCount(late.sent) + " sends";
+    if (late.planned > 0)
+      what +=
+          (what.empty() ? "" : " and ") + metrics::formatCount(late.planned) + " planned requests";
+    const std::string windows = late.firstWindow == late.lastWindow
+                                    ? "window " + std::to_string(late.firstWindow) + " s"
+                                    : "windows " + std::to_string(late.firstWindow) + "–" +
+                                          std::to_string(late.lastWindow) + " s";
+    out.notes.push_back(what + " came to be known only after their window's row was stored (" +
+                        windows + "): the run's totals and verdict count them, those rows do not");
+  }
   return out;
 }
 
@@ -358,6 +378,7 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
         }
         m_aggregator.addItl(s.itl, s.sample.atNs);
         m_aggregator.addWorkerSample(s.sample);
+        w.sendsThroughNs = std::max(w.sendsThroughNs, s.sendsThroughNs);
         if (m_opt.observer) m_opt.observer->onWorkerStats(s);
         return;
       }
@@ -489,7 +510,11 @@ void Coordinator::notice(const std::string& level, const std::string& text) {
 }
 
 void Coordinator::closeWindows(int64_t nowNs) {
-  for (auto& w : m_aggregator.takeClosedWindows(nowNs)) {
+  // A window is stored once every live worker's sends for it are known (bounded wait).
+  int64_t sendsThroughNs = INT64_MAX;
+  for (const auto& w : m_workers)
+    if (!w.dead && !w.done) sendsThroughNs = std::min(sendsThroughNs, w.sendsThroughNs);
+  for (auto& w : m_aggregator.takeClosedWindows(nowNs, sendsThroughNs)) {
     m_sink.onWindow(w);
     m_lastWindow = std::move(w);
   }

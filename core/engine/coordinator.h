@@ -67,6 +67,7 @@ class Coordinator {
     bool done = false;
     bool dead = false;
     WorkerLedger ledger;  ///< what it holds, to account for it if it dies
+    int64_t sendsThroughNs = INT64_MIN;  ///< its latest StatsReport::sendsThroughNs
   };
 
   static void onTick(int, short, void* self);

@@ -220,6 +220,7 @@ std::string encodeStats(const StatsReport& s) {
     w.bytes(send.sendLag.serialize());
   }
   w.bytes(s.itl.serialize());
+  w.i64(s.sendsThroughNs);
   return out;
 }
 
@@ -244,6 +245,7 @@ StatsReport decodeStats(std::string_view payload) {
     send.sendLag = decodeHistogram(r);
   }
   s.itl = decodeHistogram(r);
+  s.sendsThroughNs = r.i64();
   r.expectEnd();
   return s;
 }

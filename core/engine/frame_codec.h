@@ -110,6 +110,9 @@ struct StatsReport {
   std::vector<metrics::SendReport> sends;
   metrics::LatencyHistogram itl;
   uint64_t connectionsOpen = 0;
+  /// Every request the worker held that was planned before this instant (run time) was sent
+  /// or dropped, and is in this report or an earlier one: the windows up to it are whole.
+  int64_t sendsThroughNs = 0;
 };
 std::string encodeStats(const StatsReport& s);
 StatsReport decodeStats(std::string_view payload);

@@ -380,6 +380,12 @@ void Worker::sendStats() {
     m_channel->send(FrameType::SessionProgress, encodeSessionProgress(p));
   s.connectionsOpen = m_http->socketsOpen();
   for (auto& [window, report] : m_sends) s.sends.push_back(std::move(report));
+  // Held back (behind the in-flight cap, or a loop running late), a request planned earlier
+  // keeps its window open at the coordinator until it is sent or dropped.
+  s.sendsThroughNs = s.sample.atNs;
+  if (!m_pending.empty())
+    s.sendsThroughNs = std::min(s.sendsThroughNs, m_pending.front().plannedNs);
+  s.sendsThroughNs = std::min(s.sendsThroughNs, m_sessionRunner->nextDueNs());
   s.itl = m_http->itl();
   m_channel->send(FrameType::Stats, encodeStats(s));
   m_sends.clear();

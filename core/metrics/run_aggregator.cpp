@@ -45,8 +45,17 @@ void RunAggregator::addPlanned(int64_t plannedNs, uint64_t count) {
   int64_t index = windowIndexAt(plannedNs);
   if (auto* w = openWindow(index))
     w->stats.planned += count;
-  else if (index >= 0 && index < m_firstOpen)  // late: keep the verdict's counts right
+  else if (index >= 0 && index < m_firstOpen) {  // late: keep the verdict's counts right
     m_closedForVerdict[static_cast<size_t>(index)].planned += count;
+    m_lateAfterStored.planned += count;
+    noteLateAfterStored(index);
+  }
+}
+
+void RunAggregator::noteLateAfterStored(int64_t index) {
+  LateAfterStored& l = m_lateAfterStored;
+  l.firstWindow = l.firstWindow < 0 ? index : std::min(l.firstWindow, index);
+  l.lastWindow = std::max(l.lastWindow, index);
 }
 
 void RunAggregator::addSends(const SendReport& report) {
@@ -56,7 +65,10 @@ void RunAggregator::addSends(const SendReport& report) {
     w->stats.sent += report.sent;
     w->stats.hist(Metric::SendLag).merge(report.sendLag);
   } else if (report.windowIndex >= 0 && report.windowIndex < m_firstOpen) {
-    m_closedForVerdict[static_cast<size_t>(report.windowIndex)].sent += report.sent;
+    m_closedForVerdict[static_cast<size_t>(report.windowIndex)].addLateSends(report.sent,
+                                                                             report.sendLag);
+    m_lateAfterStored.sent += report.sent;
+    noteLateAfterStored(report.windowIndex);
   }
 }
 
@@ -168,11 +180,15 @@ WindowStats RunAggregator::closeFront() {
   return out;
 }
 
-std::vector<WindowStats> RunAggregator::takeClosedWindows(int64_t nowNs) {
+std::vector<WindowStats> RunAggregator::takeClosedWindows(int64_t nowNs,
+                                                          int64_t sendsKnownThroughNs) {
   std::vector<WindowStats> closed;
-  // Window i closes when (i + 1) * windowNs + closeDelayNs <= nowNs.
+  // Window i closes when (i + 1) * windowNs + closeDelayNs <= nowNs, once its sends are known
+  // (or it has waited kMaxSendHoldNs for them).
   int64_t lastClosed = floorDiv(nowNs - m_closeDelayNs, m_windowNs) - 1;
   while (m_firstOpen <= lastClosed) {
+    const int64_t endNs = (m_firstOpen + 1) * m_windowNs;
+    if (endNs > sendsKnownThroughNs && nowNs - endNs < m_closeDelayNs + kMaxSendHoldNs) break;
     openWindow(m_firstOpen);  // a quiet window still gets its (empty) place in the series
     closed.push_back(closeFront());
   }

@@ -49,7 +49,8 @@ class RunAggregator {
   /// Inter-token gaps observed by a worker around atNs.
   void addItl(const LatencyHistogram& gaps, int64_t atNs);
   /// Sends for a window. Late reports for a closed window still correct the verdict's
-  /// per-window sent count (but not its send-lag p99); addPlanned does the same.
+  /// per-window sent count and send-lag p99 (not the window already stored: counted in
+  /// lateAfterStored()); addPlanned does the same for planned.
   void addSends(const SendReport& report);
   /// Per window: workerCpuMax is the busiest worker's mean over its samples there,
   /// workerCpuMean the mean of all samples, inFlight and connectionsOpen the sum of each
@@ -63,10 +64,25 @@ class RunAggregator {
   /// A worker died at atNs: its window is marked and the verdict will say so.
   void markWorkerDied(uint32_t workerId, int64_t atNs);
 
-  /// Windows that closed by nowNs, in order; each is returned once.
-  std::vector<WindowStats> takeClosedWindows(int64_t nowNs);
+  /// Windows that closed by nowNs, in order; each is returned once. A window whose sends are
+  /// not all known yet (it ends after sendsKnownThroughNs: a worker still holds requests
+  /// planned in it) is held open, up to kMaxSendHoldNs past its close, so that its row says
+  /// every send of it.
+  std::vector<WindowStats> takeClosedWindows(int64_t nowNs,
+                                             int64_t sendsKnownThroughNs = INT64_MAX);
+  static constexpr int64_t kMaxSendHoldNs = 10'000'000'000;
   /// Closes every remaining window (end of run), in order.
   std::vector<WindowStats> takeAllWindows();
+
+  /// Sends and planned requests reported after their window was closed (stored, streamed):
+  /// the run's totals and verdict count them, that window's row does not.
+  struct LateAfterStored {
+    uint64_t sent = 0;
+    uint64_t planned = 0;
+    int64_t firstWindow = -1;
+    int64_t lastWindow = -1;
+  };
+  const LateAfterStored& lateAfterStored() const { return m_lateAfterStored; }
 
   /// Whole-run histograms (all windows merged, late arrivals included).
   const LatencyHistogram& total(Metric m) const { return m_total[static_cast<size_t>(m)]; }
@@ -115,6 +131,7 @@ class RunAggregator {
   OpenWindow* openWindow(int64_t index);
   WindowStats closeFront();
   void addLatencies(const RequestRecord& r, WindowStats* w);
+  void noteLateAfterStored(int64_t index);
 
   int64_t m_windowNs;
   int64_t m_closeDelayNs;
@@ -123,6 +140,7 @@ class RunAggregator {
   /// One entry per closed window, index 0 first: only what judge() needs, not histograms,
   /// so a long run costs ~100 bytes per window here.
   std::vector<WindowEvidence> m_closedForVerdict;
+  LateAfterStored m_lateAfterStored;
   std::array<LatencyHistogram, static_cast<size_t>(Metric::Count)> m_total;
   uint64_t m_planned = 0, m_sent = 0, m_completed = 0;
   uint64_t m_notSentKnown = 0;

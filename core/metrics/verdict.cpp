@@ -79,17 +79,9 @@ bool shortOf(uint64_t sent, uint64_t planned, double fraction) {
   return planned > 0 && static_cast<double>(sent) < fraction * static_cast<double>(planned);
 }
 
-/// p99 of the send lags of windows [i, j] together.
-int64_t pooledLagP99(const std::vector<WindowEvidence>& ws, size_t i, size_t j) {
-  std::vector<std::pair<int64_t, uint64_t>> all;
+/// p99 of (value, count) buckets, in any order.
+int64_t p99OfBuckets(std::vector<std::pair<int64_t, uint64_t>> all) {
   uint64_t n = 0;
-  for (size_t k = i; k <= j; ++k) {
-    if (ws[k].sendLag.empty() && ws[k].sent > 0) {
-      all.emplace_back(ws[k].sendLagP99Ns, ws[k].sent);  // evidence without buckets
-    } else {
-      all.insert(all.end(), ws[k].sendLag.begin(), ws[k].sendLag.end());
-    }
-  }
   for (const auto& [v, c] : all) n += c;
   if (n == 0) return 0;
   std::sort(all.begin(), all.end());
@@ -98,6 +90,19 @@ int64_t pooledLagP99(const std::vector<WindowEvidence>& ws, size_t i, size_t j) 
   for (const auto& [v, c] : all)
     if ((seen += c) >= rank) return v;
   return all.back().first;
+}
+
+/// p99 of the send lags of windows [i, j] together.
+int64_t pooledLagP99(const std::vector<WindowEvidence>& ws, size_t i, size_t j) {
+  std::vector<std::pair<int64_t, uint64_t>> all;
+  for (size_t k = i; k <= j; ++k) {
+    if (ws[k].sendLag.empty() && ws[k].sent > 0) {
+      all.emplace_back(ws[k].sendLagP99Ns, ws[k].sent);  // evidence without buckets
+    } else {
+      all.insert(all.end(), ws[k].sendLag.begin(), ws[k].sendLag.end());
+    }
+  }
+  return p99OfBuckets(std::move(all));
 }
 
 /// "a worker's event loop was held up to X ms at once" when the longest loop delay of windows
@@ -217,7 +222,9 @@ std::vector<bool> judgeSendLag(const std::vector<WindowEvidence>& ws, const Verd
   std::vector<int64_t> lagOf(ws.size(), 0);
   for (const auto& [i, j] : groups) {
     const int64_t p99 = pooledLagP99(ws, i, j);
-    for (size_t k = i; k <= j; ++k) lagOf[k] = p99;
+    // A window that sent nothing was late in nothing: the reason's span leaves it out (QA: a
+    // run stopped at 7.85 s read "windows 0–9 s", the drain's windows pooled in).
+    for (size_t k = i; k <= j; ++k) lagOf[k] = ws[k].sent > 0 ? p99 : 0;
   }
   std::vector<WindowEvidence> judged = ws;  // coalesce() reads sendLagP99Ns per window
   for (size_t k = 0; k < judged.size(); ++k) judged[k].sendLagP99Ns = lagOf[k];
@@ -337,6 +344,26 @@ WindowEvidence WindowEvidence::from(const WindowStats& w) {
           w.hist(Metric::SendLag).percentile(0.99),
           w.hist(Metric::SendLag).buckets(),
           w.harness};
+}
+
+void WindowEvidence::addLateSends(uint64_t n, const LatencyHistogram& lags) {
+  const auto late = lags.buckets();
+  if (!late.empty()) {
+    if (sendLag.empty() && sent > 0) sendLag.emplace_back(sendLagP99Ns, sent);  // no buckets kept
+    sendLag.insert(sendLag.end(), late.begin(), late.end());
+    // Merged by value: repeated late reports must not grow the evidence without bound.
+    std::sort(sendLag.begin(), sendLag.end());
+    size_t out = 0;
+    for (size_t k = 1; k < sendLag.size(); ++k) {
+      if (sendLag[k].first == sendLag[out].first)
+        sendLag[out].second += sendLag[k].second;
+      else
+        sendLag[++out] = sendLag[k];
+    }
+    sendLag.resize(out + 1);
+    sendLagP99Ns = p99OfBuckets(sendLag);
+  }
+  sent += n;
 }
 
 Verdict judge(const std::vector<WindowStats>& windows, uint64_t planned, uint64_t sent,

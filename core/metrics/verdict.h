@@ -39,6 +39,8 @@ struct WindowEvidence {
   HarnessState harness;
 
   static WindowEvidence from(const WindowStats& w);
+  /// Sends reported after the window closed: counted, and their lags in its p99.
+  void addLateSends(uint64_t n, const LatencyHistogram& lags);
 };
 
 /// Fewest sends a send-lag p99 is taken over: the p99 of fewer values is just their maximum.

@@ -9,6 +9,7 @@
 #include "core/metrics/verdict.h"
 #include "core/mock/embedded_target.h"
 #include "tests/integration/child_process.h"
+#include "tests/integration/db_query.h"
 #include "tests/integration/machine_holds.h"
 #include "tests/integration/mock_http.h"
 #include "tests/integration/timing_budget.h"
@@ -215,4 +216,14 @@ TEST(RunHonesty, SendsHeldBackByTheInFlightCapAreBlamedOnTheCap) {
       " waiting for a free slot under the in-flight cap (max_in_flight)); an open-loop run "
       "does not send them late";
   EXPECT_NE(r.output.find(note), std::string::npos) << r.output;
+  // Sends held back past their window's close are still in its stored row (QA: windows stored
+  // a second after they ended left out every later send of theirs; the rows summed to less
+  // than the run's sent, and their send-lag p99s were too low).
+  const std::string db = dir.file("runs.db");
+  EXPECT_EQ(plumbline::test::queryInt(db, "SELECT sum(sent) FROM windows"),
+            s["sent"].get<int64_t>());
+  EXPECT_EQ(plumbline::test::queryInt(db, "SELECT sum(planned) FROM windows"),
+            s["planned"].get<int64_t>());
+  EXPECT_EQ(s["notes"].dump().find("only after their window's row was stored"), std::string::npos)
+      << s["notes"].dump(2);
 }

@@ -202,6 +202,15 @@ TEST(RunInterruption, TurnsDueAfterTheStopAreNotPlannedNorMissed) {
   EXPECT_EQ(s.at("planned").get<uint64_t>(), 3 * s.at("sent").get<uint64_t>()) << s.dump(2);
   EXPECT_NE(s.at("notes").dump().find("because the run ended first"), std::string::npos)
       << s.dump(2);
+  // The requested rate is over the requests that came due, and says so beside "planned" (QA:
+  // "planned 241" beside "requested 19.36 rps over 7.85 s" read as a contradiction).
+  const uint64_t sent = s.at("sent").get<uint64_t>();
+  EXPECT_NE(s.at("notes").dump().find("the requested rate counts the " + std::to_string(sent) +
+                                      " that came due"),
+            std::string::npos)
+      << s.dump(2);
+  EXPECT_NEAR(s.at("requested_rps").get<double>() * s.at("duration_s").get<double>(),
+              static_cast<double>(sent), 0.5);
 }
 
 // A schedule with no arrival in it is refused as the input it is, before a run is stored (QA:

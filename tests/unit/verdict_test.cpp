@@ -264,6 +264,23 @@ TEST(Verdict, PooledWindowsOverToleranceAreNamedTogether) {
             "machine held them up)");
 }
 
+// The drain after a run's last sends (windows with nothing planned nor sent) is pooled with the
+// last group for its p99, but was late in nothing: the reason's span ends at the last send (QA:
+// a run stopped at 7.85 s read "windows 0–9 s").
+TEST(Verdict, WindowsThatSentNothingAreNotInALateSpan) {
+  auto ws = lowRateRun(27, 3, 17);  // the last group: windows 16-19 (16-20 s), 3 late sends in 17 s
+  for (int i = 20; i < 25; ++i) {
+    WindowEvidence drain;
+    drain.index = i;
+    drain.startNs = int64_t{i} * 1'000'000'000;
+    ws.push_back(drain);
+  }
+  const Verdict v = judgeRun(ws);
+  ASSERT_EQ(v.kind, VerdictKind::HarnessLimited);
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0].rfind("windows 16\u201320 s: send lag p99 5 ms", 0), 0u) << v.reasons[0];
+}
+
 TEST(Verdict, IdleWorkersHeldUpFromOutsideSayForHowLong) {
   auto ws = lowRateRun(27, 3, 5);             // windows 4–8 s late while idle
   ws[6].harness.loopDelayMaxNs = 3'250'000;   // the probe saw the loop held 3.25 ms
