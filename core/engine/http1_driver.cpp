@@ -437,7 +437,7 @@ void Http1Driver::drainFinished() {
   // A transfer is reused only after its OnDone ran, so no OnDone can acquire one still queued.
   for (size_t i = 0; i < m_done.size(); ++i) {
     Transfer& t = *m_done[i];
-    m_onDone(t);
+    reportDone(t);
     recycle(t);
   }
   m_done.clear();
@@ -457,7 +457,7 @@ void Http1Driver::abortAll(ErrorClass cls) {
     t.record.error = cls;
     t.record.httpStatus = static_cast<int32_t>(t.status);
     removeActive(t);
-    m_onDone(t);
+    reportDone(t);
     recycle(t);
   }
 }

@@ -134,7 +134,7 @@ void HttpDriver::abortAll(ErrorClass cls) {
     t.record.error = cls;
     t.record.httpStatus = static_cast<int32_t>(t.status);
     release(t);
-    m_onDone(t);
+    reportDone(t);
   }
 }
 
@@ -295,7 +295,7 @@ void HttpDriver::finish(Transfer& t, int curlCode) {
     m_reader.finishCompleted(t);
   }
   release(t);
-  m_onDone(t);
+  reportDone(t);
 }
 
 }  // namespace plumbline::engine

@@ -64,7 +64,7 @@ class RequestDriver {
   size_t inFlight() const { return m_active.size(); }
   /// The machine limit a request ran into since the last take (None if none).
   HarnessLimit takeHarnessLimit() { return std::exchange(m_limitHit, HarnessLimit::None); }
-  /// Inter-token gaps since the last take (moved out, then cleared).
+  /// Inter-token gaps of the streams completed since the last take (moved out, then cleared).
   metrics::LatencyHistogram& itl() { return m_reader.itl(); }
   int64_t nowRel() const;
 
@@ -75,6 +75,11 @@ class RequestDriver {
   void removeActive(Transfer& t);
   /// The transfer is free for reuse (after its OnDone ran).
   void recycle(Transfer& t) { m_free.push_back(&t); }
+  /// Reports t's final outcome to the worker (OnDone), its inter-token gaps settled first.
+  void reportDone(Transfer& t) {
+    m_reader.settleGaps(t);
+    m_onDone(t);
+  }
 
   const WorkerConfig& m_config;
   OnDone m_onDone;

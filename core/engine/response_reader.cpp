@@ -54,12 +54,18 @@ void ResponseReader::onChunk(Transfer& t, const std::string& data, int64_t now) 
     if (r.firstTokenNs < 0) {
       r.firstTokenNs = now;
     } else {
-      m_itl.record(now - r.lastTokenNs);
+      t.itlGapsNs.push_back(static_cast<float>(now - r.lastTokenNs));
     }
     r.lastTokenNs = now;
   }
   if (info.promptTokens >= 0) r.inputTokensServer = info.promptTokens;
   if (info.completionTokens >= 0) r.outputTokensServer = info.completionTokens;
+}
+
+void ResponseReader::settleGaps(Transfer& t) {
+  if (t.record.ok())
+    for (const float gap : t.itlGapsNs) m_itl.record(static_cast<int64_t>(gap));
+  t.itlGapsNs.clear();
 }
 
 void ResponseReader::finishCompleted(Transfer& t) {

@@ -24,7 +24,9 @@ class ResponseReader {
   void onBody(Transfer& t, const char* p, size_t n, int64_t now);
   /// Classifies a response read completely (status class, stream end, body) into t.record.
   void finishCompleted(Transfer& t);
-  /// Inter-token gaps since the last take.
+  /// The request's outcome is final: a completed stream's inter-token gaps join itl().
+  void settleGaps(Transfer& t);
+  /// Inter-token gaps of the streams completed since the last take.
   metrics::LatencyHistogram& itl() { return m_itl; }
 
  private:

@@ -2,6 +2,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/engine/sse_parser.h"
 #include "core/metrics/request_record.h"
@@ -40,6 +41,9 @@ struct Transfer {
   /// 127.0.0.1:9: Connection refused (ECONNREFUSED)"); the worker's failure sample says it.
   std::string failureDetail;
   std::array<char, 256> curlError{};  ///< libcurl's CURLOPT_ERRORBUFFER (CURL_ERROR_SIZE)
+  /// Inter-token gaps of this stream (ns), counted in the run's inter-token figures once it
+  /// completes: a failed stream's gaps are not, as its TTFT and end-to-end are not.
+  std::vector<float> itlGapsNs;
 
   void resetForRequest() {
     record = metrics::RequestRecord{};
@@ -56,6 +60,7 @@ struct Transfer {
     socketErrno = 0;
     location.clear();
     failureDetail.clear();
+    itlGapsNs.clear();  // keeps its capacity: the next stream records without allocating
   }
 };
 
