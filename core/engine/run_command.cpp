@@ -34,6 +34,7 @@
 #include "core/util/label_text.h"
 #include "core/workload/planner.h"
 #include "core/workload/workload_loader.h"
+#include "core/workload/workload_warnings.h"
 
 namespace plumbline::engine {
 
@@ -130,6 +131,10 @@ void checkSummaryJsonPath(const std::string& path, const std::string& dbPath) {
 
 int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
   workload::WorkloadSpec spec = loadSpec(opt);
+  // What `plumbline plan` and the Designer warn of, said before the run too (the flags applied).
+  if (!opt.quiet)
+    for (const auto& w : workload::workloadWarnings(spec))
+      std::cerr << "plumbline run: warning: " << w.path << ": " << w.message << '\n';
   const std::string dbPath = opt.dbPath.empty() ? store::defaultDatabasePath() : opt.dbPath;
   checkSummaryJsonPath(opt.summaryJson, dbPath);
   const std::string apiKey = readApiKey(opt, spec);

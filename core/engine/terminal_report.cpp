@@ -3,6 +3,8 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "core/metrics/latency_text.h"
+
 namespace plumbline::engine {
 
 namespace {
@@ -18,18 +20,28 @@ void latencyRow(std::string& out, const char* name, const metrics::Percentiles& 
     line(out, "  %-20s %10s %10s %10s %10s  (no samples)", name, "-", "-", "-", "-");
     return;
   }
-  line(out, "  %-20s %10.3f %10.3f %10.3f %10.3f", name, p.p50, p.p90, p.p99, p.max);
+  line(out, "  %-20s %10s %10s %10s %10s", name, metrics::latencyMsText(p.p50).c_str(),
+       metrics::latencyMsText(p.p90).c_str(), metrics::latencyMsText(p.p99).c_str(),
+       metrics::latencyMsText(p.max).c_str());
 }
 /// Which counts the rates used, and both sides' totals with what the client's mean.
 std::string tokenCountLines(const metrics::RunSummary& s) {
   std::string out;
+  if (s.completed == 0) {  // QA: "the server's (usage) … (0 requests)" when nothing replied
+    line(out, "  token counts: none (no request completed)");
+    return out;
+  }
   const char* used = s.tokenCountSource == "server"   ? "the server's (usage)"
                      : s.tokenCountSource == "client" ? "the client's (no request had usage)"
                                                       : "the server's where reported, else the client's";
   line(out, "  token counts used for the rates: %s", used);
   line(out, "    server (usage): in %" PRIu64 "  out %" PRIu64 "  (%" PRIu64 " requests)", s.serverInputTokens,
        s.serverOutputTokens, s.requestsWithServerCounts);
-  line(out, "    client:         in %" PRIu64 "  out %" PRIu64, s.clientInputTokens, s.clientOutputTokens);
+  // No client count of the output at all (a whole body without a tokenizer) is "-", not 0.
+  const std::string clientOut = s.clientOutputCount.empty() && s.clientOutputTokens == 0
+                                    ? std::string("-")
+                                    : std::to_string(s.clientOutputTokens);
+  line(out, "    client:         in %" PRIu64 "  out %s", s.clientInputTokens, clientOut.c_str());
   if (!s.clientInputCount.empty()) line(out, "      client in:  %s", s.clientInputCount.c_str());
   if (!s.clientOutputCount.empty()) line(out, "      client out: %s", s.clientOutputCount.c_str());
   return out;
@@ -65,8 +77,11 @@ std::string formatRunReport(const metrics::RunSummary& s, const std::vector<std:
   latencyRow(out, "ttft from planned", s.ttftFromPlannedMs);
   latencyRow(out, "e2e from planned", s.e2eFromPlannedMs);
   latencyRow(out, "upload", s.uploadMs);
-  line(out, "  tokens/s  in %.1f  out %.1f  over %.2f s, to the last reply  (counts: %s)",
-       s.inputTokensPerS, s.outputTokensPerS, s.tokensSpanS, s.tokenCountSource.c_str());
+  if (s.completed == 0)
+    line(out, "  tokens/s  -  (no request completed)");
+  else
+    line(out, "  tokens/s  in %.1f  out %.1f  over %.2f s, to the last reply  (counts: %s)",
+         s.inputTokensPerS, s.outputTokensPerS, s.tokensSpanS, s.tokenCountSource.c_str());
   out += tokenCountLines(s);
   line(out, "  prompt tokens: %s", s.promptTokensBasis.c_str());
   return out;

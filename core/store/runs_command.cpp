@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/metrics/latency_text.h"
 #include "core/metrics/run_summary.h"
 #include "core/store/run_export.h"
 #include "core/store/run_reader.h"
@@ -81,7 +82,7 @@ void printSummary(const Json& s, std::ostream& out) {
       byClass += (byClass.empty() ? "" : ", ") + cls + " " + fmt("%.0f", v);
     }
   }
-  out << "  errors " << fmt("%.0f", errorTotal);
+  out << "  failed " << fmt("%.0f", errorTotal);  // the run's own report's word
   if (!byClass.empty()) out << " (" << byClass << ")";
   if (s.contains("not_sent"))
     out << "  not sent " << fmt("%.0f", num(s, "not_sent"));  // older runs lack it
@@ -106,12 +107,18 @@ void printSummary(const Json& s, std::ostream& out) {
         << " (not obeyed)\n";
   }
   out << "rate: requested " << fmt("%.2f", num(s, "requested_rps")) << "/s  achieved "
-      << fmt("%.2f", num(s, "achieved_rps")) << "/s  over " << fmt("%.1f", num(s, "duration_s"))
+      << fmt("%.2f", num(s, "achieved_rps")) << "/s  over " << fmt("%.2f", num(s, "duration_s"))
       << " s\n";
   out << padRight("latency (ms)", 20) << padRight("p50", 11) << padRight("p90", 11) << padRight("p99", 11) << "max\n";
   const std::pair<const char*, const char*> rows[] = {
-      {"send lag", "send_lag_ms"}, {"ttft", "ttft_ms"}, {"itl", "itl_ms"}, {"e2e", "e2e_ms"},
-      {"ttft from planned", "ttft_from_planned_ms"}, {"e2e from planned", "e2e_from_planned_ms"}};
+      // The rows and names of the run's own report (QA: `runs show` left out upload).
+      {"send lag", "send_lag_ms"},
+      {"ttft", "ttft_ms"},
+      {"inter-token", "itl_ms"},
+      {"end-to-end", "e2e_ms"},
+      {"ttft from planned", "ttft_from_planned_ms"},
+      {"e2e from planned", "e2e_from_planned_ms"},
+      {"upload", "upload_ms"}};
   for (const auto& [label, key] : rows) {
     auto p = s.find(key);
     if (p == s.end() || !p->is_object()) continue;
@@ -120,9 +127,10 @@ void printSummary(const Json& s, std::ostream& out) {
           << "-  (no samples)\n";
       continue;
     }
-    out << padRight(label, 20) << padRight(fmt("%.3f", num(*p, "p50")), 11)
-        << padRight(fmt("%.3f", num(*p, "p90")), 11) << padRight(fmt("%.3f", num(*p, "p99")), 11)
-        << fmt("%.3f", num(*p, "max")) << '\n';
+    out << padRight(label, 20) << padRight(metrics::latencyMsText(num(*p, "p50")), 11)
+        << padRight(metrics::latencyMsText(num(*p, "p90")), 11)
+        << padRight(metrics::latencyMsText(num(*p, "p99")), 11)
+        << metrics::latencyMsText(num(*p, "max")) << '\n';
   }
   std::string source = s.value("token_count_source", std::string("unknown"));
   out << "tokens/s: input " << fmt("%.1f", num(s, "input_tokens_per_s")) << "  output "

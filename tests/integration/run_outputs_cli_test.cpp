@@ -61,3 +61,22 @@ TEST(RunOutputsCli, AnOutputNamingTheDatabaseOrAnotherSqliteFileIsRefusedBeforeT
   ASSERT_TRUE(s.step());
   EXPECT_EQ(s.columnInt(0), 1);  // no run was started
 }
+
+// What `plumbline plan` and the Designer warn of, `plumbline run` says before it runs (QA: a
+// run from the terminal gave no sign that its results would not compare); --quiet keeps quiet.
+TEST(RunOutputsCli, TheWorkloadsWarningsAreSaidBeforeTheRun) {
+  TempDir dir;
+  const std::string w = dir.file("w.json");
+  std::ofstream(w) << R"({"plumbline": 1, "name": "unset temperature",
+    "target": {"url": "embedded", "stream": true, "mock": {"ttft_ms": 1, "itl_ms": 1}},
+    "load": {"arrival": "constant", "stages": [{"rate": 5, "duration_s": 1}]},
+    "requests": {"input_tokens": {"dist": "fixed", "value": 8},
+                 "output_tokens": {"dist": "fixed", "value": 2}}})";
+  const std::string warning =
+      "plumbline run: warning: requests.sampling.temperature: no temperature";
+  const auto said = runCli("run " + w + " --db " + dir.file("runs.db"));
+  EXPECT_EQ(said.exitCode == 0 || said.exitCode == 3, true) << said.output;
+  EXPECT_NE(said.output.find(warning), std::string::npos) << said.output;
+  const auto quiet = runCli("run " + w + " --quiet --db " + dir.file("runs.db"));
+  EXPECT_EQ(quiet.output.find(warning), std::string::npos) << quiet.output;
+}

@@ -7,6 +7,7 @@
 
 #include "core/compare/compared_run.h"
 #include "core/engine/terminal_report.h"
+#include "core/metrics/latency_text.h"
 #include "core/metrics/run_aggregator.h"
 #include "core/store/run_reader.h"
 #include "core/store/run_writer.h"
@@ -102,4 +103,17 @@ TEST(NoSamples, StoredRunShowsDashesAndNoTtftInTheRunsTableOrCompare) {
   run.summary["ttft_ms"] = {{"p50", 0}, {"p90", 0}, {"p99", 0}, {"max", 0}, {"count", 0}};
   EXPECT_FALSE(run.summaryNumber("ttft_ms", "p99").has_value());
   EXPECT_EQ(metrics::RunSummary::fromJson(run.summary).ttftMs.count, 0);
+}
+
+// Latencies print four significant digits (QA: "652.214" and "1220.542" claimed a precision the
+// histogram's 1/128 buckets do not have, and made unlike figures print identically).
+TEST(LatencyText, FourSignificantDigitsNeverFinerThanAMicrosecond) {
+  using plumbline::metrics::latencyMsText;
+  EXPECT_EQ(latencyMsText(0.0084), "0.008");
+  EXPECT_EQ(latencyMsText(1.2344), "1.234");
+  EXPECT_EQ(latencyMsText(50.2013), "50.20");
+  EXPECT_EQ(latencyMsText(652.214), "652.2");
+  EXPECT_EQ(latencyMsText(1220.542), "1221");
+  EXPECT_EQ(latencyMsText(99.996), "100.0");
+  EXPECT_EQ(latencyMsText(0.0), "0.000");
 }

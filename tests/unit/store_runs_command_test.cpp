@@ -100,7 +100,7 @@ TEST(StoreRunsCommand, ShowPutsVerdictFirst) {
   EXPECT_EQ(text.substr(0, text.find('\n')),
             "verdict: harness_limited \u2014 worker 0 CPU saturated at 4 s; send lag p99 3 ms");
   EXPECT_NE(text.find("status: complete\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("errors 1 (timeout 1)  not sent 0\n  first http_4xx reply: HTTP 404: "
+  EXPECT_NE(text.find("failed 1 (timeout 1)  not sent 0\n  first http_4xx reply: HTTP 404: "
                       "{\"error\":{\"message\":\"The model 'x' does not exist\"}}\n"),
             std::string::npos)
       << text;

@@ -51,6 +51,7 @@ TEST(TokenCountTotals, SummaryJsonAndReportLabelBothSides) {
   s.clientInputTokens = 3;
   s.clientOutputTokens = 4;
   s.requestsWithServerCounts = 5;
+  s.completed = 5;
   const nlohmann::json j = s.toJson();
   const nlohmann::json& c = j["token_counts"];
   EXPECT_EQ(c["used_for_rates"], "server");
@@ -66,4 +67,23 @@ TEST(TokenCountTotals, SummaryJsonAndReportLabelBothSides) {
   EXPECT_NE(report.find("client out: reply text as received, tokenized (tokenizer: q.json)"), std::string::npos);
   s.tokenCountSource = "client";
   EXPECT_NE(plumbline::engine::formatRunReport(s, {}).find("the client's (no request had usage)"), std::string::npos);
+}
+
+// QA: a run where nothing replied printed "the server's (usage) … (0 requests)" and tokens/s of
+// 0.0; a non-streaming run without a tokenizer printed "client: … out 0" for a count not made.
+TEST(TokenCountTotals, TheReportSaysWhatWasNotCounted) {
+  RunSummary none;
+  none.tokenCountSource = "server";
+  const std::string empty = plumbline::engine::formatRunReport(none, {});
+  EXPECT_NE(empty.find("token counts: none (no request completed)"), std::string::npos) << empty;
+  EXPECT_NE(empty.find("tokens/s  -  (no request completed)"), std::string::npos) << empty;
+  EXPECT_EQ(empty.find("server (usage)"), std::string::npos) << empty;
+  RunSummary body;
+  body.completed = 3;
+  body.tokenCountSource = "server";
+  body.requestsWithServerCounts = 3;
+  body.clientInputTokens = 30;
+  body.clientInputCount = "planned prompt length (approximate: 1 word per token)";
+  const std::string report = plumbline::engine::formatRunReport(body, {});
+  EXPECT_NE(report.find("client:         in 30  out -\n"), std::string::npos) << report;
 }
