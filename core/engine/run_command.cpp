@@ -71,7 +71,8 @@ std::string readApiKey(const RunOptions& opt, const workload::WorkloadSpec& spec
 }
 
 workload::WorkloadSpec loadSpec(const RunOptions& opt) {
-  if (const std::string why = util::labelProblem(opt.name, util::kMaxNameCharacters);
+  if (const std::string why =
+          util::labelProblem(util::trimmedLabel(opt.name), util::kMaxNameCharacters);
       !opt.name.empty() && !why.empty())
     throw UsageError("--name " + why);  // the rules of `runs rename`
   workload::WorkloadSpec spec = workload::loadWorkloadFile(opt.workloadPath);
@@ -171,7 +172,8 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
     throw UsageError(why);
 
   store::RunInfo info;
-  info.name = opt.name.empty() ? spec.name : opt.name;
+  // Taken as `runs rename` takes a name: without the whitespace around it.
+  info.name = opt.name.empty() ? spec.name : util::trimmedLabel(opt.name);
   info.workloadName = spec.name;
   info.spec = spec.document;
   info.targetUrl = spec.target.url == "embedded" ? "embedded (" + baseUrl + ")" : redactUrl(spec.target.url);

@@ -7,12 +7,7 @@ namespace plumbline::store {
 
 namespace {
 
-std::string trimmed(const std::string& s) {
-  auto first = s.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return {};
-  auto last = s.find_last_not_of(" \t\r\n");
-  return s.substr(first, last - first + 1);
-}
+std::string trimmed(const std::string& s) { return util::trimmedLabel(s); }
 
 std::string runLabel(int64_t id) { return "run " + std::to_string(id); }
 

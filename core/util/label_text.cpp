@@ -82,4 +82,11 @@ std::string terminalSafe(std::string_view text, std::string_view keep) {
   return out;
 }
 
+std::string trimmedLabel(std::string_view text) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return {};
+  const size_t last = text.find_last_not_of(" \t\r\n");
+  return std::string(text.substr(first, last - first + 1));
+}
+
 }  // namespace plumbline::util

@@ -22,6 +22,10 @@ std::string labelProblem(std::string_view text, size_t maxCharacters);
 /// newline and tab.
 std::string notesProblem(std::string_view text);
 
+/// `text` without the spaces, tabs and line ends around it: what a given name, tag or note is
+/// taken as before its rules are checked (a name pasted with its newline is the name).
+std::string trimmedLabel(std::string_view text);
+
 /// The number of characters (code points) of valid UTF-8.
 size_t characterCount(std::string_view text);
 

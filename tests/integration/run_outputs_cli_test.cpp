@@ -80,3 +80,16 @@ TEST(RunOutputsCli, TheWorkloadsWarningsAreSaidBeforeTheRun) {
   const auto quiet = runCli("run " + w + " --quiet --db " + dir.file("runs.db"));
   EXPECT_EQ(quiet.output.find(warning), std::string::npos) << quiet.output;
 }
+
+// A name given with whitespace around it (pasted with its newline) is taken as `runs rename`
+// takes it, trimmed (QA: `run --name` refused what `runs rename` accepted).
+TEST(RunOutputsCli, ANameIsTrimmedAsRenameTrimsIt) {
+  TempDir dir;
+  const std::string db = dir.file("runs.db");
+  const std::string w = std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/quickstart.json";
+  const auto run =
+      runCli("run " + w + " --rate 2 --duration 1 --quiet --db " + db + " --name '  nightly\n'");
+  ASSERT_TRUE(run.exitCode == 0 || run.exitCode == 3) << run.output;
+  const auto show = runCli("runs --db " + db + " show 1");
+  EXPECT_NE(show.output.find("run 1: nightly  workload"), std::string::npos) << show.output;
+}
