@@ -27,23 +27,28 @@ double perSecond(double count, const store::WindowRow& w) {
   return w.lengthNs > 0 ? count * 1e9 / static_cast<double>(w.lengthNs) : 0;
 }
 
-/// nullopt when the window holds no value for the metric.
+/// nullopt when the window holds no value for the metric: a latency none of its requests
+/// measured (no TTFT without streaming, no send lag where nothing was sent) has none, not 0 ms.
 std::optional<double> valueOf(const store::WindowRow& w, SeriesMetric m) {
-  const bool completions = w.completed > 0;
   switch (m) {
     case SeriesMetric::RequestedRps: return perSecond(static_cast<double>(w.planned), w);
     case SeriesMetric::AchievedRps:
       return perSecond(static_cast<double>(w.sent), w);
     case SeriesMetric::CompletedRps:
       return perSecond(static_cast<double>(w.completed), w);
-    case SeriesMetric::TtftP50Ms: return completions ? std::optional(w.ttftP50Ms) : std::nullopt;
-    case SeriesMetric::TtftP99Ms: return completions ? std::optional(w.ttftP99Ms) : std::nullopt;
-    case SeriesMetric::ItlP99Ms: return completions ? std::optional(w.itlP99Ms) : std::nullopt;
-    case SeriesMetric::E2eP99Ms: return completions ? std::optional(w.e2eP99Ms) : std::nullopt;
+    // Inter-token gaps arrive while streams run, in windows where nothing completes.
+    case SeriesMetric::TtftP50Ms:
+      return w.ttftP50Ms;
+    case SeriesMetric::TtftP99Ms:
+      return w.ttftP99Ms;
+    case SeriesMetric::ItlP99Ms:
+      return w.itlP99Ms;
+    case SeriesMetric::E2eP99Ms:
+      return w.e2eP99Ms;
     case SeriesMetric::OutputTokensPerS: return perSecond(static_cast<double>(w.outputTokens), w);
     case SeriesMetric::ErrorsPerS: return perSecond(static_cast<double>(w.errors), w);
     case SeriesMetric::SendLagP99Ms:
-      return w.sent > 0 ? std::optional(w.sendLagP99Ms) : std::nullopt;
+      return w.sendLagP99Ms;
     case SeriesMetric::InFlight: return static_cast<double>(w.inFlight);
     case SeriesMetric::Count: break;
   }
@@ -65,8 +70,16 @@ std::vector<SeriesPoint> windowSeries(const std::vector<store::WindowRow>& windo
                                       SeriesMetric metric) {
   std::vector<SeriesPoint> out;
   out.reserve(windows.size());
-  for (const auto& w : windows)
-    if (auto v = valueOf(w, metric)) out.push_back({static_cast<double>(w.startNs) / 1e9, *v});
+  bool skipped = false;
+  for (const auto& w : windows) {
+    const auto v = valueOf(w, metric);
+    if (!v) {
+      skipped = !out.empty();
+      continue;
+    }
+    out.push_back({static_cast<double>(w.startNs) / 1e9, *v, skipped});
+    skipped = false;
+  }
   return out;
 }
 
@@ -79,6 +92,7 @@ std::vector<SeriesPoint> decimateMinMax(const std::vector<SeriesPoint>& points,
   for (size_t b = 0; b < bins; ++b) {
     size_t from = b * points.size() / bins, to = (b + 1) * points.size() / bins;
     if (from == to) continue;
+    const size_t before = out.size();
     auto [lo, hi] = std::minmax_element(points.begin() + static_cast<ptrdiff_t>(from),
                                         points.begin() + static_cast<ptrdiff_t>(to),
                                         [](const SeriesPoint& a, const SeriesPoint& c) {
@@ -93,6 +107,13 @@ std::vector<SeriesPoint> decimateMinMax(const std::vector<SeriesPoint>& points,
       out.push_back(*hi);
       out.push_back(*lo);
     }
+    // A gap inside the bin breaks the line before it: joined straight it would claim values
+    // where the windows had none.
+    const bool gap = std::any_of(points.begin() + static_cast<ptrdiff_t>(from),
+                                 points.begin() + static_cast<ptrdiff_t>(to),
+                                 [](const SeriesPoint& p) { return p.gapBefore; });
+    out[before].gapBefore = gap;
+    for (size_t k = before + 1; k < out.size(); ++k) out[k].gapBefore = false;
   }
   return out;
 }

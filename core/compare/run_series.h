@@ -32,15 +32,20 @@ std::optional<SeriesMetric> seriesMetricFromName(std::string_view name);
 struct SeriesPoint {
   double tS = 0;  ///< window start, seconds since the run's t0
   double value = 0;
+  /// Windows before this point (after the previous one) had no value: a line is not drawn
+  /// across them.
+  bool gapBefore = false;
   bool operator==(const SeriesPoint&) const = default;
 };
 
-/// One value per window; latency windows without completions are skipped (no value, not 0).
+/// One value per window; windows without a sample of a latency are skipped (no value, not 0)
+/// and the point after them marked gapBefore.
 std::vector<SeriesPoint> windowSeries(const std::vector<store::WindowRow>& windows,
                                       SeriesMetric metric);
 
 /// At most maxPoints points: consecutive points binned, each bin reduced to its minimum and
-/// maximum in time order, so spikes survive. Returned unchanged when already small enough.
+/// maximum in time order, so spikes survive; a bin with a gap starts with one. Returned
+/// unchanged when already small enough.
 std::vector<SeriesPoint> decimateMinMax(const std::vector<SeriesPoint>& points,
                                         size_t maxPoints = 500);
 

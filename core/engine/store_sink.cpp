@@ -29,15 +29,20 @@ store::WindowRow toWindowRow(const metrics::WindowStats& w) {
   r.outputTokens = static_cast<int64_t>(w.outputTokens);
   r.inFlight = w.harness.inFlight;
   r.connectionsOpen = w.harness.connectionsOpen;
-  r.ttftP50Ms = sinkNsToMs(w.hist(Metric::Ttft).percentile(0.5));
-  r.ttftP99Ms = sinkNsToMs(w.hist(Metric::Ttft).percentile(0.99));
-  r.itlP50Ms = sinkNsToMs(w.hist(Metric::Itl).percentile(0.5));
-  r.itlP99Ms = sinkNsToMs(w.hist(Metric::Itl).percentile(0.99));
-  r.e2eP50Ms = sinkNsToMs(w.hist(Metric::E2e).percentile(0.5));
-  r.e2eP99Ms = sinkNsToMs(w.hist(Metric::E2e).percentile(0.99));
-  r.sendLagP50Ms = sinkNsToMs(w.hist(Metric::SendLag).percentile(0.5));
-  r.sendLagP99Ms = sinkNsToMs(w.hist(Metric::SendLag).percentile(0.99));
-  r.sendLagMaxMs = sinkNsToMs(w.hist(Metric::SendLag).max());
+  auto ms = [&w](Metric m, double q) -> std::optional<double> {
+    const metrics::LatencyHistogram& h = w.hist(m);
+    if (h.count() == 0) return std::nullopt;  // no sample: NULL, not a 0 ms latency
+    return sinkNsToMs(q < 1 ? h.percentile(q) : h.max());
+  };
+  r.ttftP50Ms = ms(Metric::Ttft, 0.5);
+  r.ttftP99Ms = ms(Metric::Ttft, 0.99);
+  r.itlP50Ms = ms(Metric::Itl, 0.5);
+  r.itlP99Ms = ms(Metric::Itl, 0.99);
+  r.e2eP50Ms = ms(Metric::E2e, 0.5);
+  r.e2eP99Ms = ms(Metric::E2e, 0.99);
+  r.sendLagP50Ms = ms(Metric::SendLag, 0.5);
+  r.sendLagP99Ms = ms(Metric::SendLag, 0.99);
+  r.sendLagMaxMs = ms(Metric::SendLag, 1);
   r.workerCpuMax = w.harness.workerCpuMax;
   r.workerCpuMean = w.harness.workerCpuMean;
   r.loopDelayMaxMs = sinkNsToMs(w.harness.loopDelayMaxNs);

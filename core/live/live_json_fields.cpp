@@ -64,6 +64,11 @@ double LiveJsonFields::f64Or(const char* name, double absent) const {
   return m_payload.contains(name) ? f64(name) : absent;
 }
 
+std::optional<double> LiveJsonFields::f64OrNull(const char* name) const {
+  if (field(name).is_null()) return std::nullopt;
+  return f64(name);
+}
+
 bool LiveJsonFields::boolean(const char* name) const {
   const auto& v = field(name);
   if (!v.is_boolean()) fail(name, "is " + typeName(v) + ", expected a boolean");

@@ -2,6 +2,7 @@
 // Typed, named access to the fields of one live-protocol JSON payload.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,8 @@ class LiveJsonFields {
   /// The number, or `absent` when the field is missing (added after the protocol's first
   /// version); a field that is there but not a number still fails.
   double f64Or(const char* name, double absent) const;
+  /// The number, or none when the field is null (a window without a sample of a latency).
+  std::optional<double> f64OrNull(const char* name) const;
   bool boolean(const char* name) const;
   std::string str(const char* name) const;
   /// One of the allowed strings.

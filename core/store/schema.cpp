@@ -136,12 +136,28 @@ BEGIN
 END;
 )sql";
 
-constexpr std::array<Migration, 6> kMigrations = {{{1, kSchemaV1},
+// v7: a window's latency percentiles are NULL where it had no sample of that latency (they
+// were written as 0 ms: a non-streaming run's TTFT drew a line at 0). A window's histogram of a
+// latency is stored exactly when it had samples of it, so earlier rows are corrected from them.
+constexpr const char* kSchemaV7 = R"sql(
+UPDATE windows SET ttft_p50_ms = NULL, ttft_p99_ms = NULL WHERE NOT EXISTS (SELECT 1 FROM histograms h
+  WHERE h.run_id = windows.run_id AND h.window_idx = windows.idx AND h.metric = 'ttft');
+UPDATE windows SET itl_p50_ms = NULL, itl_p99_ms = NULL WHERE NOT EXISTS (SELECT 1 FROM histograms h
+  WHERE h.run_id = windows.run_id AND h.window_idx = windows.idx AND h.metric = 'itl');
+UPDATE windows SET e2e_p50_ms = NULL, e2e_p99_ms = NULL WHERE NOT EXISTS (SELECT 1 FROM histograms h
+  WHERE h.run_id = windows.run_id AND h.window_idx = windows.idx AND h.metric = 'e2e');
+UPDATE windows SET send_lag_p50_ms = NULL, send_lag_p99_ms = NULL, send_lag_max_ms = NULL
+  WHERE NOT EXISTS (SELECT 1 FROM histograms h
+  WHERE h.run_id = windows.run_id AND h.window_idx = windows.idx AND h.metric = 'send_lag');
+)sql";
+
+constexpr std::array<Migration, 7> kMigrations = {{{1, kSchemaV1},
                                                    {2, kSchemaV2},
                                                    {3, kSchemaV3},
                                                    {4, kSchemaV4},
                                                    {5, kSchemaV5},
-                                                   {6, kSchemaV6}}};
+                                                   {6, kSchemaV6},
+                                                   {7, kSchemaV7}}};
 
 }  // namespace
 

@@ -65,6 +65,10 @@ Statement& Statement::bindDouble(int index, double value) {
   return *this;
 }
 
+Statement& Statement::bindDouble(int index, const std::optional<double>& value) {
+  return value ? bindDouble(index, *value) : bindNull(index);
+}
+
 Statement& Statement::bindText(int index, std::string_view value) {
   int rc = sqlite3_bind_text64(m_stmt, index, value.data(), value.size(), SQLITE_TRANSIENT,
                                SQLITE_UTF8);

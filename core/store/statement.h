@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -21,6 +22,8 @@ class Statement {
 
   Statement& bindInt(int index, int64_t value);
   Statement& bindDouble(int index, double value);
+  /// The value, or NULL when there is none.
+  Statement& bindDouble(int index, const std::optional<double>& value);
   Statement& bindText(int index, std::string_view value);
   Statement& bindBlob(int index, std::string_view bytes);
   Statement& bindNull(int index);

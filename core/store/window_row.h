@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace plumbline::store {
@@ -18,15 +19,17 @@ struct WindowRow {
   int64_t outputTokens = 0;
   int64_t inFlight = 0;
   int64_t connectionsOpen = 0;  ///< client connections open at the window's end
-  double ttftP50Ms = 0;
-  double ttftP99Ms = 0;
-  double itlP50Ms = 0;
-  double itlP99Ms = 0;
-  double e2eP50Ms = 0;
-  double e2eP99Ms = 0;
-  double sendLagP50Ms = 0;
-  double sendLagP99Ms = 0;
-  double sendLagMaxMs = 0;
+  // Latencies of the window; none (NULL) where it had no sample of that metric: a
+  // non-streaming run has no TTFT, a window where nothing was sent no send lag.
+  std::optional<double> ttftP50Ms;
+  std::optional<double> ttftP99Ms;
+  std::optional<double> itlP50Ms;
+  std::optional<double> itlP99Ms;
+  std::optional<double> e2eP50Ms;
+  std::optional<double> e2eP99Ms;
+  std::optional<double> sendLagP50Ms;
+  std::optional<double> sendLagP99Ms;
+  std::optional<double> sendLagMaxMs;
   double workerCpuMax = 0;
   double workerCpuMean = 0;
   double loopDelayMaxMs = 0;

@@ -4,13 +4,19 @@
 #include <QChart>
 #include <QChartView>
 #include <QFile>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLogValueAxis>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QValueAxis>
 #include <QXYSeries>
 #include <QtTest>
+#include <cmath>
 
 #include "tests/fixtures/run_fixture.h"
+#include "ui/compare/compare_charts.h"
 #include "ui/compare/compare_view.h"
 #include "ui/compare/metric_table_model.h"
 
@@ -142,6 +148,33 @@ class CompareViewTest : public QObject {
     QVERIFY(f.open(QIODevice::ReadOnly));
     QVERIFY(f.readAll().contains("<svg"));
     QVERIFY(view->exportCurrentChart(m_dir.filePath(QStringLiteral("x.gif"))).contains(QStringLiteral("use .png or .svg")));
+  }
+
+  // QA: lines were joined straight across windows with no value (inter-token p50 ramping
+  // 8 → 250 ms over 13 s whose windows all said 250 ms or nothing).
+  void aLineOverTimeBreaksWhereWindowsHadNoValue() {
+    compare::Comparison c;
+    c.runs.resize(2);
+    c.runs[0].row.id = 1;
+    c.runs[1].row.id = 2;
+    c.series.resize(2);
+    const auto itl = static_cast<size_t>(compare::SeriesMetric::ItlP99Ms);
+    c.series[0][itl] = {
+        {0, 8, false}, {1, 9, false}, {9, 250, true}, {10, 250, false}, {14, 7, true}};
+    c.series[1][itl] = {{0, 5, false}, {1, 6, false}};
+    QChartView shown(ui::compare::overlaidSeriesChart(c, compare::SeriesMetric::ItlP99Ms));
+    shown.show();  // legend markers are visible only on a shown chart
+    QChart* chart = shown.chart();
+    QList<QList<QPointF>> lines;
+    for (QAbstractSeries* s : chart->series()) lines.append(qobject_cast<QXYSeries*>(s)->points());
+    QCOMPARE(lines.size(), 4);  // run 1 in three pieces, run 2 in one
+    QCOMPARE(lines[0], (QList<QPointF>{{0, 8}, {1, 9}}));
+    QCOMPARE(lines[1], (QList<QPointF>{{9, 250}, {10, 250}}));
+    QCOMPARE(lines[2], (QList<QPointF>{{14, 7}}));  // alone: drawn as a point
+    QVERIFY(qobject_cast<QXYSeries*>(chart->series()[2])->pointsVisible());
+    int named = 0;  // the legend names each run once
+    for (QLegendMarker* m : chart->legend()->markers()) named += m->isVisible() ? 1 : 0;
+    QCOMPARE(named, 2);
   }
 
   void badSelectionsSayWhy() {

@@ -62,6 +62,52 @@ class RunChartsTest : public QObject {
         !charts.seriesNames(QStringLiteral("cpu")).contains(QStringLiteral("waited for a CPU")));
   }
 
+  // QA: a non-streaming run's TTFT and inter-token charts drew a line at 0 ms; the tables
+  // said "–". A window without a sample of a latency holds none.
+  void aLatencyNoWindowMeasuredDrawsNoLine() {
+    RunCharts charts;
+    WindowRow a = window(0, 10, 10, 0), b = window(1, 10, 10, 0);
+    for (WindowRow* w : {&a, &b}) {
+      w->ttftP50Ms = w->ttftP99Ms = std::nullopt;
+      w->e2eP50Ms = 300;
+      w->e2eP99Ms = 400;
+    }
+    charts.setWindows({a, b});
+    QVERIFY(charts.seriesNames(QStringLiteral("ttft")).isEmpty());
+    QVERIFY(charts.seriesNames(QStringLiteral("itl")).isEmpty());
+    QCOMPARE(charts.drawnPoints(QStringLiteral("e2e"), QStringLiteral("p99")),
+             (QList<QPointF>{{1, 400}, {2, 400}}));
+  }
+
+  // QA: inter-token p50 ramped 8 → 250 ms over 9–22 s while the windows 9–20 all said 250 ms:
+  // they were dropped for completing nothing, and the line was joined across them.
+  void aLatencyLineKeepsWindowsWithoutCompletionsAndBreaksWhereThereWasNoSample() {
+    RunCharts charts;
+    std::vector<WindowRow> windows;
+    for (int64_t i = 0; i < 6; ++i) {
+      WindowRow w = window(i, 10, 10, 80);
+      w.completed = i == 0 || i == 5 ? 3 : 0;
+      w.itlP50Ms = i == 0 ? 8.0 : 250.0;
+      if (i == 4) w.itlP50Ms.reset();  // streams stalled: no gap ended in the window
+      if (i == 5) w.itlP50Ms = 9;
+      windows.push_back(w);
+    }
+    charts.setWindows(windows);
+    QCOMPARE(charts.drawnPieces(QStringLiteral("itl"), QStringLiteral("p50")),
+             (QList<QList<QPointF>>{{{1, 8}, {2, 250}, {3, 250}, {4, 250}}, {{6, 9}}}));
+    // Live: a tick whose second measured no TTFT breaks the line the same way.
+    charts.clear();
+    LiveTick quiet = tick(750, 100, 0);
+    quiet.ttft = {};
+    charts.appendTick(tick(250, 100, 0));
+    charts.appendTick(tick(500, 100, 0));
+    charts.appendTick(quiet);
+    charts.appendTick(tick(1000, 100, 0));
+    charts.flush();
+    QCOMPARE(charts.drawnPieces(QStringLiteral("ttft"), QStringLiteral("p99")),
+             (QList<QList<QPointF>>{{{0.25, 40}, {0.5, 40}}, {{1, 40}}}));
+  }
+
   void theWorkersWaitForACpuIsDrawnAsAShareOfTheTime() {
     RunCharts charts;
     WindowRow a = window(0, 10, 10, 80), b = window(1, 10, 10, 80), c = window(2, 10, 10, 80);
@@ -201,6 +247,23 @@ class RunChartsTest : public QObject {
     double maxY = 0;
     for (const QPointF& p : pts) maxY = std::max(maxY, p.y());
     QCOMPARE(maxY, 49.0);  // peaks survive decimation
+  }
+
+  void anHourOfBrokenLinesStaysBounded() {
+    MetricChart chart(QStringLiteral("t"), QStringLiteral("ms"));
+    for (int i = 1; i <= 4 * 3600; ++i) {
+      if (i % 2)
+        chart.append(QStringLiteral("p99"), i * 0.25, 10);
+      else
+        chart.breakLine(QStringLiteral("p99"), i * 0.25);  // every other tick measured nothing
+    }
+    chart.flush();
+    const auto pieces = chart.drawnPieces(QStringLiteral("p99"));
+    qsizetype points = 0;
+    for (const auto& piece : pieces) points += piece.size();
+    QVERIFY2(points <= static_cast<qsizetype>(MetricChart::kMaxPoints),
+             qPrintable(QString::number(points)));
+    QVERIFY(pieces.size() > 100);  // still broken, at the bins' resolution
   }
 
   void redrawsAreCoalesced() {

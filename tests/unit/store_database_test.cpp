@@ -36,8 +36,8 @@ TEST(StoreDatabase, WriterCreatesDirectoryAndLatestSchema) {
   TempDir dir;
   std::string path = dir.file("a/b/runs.db");
   Database db = Database::open(path, Database::Mode::ReadWrite);
-  EXPECT_EQ(db.userVersion(), 6);
-  EXPECT_EQ(Database::kSchemaVersion, 6);
+  EXPECT_EQ(db.userVersion(), 7);
+  EXPECT_EQ(Database::kSchemaVersion, 7);
   Statement mode = db.prepare("PRAGMA journal_mode");
   ASSERT_TRUE(mode.step());
   EXPECT_EQ(mode.columnText(0), "wal");
@@ -125,6 +125,29 @@ TEST(StoreDatabase, Version4DatabaseMigratesItsRequestsToNoRetryAfter) {
   EXPECT_EQ(rows[0].retryAfterMs, -1);  // not recorded before v5: none, not 0 s
 }
 
+// QA: a non-streaming run's TTFT was drawn as a line at 0 ms: its windows held 0 for "no
+// sample". A window's histogram of a latency is stored exactly when it had samples of it.
+TEST(StoreDatabase, Version6DatabaseMigratesLatenciesWithoutSamplesToNone) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  ASSERT_NO_FATAL_FAILURE(writeOldDatabase(
+      path, 6,
+      "INSERT INTO runs (id, created_at, status) VALUES (1, 'x', 'complete');"
+      "INSERT INTO windows VALUES (1, 0, 0, 1000000000, 20, 19, 18, 1, '{}', 900, 400,"
+      " 3, 0, 0, 0, 0, 10, 20, 0.01, 0.02, 0.03, 0.4, 0.3, 1.25, 2, 0, 7, NULL);"
+      "INSERT INTO histograms VALUES (1, 'e2e', 0, x'00'), (1, 'send_lag', 0, x'00'),"
+      " (1, 'ttft', -1, x'00');"));
+  plumbline::store::RunReader reader(path);
+  const auto windows = reader.windows(1);
+  ASSERT_EQ(windows.size(), 1u);
+  EXPECT_EQ(windows[0].ttftP50Ms, std::nullopt);  // no sample: none, not 0 ms
+  EXPECT_EQ(windows[0].ttftP99Ms, std::nullopt);
+  EXPECT_EQ(windows[0].itlP99Ms, std::nullopt);
+  EXPECT_EQ(windows[0].e2eP50Ms, 10);
+  EXPECT_EQ(windows[0].e2eP99Ms, 20);
+  EXPECT_EQ(windows[0].sendLagMaxMs, 0.03);
+}
+
 TEST(StoreDatabase, StatusIsConstrained) {
   TempDir dir;
   Database db = Database::open(dir.file("runs.db"), Database::Mode::ReadWrite);
@@ -170,7 +193,7 @@ TEST(StoreDatabase, NewerSchemaIsRejected) {
   std::string path = dir.file("runs.db");
   {
     Database db = Database::open(path, Database::Mode::ReadWrite);
-    db.exec("PRAGMA user_version=7");
+    db.exec("PRAGMA user_version=" + std::to_string(Database::kSchemaVersion + 1));
   }
   for (auto mode : {Database::Mode::ReadOnly, Database::Mode::ReadWrite}) {
     try {
@@ -180,7 +203,9 @@ TEST(StoreDatabase, NewerSchemaIsRejected) {
       EXPECT_EQ(e.kind(), StoreErrorKind::TooNew);
       std::string what = e.what();
       EXPECT_NE(what.find(path), std::string::npos) << what;
-      EXPECT_NE(what.find("schema version 7"), std::string::npos) << what;
+      EXPECT_NE(what.find("schema version " + std::to_string(Database::kSchemaVersion + 1)),
+                std::string::npos)
+          << what;
     }
   }
 }

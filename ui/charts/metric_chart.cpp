@@ -25,6 +25,23 @@ double niceCeiling(double v) {
   return 10 * p;
 }
 
+/// Calls piece(first, last) for each run of points (indices, last excluded) no break splits:
+/// points a and b are apart when a break lies after a and before b.
+template <typename Piece>
+void forEachPiece(const std::vector<metrics::SeriesPoint>& points,
+                  const std::vector<double>& breaks, Piece&& piece) {
+  size_t first = 0;
+  auto b = breaks.begin();
+  for (size_t i = 1; i < points.size(); ++i) {
+    while (b != breaks.end() && *b <= points[i - 1].x) ++b;
+    if (b != breaks.end() && *b < points[i].x) {
+      piece(first, i);
+      first = i;
+    }
+  }
+  if (first < points.size()) piece(first, points.size());
+}
+
 }  // namespace
 
 MetricChart::MetricChart(const QString& title, const QString& yUnit, QWidget* parent)
@@ -118,6 +135,23 @@ void MetricChart::append(const QString& series, double xSeconds, double y) {
   l.dirty = true;
 }
 
+void MetricChart::breakLine(const QString& series, double xSeconds) {
+  auto it = m_lines.find(series);
+  if (it == m_lines.end() || !std::isfinite(xSeconds)) return;
+  Line& l = *it->second;
+  if (l.data.empty() || xSeconds <= l.data.last().x) return;
+  if (!l.breaks.empty() && l.breaks.back() > l.data.last().x) return;  // this gap has one
+  l.breaks.push_back(xSeconds);
+  l.dirty = true;
+  if (l.breaks.size() <= kMaxPoints) return;
+  // Bounded like the points: once bins are wider than one point, one break per bin's width.
+  const double width = l.data.binWidth();
+  size_t kept = 0;
+  for (double x : l.breaks)
+    if (kept == 0 || x - l.breaks[kept - 1] >= width) l.breaks[kept++] = x;
+  l.breaks.resize(kept);
+}
+
 void MetricChart::clear() {
   for (auto& [name, l] : m_lines) {
     chart()->removeSeries(l->series);
@@ -207,10 +241,8 @@ void MetricChart::paintLines(QPainter* painter, const QRectF& plot, const QRectF
   painter->setRenderHint(QPainter::Antialiasing, false);
   const double sx = plot.width() / xSpan, sy = plot.height() / ySpan;
   for (const Line* l : m_paintOrder) {
-    if (l->drawn.empty() || !l->series->isVisible() || l->series->pen().style() == Qt::NoPen) continue;
-    m_polyline.clear();
-    for (const auto& p : l->drawn)
-      m_polyline.append(QPointF(plot.left() + (p.x - m_x->min()) * sx, plot.bottom() - (p.y - m_y->min()) * sy));
+    if (l->drawn.empty() || !l->series->isVisible() || l->series->pen().style() == Qt::NoPen)
+      continue;
     // The series' 2 px pen as three 1 px passes a pixel apart: Qt strokes a wide pen with a
     // join at every point (an atan2 each, most of a tick's paint), a 1 px pen with Bresenham.
     const QPen wide = l->series->pen();
@@ -223,15 +255,22 @@ void MetricChart::paintLines(QPainter* painter, const QRectF& plot, const QRectF
     }
     painter->setPen(thin);
     const int passes = wide.widthF() > 1.5 ? 3 : 1;
-    for (int pass = 0; pass < passes; ++pass) {
-      const QPointF shift(pass == 1 ? 1 : 0, pass == 2 ? 1 : 0);
-      painter->translate(shift);
-      if (m_polyline.size() == 1)
-        painter->drawPoint(m_polyline.first());
-      else
+    forEachPiece(l->drawn, l->breaks, [&](size_t first, size_t last) {
+      m_polyline.clear();
+      for (size_t i = first; i < last; ++i)
+        m_polyline.append(QPointF(plot.left() + (l->drawn[i].x - m_x->min()) * sx,
+                                  plot.bottom() - (l->drawn[i].y - m_y->min()) * sy));
+      if (m_polyline.size() == 1) {  // a point between two gaps: a dot, not a pixel
+        painter->fillRect(QRectF(m_polyline.first() - QPointF(1, 1), QSizeF(3, 3)), wide.color());
+        return;
+      }
+      for (int pass = 0; pass < passes; ++pass) {
+        const QPointF shift(pass == 1 ? 1 : 0, pass == 2 ? 1 : 0);
+        painter->translate(shift);
         painter->drawPolyline(m_polyline);
-      painter->translate(-shift);
-    }
+        painter->translate(-shift);
+      }
+    });
   }
   painter->restore();
 }
@@ -273,6 +312,18 @@ QList<QPointF> MetricChart::drawnPoints(const QString& series) const {
   if (it == m_lines.end()) return out;
   out.reserve(static_cast<qsizetype>(it->second->drawn.size()));
   for (const auto& p : it->second->drawn) out.append(QPointF(p.x, p.y));
+  return out;
+}
+
+QList<QList<QPointF>> MetricChart::drawnPieces(const QString& series) const {
+  QList<QList<QPointF>> out;
+  auto it = m_lines.find(series);
+  if (it == m_lines.end()) return out;
+  const Line& l = *it->second;
+  forEachPiece(l.drawn, l.breaks, [&](size_t first, size_t last) {
+    QList<QPointF>& piece = out.emplace_back();
+    for (size_t i = first; i < last; ++i) piece.append(QPointF(l.drawn[i].x, l.drawn[i].y));
+  });
   return out;
 }
 

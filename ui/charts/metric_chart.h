@@ -46,6 +46,10 @@ class MetricChart : public QChartView {
   /// Adds a point to the named series (created on first use, in a stable colour order;
   /// series created later are drawn on top).
   void append(const QString& series, double xSeconds, double y);
+  /// No line is drawn across x in the named series: the points before and after it stay apart
+  /// (a window or tick without a sample of that metric). Nothing to break before the series'
+  /// first point; one break per gap.
+  void breakLine(const QString& series, double xSeconds);
   /// Draws the named series (now and after clear()) with this pen style, 2 px wide, so a
   /// line drawn on top of an equal one leaves it visible.
   void setLineStyle(const QString& series, Qt::PenStyle style);
@@ -62,6 +66,8 @@ class MetricChart : public QChartView {
 
   /// What the chart currently draws for a series (empty when unknown), for tests and export.
   QList<QPointF> drawnPoints(const QString& series) const;
+  /// The pieces a series is drawn in: its points split where the line is broken.
+  QList<QList<QPointF>> drawnPieces(const QString& series) const;
   QStringList seriesNames() const;
   QString title() const { return m_title; }
   /// How often Qt Charts' part of the picture was rendered (not blitted), for tests.
@@ -80,6 +86,8 @@ class MetricChart : public QChartView {
     QLineSeries* series = nullptr;  ///< empty: the legend entry and the pen
     metrics::SeriesDecimator data{kMaxBins};
     std::vector<metrics::SeriesPoint> drawn;  ///< what is painted, capacity kMaxPoints
+    /// x of each break, increasing; thinned to one per bin as the data's bins widen
+    std::vector<double> breaks;
     bool dirty = false;
   };
   Line& line(const QString& name);

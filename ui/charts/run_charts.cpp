@@ -24,6 +24,20 @@ double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
 /// Worker CPU's third series: where the worker wanted its core and something else had it.
 const QString kWaitedForCpu = QStringLiteral("waited for a CPU");
 
+void plotOrBreak(MetricChart* c, const QString& series, double x, const std::optional<double>& y) {
+  if (y)
+    c->append(series, x, *y);
+  else
+    c->breakLine(series, x);
+}
+
+/// A latency's p50 and p99 at x ("p50" + suffix…); with no sample, a break in both lines.
+void plotPercentiles(MetricChart* c, double x, const std::optional<double>& p50,
+                     const std::optional<double>& p99, const QString& suffix = {}) {
+  plotOrBreak(c, QStringLiteral("p50") + suffix, x, p50);
+  plotOrBreak(c, QStringLiteral("p99") + suffix, x, p99);
+}
+
 struct ChartSpec {
   const char* key;
   const char* title;
@@ -161,21 +175,15 @@ void RunCharts::appendWindow(const store::WindowRow& w) {
     appendRequestedAchieved(end, static_cast<double>(w.planned) / sendingLen,
                             static_cast<double>(w.sent) / sendingLen);
   }
-  if (w.completed > 0) {
-    chart(kTtft)->append(QStringLiteral("p50"), end, w.ttftP50Ms);
-    chart(kTtft)->append(QStringLiteral("p99"), end, w.ttftP99Ms);
-    chart(kItl)->append(QStringLiteral("p50"), end, w.itlP50Ms);
-    chart(kItl)->append(QStringLiteral("p99"), end, w.itlP99Ms);
-    chart(kE2e)->append(QStringLiteral("p50"), end, w.e2eP50Ms);
-    chart(kE2e)->append(QStringLiteral("p99"), end, w.e2eP99Ms);
-  }
+  // A latency the window has no sample of (none without streaming, none where nothing ended)
+  // gets no point and breaks its line; inter-token gaps arrive without completions.
+  plotPercentiles(chart(kTtft), end, w.ttftP50Ms, w.ttftP99Ms);
+  plotPercentiles(chart(kItl), end, w.itlP50Ms, w.itlP99Ms);
+  plotPercentiles(chart(kE2e), end, w.e2eP50Ms, w.e2eP99Ms);
+  plotPercentiles(chart(kSendLag), end, w.sendLagP50Ms, w.sendLagP99Ms);
   // Completions go on past the end, through the whole window: these rates use its full length.
   chart(kTokens)->append(QStringLiteral("output tokens/s"), end, static_cast<double>(w.outputTokens) / len);
   chart(kInFlight)->append(QStringLiteral("in flight"), end, static_cast<double>(w.inFlight));
-  if (w.sent > 0) {
-    chart(kSendLag)->append(QStringLiteral("p50"), end, w.sendLagP50Ms);
-    chart(kSendLag)->append(QStringLiteral("p99"), end, w.sendLagP99Ms);
-  }
   chart(kCpu)->append(QStringLiteral("max"), end, w.workerCpuMax * 100);
   chart(kCpu)->append(QStringLiteral("mean"), end, w.workerCpuMean * 100);
   // The most one worker waited, runnable, for a CPU others held, as a share of the window.
@@ -199,18 +207,20 @@ void RunCharts::appendTick(const ::plumbline::live::LiveTick& t) {
   m_prevTickNs = t.atNs;
   m_coveredUntilS = x;
   appendRequestedAchieved(x, t.requestedRps, t.achievedRps);
-  auto pct = [x](MetricChart* c, const ::plumbline::live::LivePercentiles& p, const QString& suffix) {
-    if (p.count == 0) return;
-    c->append(QStringLiteral("p50") + suffix, x, p.p50);
-    c->append(QStringLiteral("p99") + suffix, x, p.p99);
+  // A latency no request of the tick's second measured: no point, and its line breaks.
+  auto pct = [x](MetricChart* c, const ::plumbline::live::LivePercentiles& p,
+                 const QString& suffix = {}) {
+    const bool some = p.count > 0;
+    plotPercentiles(c, x, some ? std::optional(p.p50) : std::nullopt,
+                    some ? std::optional(p.p99) : std::nullopt, suffix);
   };
   const QString planned = QStringLiteral(" from planned");
-  pct(chart(kTtft), t.ttft, {});
+  pct(chart(kTtft), t.ttft);
   pct(chart(kTtft), t.ttftFromPlanned, planned);
-  pct(chart(kItl), t.itl, {});
-  pct(chart(kE2e), t.e2e, {});
+  pct(chart(kItl), t.itl);
+  pct(chart(kE2e), t.e2e);
   pct(chart(kE2e), t.e2eFromPlanned, planned);
-  pct(chart(kSendLag), t.sendLag, {});
+  pct(chart(kSendLag), t.sendLag);
   chart(kTokens)->append(QStringLiteral("output tokens/s"), x, t.outputTokensPerS);
   chart(kInFlight)->append(QStringLiteral("in flight"), x, static_cast<double>(t.inFlight));
   chart(kCpu)->append(QStringLiteral("max"), x, t.workerCpuMax * 100);
@@ -264,6 +274,11 @@ bool RunCharts::exportTo(const QString& path) {
 QList<QPointF> RunCharts::drawnPoints(const QString& chartKey, const QString& series) const {
   auto it = m_charts.find(chartKey.toStdString());
   return it == m_charts.end() ? QList<QPointF>{} : it->second->drawnPoints(series);
+}
+
+QList<QList<QPointF>> RunCharts::drawnPieces(const QString& chartKey, const QString& series) const {
+  auto it = m_charts.find(chartKey.toStdString());
+  return it == m_charts.end() ? QList<QList<QPointF>>{} : it->second->drawnPieces(series);
 }
 
 QStringList RunCharts::seriesNames(const QString& chartKey) const {

@@ -67,6 +67,8 @@ class RunCharts : public QWidget {
 
   /// The points a chart draws for one series (after the last redraw).
   QList<QPointF> drawnPoints(const QString& chart, const QString& series) const;
+  /// The same split into the pieces the line is drawn in (broken where there was no sample).
+  QList<QList<QPointF>> drawnPieces(const QString& chart, const QString& series) const;
   QStringList seriesNames(const QString& chart) const;
   int redrawCount() const { return m_redraws; }
   /// The whole-run latency CDFs of a loaded stored run (hidden unless it had histograms).

@@ -4,6 +4,8 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QValueAxis>
 
 #include "ui/common/line_chart.h"
@@ -46,9 +48,20 @@ QChart* overlaidSeriesChart(const Comparison& c, plumbline::compare::SeriesMetri
   QChart* chart = makeLineChart(label + QStringLiteral(" over time"),
                                 QStringLiteral("s since each run's start"), label);
   for (size_t i = 0; i < c.runs.size(); ++i) {
-    QVector<QPointF> points;
-    for (const auto& p : c.series[i][static_cast<size_t>(metric)]) points.append(QPointF(p.tS, p.value));
-    addLine(chart, runName(c, i), points, runColor(static_cast<int>(i)));
+    // A line per stretch of windows with a value: joined across windows without one, it
+    // would show values nobody measured. The legend names the run once.
+    std::vector<QVector<QPointF>> pieces(1);
+    for (const auto& p : c.series[i][static_cast<size_t>(metric)]) {
+      if (p.gapBefore && !pieces.back().isEmpty()) pieces.emplace_back();
+      pieces.back().append(QPointF(p.tS, p.value));
+    }
+    for (size_t k = 0; k < pieces.size(); ++k) {
+      addLine(chart, runName(c, i), pieces[k], runColor(static_cast<int>(i)),
+              /*markers=*/pieces[k].size() == 1);
+      if (k > 0)
+        for (QLegendMarker* m : chart->legend()->markers(chart->series().back()))
+          m->setVisible(false);
+    }
   }
   fitAxes(chart);
   return chart;
