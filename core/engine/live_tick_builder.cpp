@@ -46,6 +46,9 @@ void LiveTickBuilder::addStats(const StatsReport& stats) {
   for (const auto& send : stats.sends) s.latency[kSendLag].merge(send.sendLag);
   s.loopDelayMaxNs = std::max(s.loopDelayMaxNs, stats.sample.loopDelayMaxNs);
   if (stats.sample.cpuWaitNs >= 0) s.cpuWaitNs[stats.sample.workerId] += stats.sample.cpuWaitNs;
+  CpuSamples& cpu = s.cpu[stats.sample.workerId];
+  cpu.sum += stats.sample.cpuFraction;
+  ++cpu.count;
   auto it = m_latestSample.find(stats.sample.workerId);
   if (it != m_latestSample.end() && stats.sample.atNs < it->second.atNs) return;  // out of order
   m_latestSample[stats.sample.workerId] = stats.sample;
@@ -97,10 +100,15 @@ live::LiveTick LiveTickBuilder::build(int64_t atNs, const metrics::RunAggregator
   std::array<metrics::LatencyHistogram, 6> merged;
   int64_t loopDelayMaxNs = 0;
   std::map<uint32_t, int64_t> cpuWaitNs;  // by worker, over the second
+  std::map<uint32_t, CpuSamples> cpu;     // by worker, over the second
   for (auto it = m_slices.lower_bound(last - kSlicesPerSecond + 1); it != m_slices.end() && it->first <= last; ++it) {
     for (size_t i = 0; i < merged.size(); ++i) merged[i].merge(it->second.latency[i]);
     loopDelayMaxNs = std::max(loopDelayMaxNs, it->second.loopDelayMaxNs);
     for (const auto& [id, ns] : it->second.cpuWaitNs) cpuWaitNs[id] += ns;
+    for (const auto& [id, c] : it->second.cpu) {
+      cpu[id].sum += c.sum;
+      cpu[id].count += c.count;
+    }
   }
   int64_t cpuWaitMaxNs = -1;
   for (const auto& [id, ns] : cpuWaitNs) cpuWaitMaxNs = std::max(cpuWaitMaxNs, ns);
@@ -110,13 +118,18 @@ live::LiveTick LiveTickBuilder::build(int64_t atNs, const metrics::RunAggregator
   t.loopDelayMaxMs = nsToMs(loopDelayMaxNs);
   dropSlicesBefore(last - kSlicesPerSecond + 1);
 
+  // Worker CPU as a window has it: the busiest worker's mean over its samples, and the mean of
+  // every sample, of the last second only. A worker's latest sample kept as current held the
+  // chart at its last value after the workers had stopped reporting (QA: flat after sending).
   double cpuSum = 0;
-  for (const auto& [id, s] : m_latestSample) {
-    t.inFlight += s.inFlight;
-    t.workerCpuMax = std::max(t.workerCpuMax, s.cpuFraction);
-    cpuSum += s.cpuFraction;
+  int cpuSamples = 0;
+  for (const auto& [id, c] : cpu) {
+    t.workerCpuMax = std::max(t.workerCpuMax, c.sum / c.count);
+    cpuSum += c.sum;
+    cpuSamples += c.count;
   }
-  if (!m_latestSample.empty()) t.workerCpuMean = cpuSum / static_cast<double>(m_latestSample.size());
+  if (cpuSamples > 0) t.workerCpuMean = cpuSum / cpuSamples;
+  for (const auto& [id, s] : m_latestSample) t.inFlight += s.inFlight;
   for (const auto& [id, n] : m_connectionsOpen) t.connectionsOpen += static_cast<int64_t>(n);
   return t;
 }

@@ -17,7 +17,8 @@ namespace plumbline::engine {
 
 /// Turns records, worker samples and the aggregator's counters into one LiveTick every
 /// kTickIntervalNs. Latencies cover requests that ended in the second before the tick, in
-/// 250 ms slices; rates are differences of the cumulative counters over that second.
+/// 250 ms slices; rates are differences of the cumulative counters over that second; worker
+/// CPU is over the samples of that second, reduced as a window reduces its own.
 /// Single-threaded (the coordinator's thread).
 class LiveTickBuilder {
  public:
@@ -32,12 +33,17 @@ class LiveTickBuilder {
   live::LiveTick build(int64_t atNs, const metrics::RunAggregator& aggregator);
 
  private:
+  struct CpuSamples {
+    double sum = 0;  ///< of the samples' shares of one core
+    int count = 0;
+  };
   /// Latencies, worst loop delay and each worker's wait for a CPU of one 250 ms slice, by
   /// end (or sample) time.
   struct Slice {
     std::array<metrics::LatencyHistogram, 6> latency;  ///< in LivePercentiles order
     int64_t loopDelayMaxNs = 0;
     std::map<uint32_t, int64_t> cpuWaitNs;  ///< by worker, samples that knew it
+    std::map<uint32_t, CpuSamples> cpu;     ///< by worker
   };
   struct Counters {
     int64_t atNs = 0;

@@ -161,8 +161,10 @@ TEST(LiveTickBuilder, HarnessStateComesFromEachWorkersLatestSample) {
   auto t = b.build(250 * kMs, a);
   EXPECT_EQ(t.inFlight, 3 + 1);
   EXPECT_EQ(t.connectionsOpen, 4 + 2);
-  EXPECT_DOUBLE_EQ(t.workerCpuMax, 0.75);
-  EXPECT_DOUBLE_EQ(t.workerCpuMean, 0.625);
+  // CPU as a window reduces it: every sample of the second, the busiest worker's mean (worker
+  // 0: 0.5 and 0.9) and the mean of all four.
+  EXPECT_DOUBLE_EQ(t.workerCpuMax, 0.7);
+  EXPECT_DOUBLE_EQ(t.workerCpuMean, 0.6);
   EXPECT_DOUBLE_EQ(t.loopDelayMaxMs, 2);
   EXPECT_EQ(t.itl.count, 1u);
   EXPECT_NEAR(t.itl.p50, 3, 0.05);
@@ -172,6 +174,28 @@ TEST(LiveTickBuilder, HarnessStateComesFromEachWorkersLatestSample) {
   t = b.build(500 * kMs, a);
   EXPECT_EQ(t.inFlight, 1);
   EXPECT_EQ(t.connectionsOpen, 2);
+}
+
+// QA: Live's worker CPU stayed flat at its last value after sending stopped: each worker's
+// latest sample counted as current however old. A tick has the CPU of its last second, as a
+// window has the CPU of its own time, so Live and History agree.
+TEST(LiveTickBuilder, WorkerCpuIsThatOfTheLastSecondsSamples) {
+  LiveTickBuilder b;
+  metrics::RunAggregator a;
+  b.addStats(stats(0, 300, 0.8, 1, 1));
+  b.addStats(stats(0, 600, 0.4, 1, 1));
+  b.addStats(stats(1, 700, 0.2, 0, 1));
+  auto t = b.build(1000 * kMs, a);
+  EXPECT_DOUBLE_EQ(t.workerCpuMax, 0.6);  // worker 0's mean over the second
+  EXPECT_NEAR(t.workerCpuMean, 1.4 / 3, 1e-12);
+  b.addStats(stats(1, 1100, 0.1, 0, 1));
+  t = b.build(1750 * kMs, a);  // worker 0's samples are older than the second
+  EXPECT_DOUBLE_EQ(t.workerCpuMax, 0.1);
+  EXPECT_DOUBLE_EQ(t.workerCpuMean, 0.1);
+  t = b.build(2500 * kMs, a);  // nobody reported for a second: no CPU used, as a window says
+  EXPECT_DOUBLE_EQ(t.workerCpuMax, 0);
+  EXPECT_DOUBLE_EQ(t.workerCpuMean, 0);
+  EXPECT_EQ(t.inFlight, 1);  // still the latest known: requests do not end by going quiet
 }
 
 // The tick's CPU wait is the most one worker waited over the last second (its samples summed);
