@@ -29,6 +29,7 @@ struct Recorded {
   std::vector<store::WindowRow> windows;
   size_t notices = 0;
   std::optional<live::LiveEnd> end;
+  std::optional<live::LiveHello> hello;
 };
 
 Recorded decode(const QByteArray& bytes) {
@@ -40,6 +41,7 @@ Recorded decode(const QByteArray& bytes) {
     if (auto* w = std::get_if<store::WindowRow>(&*m)) r.windows.push_back(*w);
     if (std::holds_alternative<live::LiveNotice>(*m)) ++r.notices;
     if (auto* e = std::get_if<live::LiveEnd>(&*m)) r.end = *e;
+    if (auto* h = std::get_if<live::LiveHello>(&*m)) r.hello = *h;
   }
   return r;
 }
@@ -126,6 +128,79 @@ class LiveViewReplayTest : public QObject {
                             "planned before the stop (run incomplete)"));
   }
 
+  // QA: after Stop the requested and achieved rates fell to 0 at the end (History stops them
+  // at the run's end); "received SIGTERM" was listed twice, as the live notice and again as
+  // the end's note.
+  void aStoppedRunsRatesEndWhereSendingEndedAndItsNotesAreNotRepeated() {
+    ui::StudioContext ctx;
+    ui::live::LiveView view(ctx);
+    live::LiveHello hello;
+    hello.runId = 9;
+    hello.durationS = 60;
+    hello.plannedTotal = 600;
+    std::string batch = live::encodeLiveGreeting() + live::encodeLiveFrame(hello);
+    for (int i = 1; i <= 24; ++i) {  // stopped at 4.4 s, drained until 6 s
+      live::LiveTick t;
+      t.atNs = int64_t{i} * 250'000'000;
+      t.requestedRps = i <= 17 ? 10 : std::max(0, 10 - 3 * (i - 17));
+      t.achievedRps = t.requestedRps;
+      batch += live::encodeLiveFrame(t);
+      if (i == 17)
+        batch += live::encodeLiveFrame(live::LiveNotice{
+            4'400'000'000, "warning", "received SIGTERM: stopping; requests in flight get 10.0 s"});
+    }
+    live::LiveEnd end;
+    end.status = "incomplete";
+    end.summary = {{"verdict", "kept_up"}, {"duration_s", 4.4}, {"sent", 44}, {"planned", 44}};
+    end.notes = {"received SIGTERM", "stopped early at 4.4 s; windows after it were not planned"};
+    batch += live::encodeLiveFrame(end);
+    view.client()->feed(QByteArray(batch.data(), static_cast<qsizetype>(batch.size())));
+    view.charts()->flush();
+    const QList<QPointF> requested =
+        view.charts()->drawnPoints(QStringLiteral("rate"), QStringLiteral("requested"));
+    QCOMPARE(requested.last(), QPointF(4.25, 10));
+    QCOMPARE(view.charts()->drawnPoints(QStringLiteral("rate"), QStringLiteral("achieved")).last(),
+             QPointF(4.25, 10));
+    QStringList texts;
+    for (int r = 0; r < view.notices()->rowCount(); ++r)
+      texts << view.notices()->index(r).data(Qt::ToolTipRole).toString();
+    QCOMPARE(texts.filter(QStringLiteral("received SIGTERM")).size(), 1);
+    QVERIFY(texts.contains(
+        QStringLiteral("stopped early at 4.4 s; windows after it were not planned")));
+  }
+
+  // QA: after the schedule ended the line read "remaining 0:00 · ETA 00:46:35" for the 17 s
+  // the run went on waiting for its requests.
+  void afterTheScheduleTheProgressSaysItWaitsForWhatIsInFlight() {
+    ui::StudioContext ctx;
+    ui::live::LiveView view(ctx);
+    live::LiveHello hello;
+    hello.runId = 10;
+    hello.durationS = 2;
+    hello.plannedTotal = 40;
+    live::LiveTick during, after;
+    during.atNs = 1'000'000'000;
+    during.sent = 20;
+    during.inFlight = 5;
+    after.atNs = 2'750'000'000;
+    after.sent = 40;
+    after.inFlight = 12;
+    const std::string head =
+        live::encodeLiveGreeting() + live::encodeLiveFrame(hello) + live::encodeLiveFrame(during);
+    view.client()->feed(QByteArray(head.data(), static_cast<qsizetype>(head.size())));
+    QVERIFY(view.progressText().contains(QStringLiteral("remaining 0:01")));
+    const std::string tail = live::encodeLiveFrame(after);
+    view.client()->feed(QByteArray(tail.data(), static_cast<qsizetype>(tail.size())));
+    QCOMPARE(
+        view.progressText(),
+        QStringLiteral("elapsed 0:03 · schedule done · waiting for 12 in flight · sent 40 / 40"));
+    // The rates stop with the schedule, as History's do.
+    view.charts()->flush();
+    QCOMPARE(
+        view.charts()->drawnPoints(QStringLiteral("rate"), QStringLiteral("achieved")).last().x(),
+        1.0);
+  }
+
   void aCorruptStreamIsANamedErrorNotACrash() {
     QByteArray bytes = synthesizedStream();
     bytes[0] = 'X';  // wrong magic
@@ -193,11 +268,16 @@ class LiveViewReplayTest : public QObject {
 
     std::vector<double> xs;
     QList<QPointF> achieved, requested, inFlight, ttftP99, e2ePlannedP99;
+    // The rates are drawn for the sending period (the summary's duration), as History draws
+    // them: after it they only fall to 0.
+    const double sendingEnd = rec.end->summary.value("duration_s", rec.hello->durationS);
     for (const auto& t : rec.ticks) {
       const double x = static_cast<double>(t.atNs) / 1e9;
       xs.push_back(x);
-      achieved.append({x, t.achievedRps});
-      requested.append({x, t.requestedRps});
+      if (x <= sendingEnd + 1e-9) {
+        achieved.append({x, t.achievedRps});
+        requested.append({x, t.requestedRps});
+      }
       inFlight.append({x, static_cast<double>(t.inFlight)});
       if (t.ttft.count > 0) ttftP99.append({x, t.ttft.p99});
       if (t.e2eFromPlanned.count > 0) e2ePlannedP99.append({x, t.e2eFromPlanned.p99});

@@ -1,10 +1,12 @@
+#include <QChartView>
 #include <QDir>
 #include <QFileInfo>
-#include <QChartView>
-#include <QLineSeries>
 #include <QImage>
-#include <QValueAxis>
+#include <QLineSeries>
+#include <QSet>
 #include <QTest>
+#include <QValueAxis>
+#include <map>
 
 #include "ui/charts/metric_chart.h"
 #include "ui/charts/run_charts.h"
@@ -176,6 +178,56 @@ class RunChartsTest : public QObject {
     charts.appendTick(tick(500, 100, 0));
     charts.flush();
     QCOMPARE(xMax(), QList<double>(9, 10.0));
+  }
+
+  // QA: charts of one Live grid spanned 0–10 s, 0–20 s and 0–25 s: each axis followed its own
+  // lines, and a line that paused (nothing sent, no error, no completion) held it back.
+  void theGridSharesOneTimeRange() {
+    RunCharts charts;
+    for (int i = 1; i <= 100; ++i) {
+      LiveTick t = tick(i * 250, 100, 0);
+      if (i > 40) t.ttft = {};  // no completion after 10 s
+      charts.appendTick(t);
+    }
+    charts.flush();
+    for (auto* c : charts.findChildren<MetricChart*>())
+      QCOMPARE(static_cast<QValueAxis*>(c->chart()->axes(Qt::Horizontal).first())->max(), 25.0);
+  }
+
+  // QA: "from planned" was drawn over p50/p99 in the same width (the legend listed four lines,
+  // two could be seen), and a run attached to mid-way changed a line's colour where the
+  // replayed windows gave way to ticks.
+  void everyLatencySeriesIsVisibleAndKeepsItsColour() {
+    auto pens = [](RunCharts& charts, const QString& title) {
+      std::map<QString, QPen> out;
+      for (auto* view : charts.findChildren<QChartView*>())
+        if (view->chart()->title() == title)
+          for (auto* s : view->chart()->series())
+            out[s->name()] = static_cast<QLineSeries*>(s)->pen();
+      return out;
+    };
+    LiveTick t = tick(1250, 100, 0);
+    t.e2e = {300, 900, 5};
+    t.e2eFromPlanned = {300, 900, 5};  // equal: the dashed line must leave the solid one visible
+    RunCharts fresh;
+    fresh.appendTick(t);
+    RunCharts attached;
+    WindowRow replayed = window(0, 10, 10, 80);
+    replayed.e2eP50Ms = 280;
+    replayed.e2eP99Ms = 850;
+    attached.appendWindow(replayed);
+    attached.appendTick(t);
+    const auto a = pens(fresh, QStringLiteral("End-to-end latency"));
+    const auto b = pens(attached, QStringLiteral("End-to-end latency"));
+    QCOMPARE(a.size(), size_t(4));
+    for (const auto& [name, pen] : a) QCOMPARE(b.at(name).color(), pen.color());
+    QSet<QRgb> colours;
+    for (const auto& [name, pen] : a) colours.insert(pen.color().rgb());
+    QCOMPARE(colours.size(), 4);
+    QCOMPARE(a.at(QStringLiteral("p99 from planned")).style(), Qt::DashLine);
+    QCOMPARE(a.at(QStringLiteral("p99")).style(), Qt::SolidLine);
+    QCOMPARE(pens(fresh, QStringLiteral("Time to first token")).at(QStringLiteral("p99")).color(),
+             a.at(QStringLiteral("p99")).color());
   }
 
   void requestedIsDrawnDashedOnTopOfAchieved() {

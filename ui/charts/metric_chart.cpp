@@ -160,6 +160,8 @@ void MetricChart::clear() {
   m_lines.clear();
   m_paintOrder.clear();
   m_xMax = m_yMax = 0;
+  m_sharedXMax = 0;
+  m_drawnUntil.reset();
   rescale();
   viewport()->update();
 }
@@ -171,11 +173,26 @@ void MetricChart::setMinimumXSpan(double seconds) {
   viewport()->update();
 }
 
+void MetricChart::setSharedXMax(double seconds) {
+  if (seconds == m_sharedXMax) return;
+  m_sharedXMax = seconds;
+  rescale();
+  viewport()->update();
+}
+
+void MetricChart::setDrawnUntil(double xSeconds) {
+  if (m_drawnUntil == xSeconds) return;
+  m_drawnUntil = xSeconds;
+  for (auto& [name, l] : m_lines) l->dirty = true;
+}
+
 bool MetricChart::flush() {
   bool changed = false;
   for (auto& [name, l] : m_lines) {
     if (!l->dirty) continue;
     l->data.pointsInto(l->drawn);
+    if (m_drawnUntil)
+      while (!l->drawn.empty() && l->drawn.back().x > *m_drawnUntil + 1e-9) l->drawn.pop_back();
     for (const auto& p : l->drawn) m_yMax = std::max(m_yMax, p.y);
     if (!l->drawn.empty()) m_xMax = std::max(m_xMax, l->drawn.back().x);
     l->dirty = false;
@@ -297,7 +314,7 @@ void MetricChart::rescale() {
   // ("…"), which left a short chart's y axis unreadable.
   // (From the widget's height, not the plot area's, which is only known once laid out.)
   const int yTicks = std::clamp((height() - 120) / 20, 2, 5);
-  setNiceRange(m_x, std::max(m_minXSpan, m_xMax), 5);
+  setNiceRange(m_x, std::max({m_minXSpan, m_xMax, m_sharedXMax}), 5);
   setNiceRange(m_y, m_yMax > 0 ? m_yMax * 1.05 : 1.0, yTicks);
 }
 

@@ -9,6 +9,7 @@
 #include <QStringList>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/metrics/series_decimator.h"
@@ -61,6 +62,13 @@ class MetricChart : public QChartView {
   /// axis starts at 10 s and grows with it; a stored run's spans the run, however short.
   void setMinimumXSpan(double seconds);
   static constexpr double kLiveXSpanS = 10;
+  /// The x axis reaches at least this far (0: no such need): charts of one grid share the
+  /// time range of the one whose data reaches furthest.
+  void setSharedXMax(double seconds);
+  /// How far this chart's own points reach.
+  double dataXMax() const { return m_xMax; }
+  /// Points after x are not drawn, in any series (kept: a later call can move it).
+  void setDrawnUntil(double xSeconds);
   /// Pushes changed series to the chart and rescales the axes; false when nothing changed.
   bool flush();
 
@@ -109,6 +117,8 @@ class MetricChart : public QChartView {
   std::map<QString, QColor> m_colors;
   double m_xMax = 0, m_yMax = 0;
   double m_minXSpan = kLiveXSpanS;
+  double m_sharedXMax = 0;
+  std::optional<double> m_drawnUntil;
   QPixmap m_static;            ///< Qt Charts' part of the picture, as last rendered
   bool m_staticDirty = true;   ///< the scene changed since m_static was rendered
   bool m_renderingStatic = false;

@@ -83,6 +83,31 @@ RunCharts::RunCharts(QWidget* parent) : QWidget(parent) {
   for (int col = 0; col < 4; ++col) grid->setColumnStretch(col, 1);
   // Requested is drawn dashed on top of achieved: when they agree both stay visible.
   chart(kRate)->setLineStyle(QStringLiteral("requested"), Qt::DashLine);
+  // Every series keeps one colour whichever comes first (a run attached mid-way replays
+  // windows, which have no "from planned" line, before the ticks). "From planned" is dashed
+  // over the service latency: where no request waited to be sent they coincide, and both
+  // stay visible.
+  static const std::pair<const char*, const char*> kSeriesColors[] = {
+      {"achieved", "#1f77b4"},
+      {"requested", "#2ca02c"},
+      {"p50", "#1f77b4"},
+      {"p99", "#2ca02c"},
+      {"p50 from planned", "#ff7f0e"},
+      {"p99 from planned", "#9467bd"},
+      {"output tokens/s", "#1f77b4"},
+      {"in flight", "#1f77b4"},
+      {"max", "#1f77b4"},
+      {"mean", "#2ca02c"}};
+  for (auto& [key, c] : m_charts) {
+    if (key == kErrors) continue;
+    for (const auto& [series, color] : kSeriesColors)
+      c->setLineColor(QString::fromLatin1(series), QColor(QString::fromLatin1(color)));
+  }
+  chart(kCpu)->setLineColor(kWaitedForCpu, QColor(QStringLiteral("#ff7f0e")));
+  for (const char* key : {kTtft, kE2e}) {
+    chart(key)->setLineStyle(QStringLiteral("p50 from planned"), Qt::DashLine);
+    chart(key)->setLineStyle(QStringLiteral("p99 from planned"), Qt::DashLine);
+  }
   // Each error class keeps its colour from run to run (the theme's order would give the first
   // class of each run the same colour, whichever it is).
   static const char* const kClassColors[metrics::kErrorClassCount] = {
@@ -206,7 +231,10 @@ void RunCharts::appendTick(const ::plumbline::live::LiveTick& t) {
   const double dtS = m_prevTickNs >= 0 ? seconds(t.atNs - m_prevTickNs) : 0;
   m_prevTickNs = t.atNs;
   m_coveredUntilS = x;
-  appendRequestedAchieved(x, t.requestedRps, t.achievedRps);
+  // After the sending ends the rates over the last second only fall to 0: a stored run's
+  // stop at its end, and so do these.
+  if (!m_runEndS || x <= *m_runEndS + 1e-9)
+    appendRequestedAchieved(x, t.requestedRps, t.achievedRps);
   // A latency no request of the tick's second measured: no point, and its line breaks.
   auto pct = [x](MetricChart* c, const ::plumbline::live::LivePercentiles& p,
                  const QString& suffix = {}) {
@@ -263,7 +291,20 @@ void RunCharts::flush() {
   m_redrawTimer->stop();
   bool changed = false;
   for (auto& [key, c] : m_charts) changed = c->flush() || changed;
-  if (changed) ++m_redraws;
+  if (!changed) return;
+  ++m_redraws;
+  // One time range for the grid: a chart whose lines paused (no errors, nothing sent, no
+  // completion) kept a shorter axis than its neighbours.
+  double xMax = 0;
+  for (auto& [key, c] : m_charts) xMax = std::max(xMax, c->dataXMax());
+  for (auto& [key, c] : m_charts) c->setSharedXMax(xMax);
+}
+
+void RunCharts::setSendingEnd(double seconds) {
+  if (!(seconds > 0)) return;
+  m_runEndS = seconds;
+  chart(kRate)->setDrawnUntil(seconds);
+  scheduleRedraw();
 }
 
 bool RunCharts::exportTo(const QString& path) {

@@ -57,6 +57,9 @@ class RunCharts : public QWidget {
   /// in is drawn at the end, its rates over the part of it the run lasted.
   void setWindows(const std::vector<store::WindowRow>& windows,
                   std::optional<double> runEndS = std::nullopt);
+  /// Live: requested and achieved are drawn up to here only (the schedule's length, then the
+  /// stop, then the run's recorded end), as a stored run's are; points past it are taken away.
+  void setSendingEnd(double seconds);
   /// Live: a final window, and the provisional 250 ms ticks between windows.
   void appendWindow(const store::WindowRow& window);
   void appendTick(const ::plumbline::live::LiveTick& tick);

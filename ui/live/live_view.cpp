@@ -28,12 +28,31 @@ QString clock(double s) {
   return QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
 }
 
-QString progressText(const QString& elapsed, const QString& remaining, const QString& eta, int64_t sent,
-                     int64_t planned) {
+QString scheduleText(const QString& elapsed, const QString& remaining, const QString& eta,
+                     int64_t sent, int64_t planned) {
   return QStringLiteral("elapsed %1 · remaining %2 · ETA %3 · sent %4 / %5")
       .arg(elapsed, remaining, eta)
       .arg(sent)
       .arg(planned);
+}
+
+/// Once the schedule is over (or a stop was asked for) the run waits for what is in flight:
+/// no time remains and no ETA can be told.
+QString drainText(const QString& elapsed, const QString& phase, int64_t inFlight, int64_t sent,
+                  int64_t planned) {
+  return QStringLiteral("elapsed %1 · %2 · waiting for %3 in flight · sent %4 / %5")
+      .arg(elapsed, phase)
+      .arg(inFlight)
+      .arg(sent)
+      .arg(planned);
+}
+
+/// A note the run's end repeats from a notice shown while it ran ("received SIGTERM" after
+/// "received SIGTERM: stopping; requests in flight get 10.0 s").
+bool alreadyNoticed(const QStringList& notices, const QString& note) {
+  for (const QString& n : notices)
+    if (n == note || n.startsWith(note + QLatin1Char(':'))) return true;
+  return false;
 }
 
 }  // namespace
@@ -192,6 +211,7 @@ void LiveView::launchWithKey(const QByteArray& key) {
   m_watchedPid = m_launched->pid;
   m_hello.reset();
   m_ended = false;
+  m_stopRequested = false;
   m_deadPolls = 0;
   m_charts->clear();
   m_notices->add(QStringLiteral("info"), QStringLiteral("started run (pid %1), telemetry at %2")
@@ -218,6 +238,9 @@ void LiveView::stop() {
   if (RunLauncher::requestStop(m_watchedPid)) {
     m_notices->add(QStringLiteral("info"), QStringLiteral("stop requested: in-flight requests get their grace"));
     m_stopButton->setEnabled(false);
+    m_stopRequested = true;
+    // Sending stops now: no rates falling to 0 after it (the run's end gives the exact time).
+    if (!m_hello || m_lastTickS < m_hello->durationS) m_charts->setSendingEnd(m_lastTickS);
   } else {
     error(QStringLiteral("cannot signal the run (pid %1): it has already ended").arg(m_watchedPid));
   }
@@ -234,6 +257,7 @@ void LiveView::handleMessages(const std::vector<plumbline::live::LiveMessage>& b
     } else if (const auto* w = std::get_if<store::WindowRow>(&m)) {
       m_charts->appendWindow(*w);
     } else if (const auto* n = std::get_if<plumbline::live::LiveNotice>(&m)) {
+      m_runNotices.append(QString::fromStdString(n->text));
       m_notices->add(QString::fromStdString(n->level), QString::fromStdString(n->text),
                      static_cast<double>(n->atNs) / 1e9);
     } else if (const auto* e = std::get_if<plumbline::live::LiveEnd>(&m)) {
@@ -251,7 +275,10 @@ void LiveView::onHello(const plumbline::live::LiveHello& h) {
   m_hello = h;
   m_ended = false;
   m_watchedPid = h.coordinatorPid;
+  m_runNotices.clear();  // the run sends them all again
+  m_lastTickS = 0;
   m_charts->clear();
+  m_charts->setSendingEnd(h.durationS);
   m_workloadLabel->setText(QString::fromStdString(h.workloadName));
   m_banner->showRunning(QStringLiteral("Running run %1 “%2” against %3: verdict when it ends")
                             .arg(h.runId)
@@ -260,10 +287,17 @@ void LiveView::onHello(const plumbline::live::LiveHello& h) {
   // Sized once for the widest text of this run: a label whose size hint changes on every tick
   // re-lays out the whole window (and repaints all of it) four times a second.
   // Elapsed can pass the planned length while the run drains: leave room for it.
-  const QString widest = progressText(clock(std::max(h.durationS * 1.2 + 60, 600.0)), clock(h.durationS),
-                                      QStringLiteral("00:00:00"),
-                                      std::max<int64_t>(h.plannedTotal, 0), std::max<int64_t>(h.plannedTotal, 0));
-  m_progressLabel->setText(progressText(clock(0), clock(h.durationS), QStringLiteral("--:--:--"), 0,
+  const QString longest = clock(std::max(h.durationS * 1.2 + 60, 600.0));
+  const int64_t planned = std::max<int64_t>(h.plannedTotal, 0);
+  QString widest =
+      scheduleText(longest, clock(h.durationS), QStringLiteral("00:00:00"), planned, planned);
+  // In flight are at most the requests planned (or, with no plan, a generous guess).
+  const QString draining = drainText(longest, QStringLiteral("schedule done"),
+                                     std::max<int64_t>(planned, 9999), planned, planned);
+  if (m_progressLabel->fontMetrics().horizontalAdvance(draining) >
+      m_progressLabel->fontMetrics().horizontalAdvance(widest))
+    widest = draining;
+  m_progressLabel->setText(scheduleText(clock(0), clock(h.durationS), QStringLiteral("--:--:--"), 0,
                                         std::max<int64_t>(h.plannedTotal, 0)));
   m_progressLabel->setFixedSize(m_progressLabel->fontMetrics().horizontalAdvance(widest) + 8,
                                 m_progressLabel->sizeHint().height());
@@ -273,14 +307,24 @@ void LiveView::onHello(const plumbline::live::LiveHello& h) {
 
 void LiveView::onTick(const plumbline::live::LiveTick& t) {
   const double elapsed = static_cast<double>(t.atNs) / 1e9;
+  m_lastTickS = elapsed;
   const double total = m_hello ? m_hello->durationS : 0;
   const double remaining = std::max(0.0, total - elapsed);
   if (total > 0) m_progress->setValue(static_cast<int>(std::min(1.0, elapsed / total) * 1000));
+  const int64_t planned = m_hello ? m_hello->plannedTotal : static_cast<int64_t>(t.planned);
+  if (m_stopRequested || (total > 0 && elapsed >= total)) {
+    // QA: "remaining 0:00 · ETA" and a full bar for the 17 s a run drained its requests.
+    const QString phase =
+        m_stopRequested ? QStringLiteral("stopping") : QStringLiteral("schedule done");
+    m_progressLabel->setText(drainText(clock(elapsed), phase, t.inFlight, t.sent, planned));
+    return;
+  }
   const QString eta = QDateTime::currentDateTime().addMSecs(static_cast<qint64>(remaining * 1000))
                           .toString(QStringLiteral("HH:mm:ss"));
-  m_progressLabel->setText(progressText(clock(elapsed), clock(remaining), eta, t.sent,
-                                        m_hello ? m_hello->plannedTotal : static_cast<int64_t>(t.planned)));
+  m_progressLabel->setText(scheduleText(clock(elapsed), clock(remaining), eta, t.sent, planned));
 }
+
+QString LiveView::progressText() const { return m_progressLabel->text(); }
 
 void LiveView::onEnd(const plumbline::live::LiveEnd& e) {
   m_ended = true;
@@ -290,6 +334,7 @@ void LiveView::onEnd(const plumbline::live::LiveEnd& e) {
   // Nothing remains and there is no ETA once the run is over; a stopped run says when.
   if (e.summary.is_object()) {
     const double ranS = e.summary.value("duration_s", 0.0);
+    m_charts->setSendingEnd(ranS);  // the sending period, as History draws it
     const auto sent = e.summary.value("sent", int64_t{0});
     const auto planned = e.summary.value("planned", int64_t{0});
     m_progressLabel->setText(
@@ -301,7 +346,10 @@ void LiveView::onEnd(const plumbline::live::LiveEnd& e) {
                   .arg(planned));
   }
   m_banner->showEnd(QString::fromStdString(e.status), e.summary);
-  for (const std::string& note : e.notes) m_notices->add(QStringLiteral("info"), QString::fromStdString(note));
+  for (const std::string& note : e.notes) {
+    const QString text = QString::fromStdString(note);
+    if (!alreadyNoticed(m_runNotices, text)) m_notices->add(QStringLiteral("info"), text);
+  }
   setRunning(false);
   emit runFinished(runId());
 }

@@ -54,6 +54,8 @@ class LiveView : public QWidget {
   LiveClient* client() const { return m_client; }
   const std::optional<LaunchedRun>& launchedRun() const { return m_launched; }
   bool isRunning() const { return m_running; }
+  /// The progress line beside the bar (elapsed, remaining, draining…).
+  QString progressText() const;
   qint64 runId() const { return m_hello ? m_hello->runId : 0; }
 
  public slots:
@@ -103,6 +105,10 @@ class LiveView : public QWidget {
   QStringList m_attachCandidates;
   bool m_running = false;
   bool m_ended = false;
+  bool m_stopRequested = false;  ///< this view asked the run to stop
+  double m_lastTickS = 0;
+  /// The run's notices so far: its end notes repeat some of them.
+  QStringList m_runNotices;
   int m_deadPolls = 0;
 };
 
