@@ -259,6 +259,27 @@ class HistoryViewTest : public QObject {
     QVERIFY(!view.detail()->saveTags());
   }
 
+  // QA: at 1000 × 700 opening History grew the window to ~1262 × 837 by itself, and the
+  // latency CDF card covered the top of the In-flight and Errors charts.
+  void aSmallWindowScrollsTheChartsInsteadOfOverlappingOrGrowing() {
+    HistoryView view(context());
+    view.resize(1000, 640);
+    view.show();
+    view.selectRuns({3});
+    QVERIFY(!view.detail()->charts()->cdfChart()->isHidden());
+    QCoreApplication::processEvents();
+    QVERIFY2(view.minimumSizeHint().width() <= 1000 && view.minimumSizeHint().height() <= 640,
+             qPrintable(QStringLiteral("%1 × %2")
+                            .arg(view.minimumSizeHint().width())
+                            .arg(view.minimumSizeHint().height())));
+    QCOMPARE(view.size(), QSize(1000, 640));
+    ui::charts::RunCharts* charts = view.detail()->charts();
+    QVERIFY(charts->height() >= charts->minimumSizeHint().height());
+    const QRect cdf = charts->cdfChart()->geometry();
+    for (auto* c : charts->findChildren<plumbline::ui::charts::MetricChart*>())
+      QVERIFY2(!c->geometry().intersects(cdf), qPrintable(c->title()));
+  }
+
   void deleteAsksFirstAndHonoursTheAnswer() {
     HistoryView view(context());
     QString asked;

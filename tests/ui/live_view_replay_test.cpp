@@ -201,6 +201,23 @@ class LiveViewReplayTest : public QObject {
         1.0);
   }
 
+  // QA: at 1000 × 700 the right-hand charts were clipped (their "10" cut off).
+  void fitsASmallWindow() {
+    ui::StudioContext ctx;
+    ui::live::LiveView view(ctx);
+    const std::string head = live::encodeLiveGreeting() + live::encodeLiveFrame(live::LiveHello{});
+    view.client()->feed(QByteArray(head.data(), static_cast<qsizetype>(head.size())));
+    const QSize min = view.minimumSizeHint();
+    QVERIFY2(min.width() <= 1000 && min.height() <= 660,
+             qPrintable(QStringLiteral("%1 × %2").arg(min.width()).arg(min.height())));
+    view.resize(1000, 660);
+    view.show();
+    QCoreApplication::processEvents();
+    ui::charts::RunCharts* charts = view.charts();
+    QVERIFY(charts->width() >= charts->minimumSizeHint().width());
+    QVERIFY(charts->height() >= charts->minimumSizeHint().height());
+  }
+
   void aCorruptStreamIsANamedErrorNotACrash() {
     QByteArray bytes = synthesizedStream();
     bytes[0] = 'X';  // wrong magic

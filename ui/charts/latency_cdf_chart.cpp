@@ -28,7 +28,7 @@ QChart* emptyCdfChart() {
 
 LatencyCdfChart::LatencyCdfChart(QWidget* parent) : QChartView(emptyCdfChart(), parent) {
   setRenderHint(QPainter::Antialiasing);
-  setMinimumSize(260, 200);
+  setMinimumSize(220, 150);  // a row of the grid, as high as the charts beside it
 }
 
 void LatencyCdfChart::clear() {

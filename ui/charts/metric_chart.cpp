@@ -80,7 +80,7 @@ MetricChart::MetricChart(const QString& title, const QString& yUnit, QWidget* pa
   // paintEvent covers every pixel (the cached picture, then the lines): the widgets under the
   // chart (tab pane, backgrounds) need not be painted first on every tick.
   viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
-  setMinimumSize(260, 150);
+  setMinimumSize(220, 150);  // four across a 1000 px window
   m_polyline.reserve(static_cast<qsizetype>(kMaxPoints));
   // Any change Qt Charts makes to what it draws (axes, labels, layout, legend, hover) passes
   // through the scene; the lines do not (the series are empty).

@@ -2,6 +2,7 @@
 
 #include <QColor>
 #include <QGridLayout>
+#include <QScrollArea>
 #include <QTimer>
 #include <algorithm>
 
@@ -122,6 +123,14 @@ RunCharts::RunCharts(QWidget* parent) : QWidget(parent) {
   m_redrawTimer->setSingleShot(true);
   m_redrawTimer->setInterval(kRedrawIntervalMs);
   connect(m_redrawTimer, &QTimer::timeout, this, &RunCharts::flush);
+}
+
+QScrollArea* RunCharts::inScrollArea(RunCharts* charts, QWidget* parent) {
+  auto* scroll = new QScrollArea(parent);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setWidgetResizable(true);
+  scroll->setWidget(charts);
+  return scroll;
 }
 
 MetricChart* RunCharts::chart(const char* key) const { return m_charts.at(key); }

@@ -11,6 +11,7 @@
 #include "core/live/live_messages.h"
 #include "core/store/window_row.h"
 
+class QScrollArea;
 class QTimer;
 
 namespace plumbline::store { class RunReader; }
@@ -45,6 +46,10 @@ class RunCharts : public QWidget {
   static constexpr const char* kCpu = "cpu";
 
   explicit RunCharts(QWidget* parent = nullptr);
+  /// A frameless scroll area holding charts, which fill it while it is large enough: a small
+  /// window scrolls the grid rather than squeezing its charts over one another or growing
+  /// itself to fit them.
+  static QScrollArea* inScrollArea(RunCharts* charts, QWidget* parent);
 
   void clear();
   /// A stored run (history): replaces everything shown with its windows and, when the run

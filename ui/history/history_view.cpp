@@ -86,7 +86,9 @@ void HistoryView::buildUi() {
   splitter->addWidget(m_detail);
   splitter->setStretchFactor(0, 1);
   splitter->setStretchFactor(1, 6);
-  splitter->setSizes({130, 770});  // a few rows of runs; the selected run's charts get the rest
+  // About eight rows of runs (four at 130 px); the selected run's charts get the rest, and
+  // scroll when that is less than they need.
+  splitter->setSizes({210, 690});
   m_table->setMinimumHeight(110);
 
   m_status = new QLabel(this);
@@ -141,8 +143,9 @@ void HistoryView::refresh() {
   m_table->resizeColumnsToContents();
   // A long name or target is cut (its tooltip has it all) rather than pushing the figures
   // off to the right.
+  // (At most 170 px each: at 260 the Tags column was off the right edge of a 1400 px window.)
   for (int c : {RunTableModel::Name, RunTableModel::Workload, RunTableModel::Target})
-    m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 260));
+    m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 170));
   if (counted)
     showRunCount();
   else

@@ -118,8 +118,7 @@ RunDetailPane::RunDetailPane(QWidget* parent) : QWidget(parent) {
   layout->addWidget(m_status);
 
   m_charts = new charts::RunCharts(this);
-  m_charts->setMinimumHeight(3 * 150 + 4);  // three rows of charts at their minimum
-  layout->addWidget(m_charts, 1);
+  layout->addWidget(charts::RunCharts::inScrollArea(m_charts, this), 1);
   clear(QStringLiteral("Select a run to see its verdict and charts."));
 }
 

@@ -86,7 +86,7 @@ LiveView::LiveView(const StudioContext& context, QWidget* parent)
   m_banner = new VerdictBanner(this);
   layout->addWidget(m_banner);
   m_charts = new charts::RunCharts(this);
-  layout->addWidget(m_charts, 1);
+  layout->addWidget(charts::RunCharts::inScrollArea(m_charts, this), 1);
 
   m_notices = new NoticeModel(this);
   m_noticeList = new QListView(this);
