@@ -121,6 +121,41 @@ class CompareViewTest : public QObject {
     }
   }
 
+  // QA: the latency CDF's log axis had one label ("10"), the goodput axis ticks at 4.3, 8.6,
+  // 12.9, 17.2.
+  void axesAreLabelledAtRoundValues() {
+    auto view = compared({1, 2});
+    view->chartTabs()->setCurrentIndex(1);
+    auto* log = qobject_cast<QLogValueAxis*>(
+        view->currentChartView()->chart()->axes(Qt::Horizontal).value(0));
+    QVERIFY(log);
+    auto isPowerOf10 = [](double v) {
+      return qAbs(std::log10(v) - std::round(std::log10(v))) < 1e-9;
+    };
+    QVERIFY2(isPowerOf10(log->min()) && isPowerOf10(log->max()) && log->max() >= 10 * log->min(),
+             qPrintable(QStringLiteral("%1 – %2").arg(log->min()).arg(log->max())));
+    view->chartTabs()->setCurrentIndex(3);
+    auto* y =
+        qobject_cast<QValueAxis*>(view->currentChartView()->chart()->axes(Qt::Vertical).value(0));
+    QVERIFY(y);
+    const double step = (y->max() - y->min()) / (y->tickCount() - 1);
+    const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+    QVERIFY2(QList<double>({1, 2, 2.5, 5}).contains(std::round(mantissa * 100) / 100),
+             qPrintable(QString::number(step)));
+  }
+
+  // QA: "output tokens/s" deltas were coloured, "input tokens/s" ones not, with no reason given.
+  void deltasOfWhatWasAskedForAreGreyAndSaySo() {
+    auto view = compared({1, 2});
+    const MetricTableModel* m = view->metricModel();
+    const QModelIndex input = m->index(m->rowOf(QStringLiteral("input_tokens_per_s")),
+                                       MetricTableModel::absoluteDeltaColumn(1));
+    QVERIFY(input.data(Qt::ForegroundRole).isValid());
+    QVERIFY(input.data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("neither better nor worse")));
+  }
+
   void goodputFollowsTheSlo() {
     auto view = compared({1, 2});
     // Default SLO 500 ms TTFT and 50 ms gap: everything meets it.

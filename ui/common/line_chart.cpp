@@ -112,9 +112,15 @@ void fitCdfAxes(QChart* chart) {
           x0 = std::min(x0, p.x());
           break;
         }
-  for (QAbstractAxis* axis : chart->axes(Qt::Horizontal))
-    if (std::isfinite(x0) && axis->type() == QAbstractAxis::AxisTypeLogValue)
-      axis->setMin(std::pow(10.0, std::floor(std::log10(x0))));
+  // Whole decades: a log axis labels only powers of ten, and one ending inside the decade it
+  // starts in (a CDF of 12–95 ms) had a single label.
+  for (QAbstractAxis* axis : chart->axes(Qt::Horizontal)) {
+    auto* log = qobject_cast<QLogValueAxis*>(axis);
+    if (!log || !std::isfinite(x0)) continue;
+    const double lo = std::pow(10.0, std::floor(std::log10(x0)));
+    const double hi = std::max(lo * 10, std::pow(10.0, std::ceil(std::log10(log->max()) - 1e-9)));
+    log->setRange(lo, hi);
+  }
   for (QAbstractAxis* axis : chart->axes(Qt::Vertical)) {
     axis->setRange(0.0, 1.0);
     if (auto* v = qobject_cast<QValueAxis*>(axis)) v->setTickCount(5);

@@ -68,7 +68,12 @@ QVariant MetricTableModel::data(const QModelIndex& index, int role) const {
     if (kind == 0) return raw(row.values[r]);
     return raw(kind == 1 ? row.absoluteDelta(r) : row.relativeDelta(r));
   }
+  // A figure the workload asked for (requested rate, input tokens/s) is neither better nor
+  // worse: its deltas are grey and say so, not left uncoloured beside coloured ones.
+  if (role == Qt::ToolTipRole && run > 0 && kind > 0 && row.neutral)
+    return QStringLiteral("what the workload asked for: neither better nor worse");
   if (role == Qt::ForegroundRole && run > 0 && kind > 0) {
+    if (row.neutral) return QBrush(QColor(0x6b, 0x72, 0x80));
     int dir = row.direction(r);
     if (dir > 0) return QBrush(QColor(0x15, 0x80, 0x3d));
     if (dir < 0) return QBrush(QColor(0xb9, 0x1c, 0x1c));
