@@ -28,7 +28,7 @@ void latencyRow(std::string& out, const char* name, const metrics::Percentiles& 
 std::string tokenCountLines(const metrics::RunSummary& s) {
   std::string out;
   if (s.completed == 0) {  // QA: "the server's (usage) … (0 requests)" when nothing replied
-    line(out, "  token counts: none (no request completed)");
+    out += "  token counts: none (no request completed)\n";
     return out;
   }
   const char* used = s.tokenCountSource == "server"   ? "the server's (usage)"
@@ -78,7 +78,7 @@ std::string formatRunReport(const metrics::RunSummary& s, const std::vector<std:
   latencyRow(out, "e2e from planned", s.e2eFromPlannedMs);
   latencyRow(out, "upload", s.uploadMs);
   if (s.completed == 0)
-    line(out, "  tokens/s  -  (no request completed)");
+    out += "  tokens/s  -  (no request completed)\n";
   else
     line(out, "  tokens/s  in %.1f  out %.1f  over %.2f s, to the last reply  (counts: %s)",
          s.inputTokensPerS, s.outputTokensPerS, s.tokensSpanS, s.tokenCountSource.c_str());
