@@ -17,6 +17,7 @@
 #include "core/workload/seconds_histogram.h"
 #include "core/workload/session_parser.h"
 
+#include "tests/ui/designer_catalog.h"
 #include "ui/designer/catalog_model.h"
 #include "ui/designer/designer_form.h"
 #include "ui/designer/designer_view.h"
@@ -29,17 +30,9 @@
 
 using namespace plumbline::ui;
 using namespace plumbline::ui::designer;
+using namespace plumbline::ui::designer::testing;
 
 namespace {
-
-const QString kCatalog = QStringLiteral(PLUMBLINE_SOURCE_DIR "/workloads");
-
-QString catalogFile(const char* name) { return kCatalog + QLatin1Char('/') + QLatin1String(name); }
-
-QByteArray fileText(const QString& path) {
-  QFile file(path);
-  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 bool writeFile(const QString& path, const QByteArray& bytes) {
   QFile file(path);

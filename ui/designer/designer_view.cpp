@@ -51,7 +51,8 @@ DesignerView::DesignerView(const StudioContext& context, QWidget* parent)
       m_document(new WorkloadDocument(this)),
       m_catalog(new CatalogModel(context.catalogDir, context.userWorkloadDir, this)),
       m_revalidateTimer(new QTimer(this)) {
-  m_document->reset(kEmptyWorkload, QString());
+  // A new workload's relative files resolve where Save suggests putting it.
+  m_document->reset(kEmptyWorkload, QString(), context.userWorkloadDir);
   auto* splitter = new QSplitter(Qt::Horizontal, this);
   splitter->addWidget(buildSidebar());
   splitter->addWidget(buildEditor());
@@ -164,7 +165,8 @@ QWidget* DesignerView::buildEditor() {
   connect(m_revert, &QPushButton::clicked, this, &DesignerView::revert);
   connect(m_run, &QPushButton::clicked, this, [this] {
     revalidateNow();
-    if (m_validationText.isEmpty()) emit runRequested(currentJson(), m_document->path());
+    // The run executes a copy elsewhere: relative files go there resolved as validated here.
+    if (m_validationText.isEmpty()) emit runRequested(m_document->textForRun(), m_document->path());
   });
   connect(m_json, &QPlainTextEdit::textChanged, this, [this] {
     if (!m_settingJsonText) m_document->setText(m_json->toPlainText().toUtf8());
@@ -199,7 +201,9 @@ void DesignerView::newFromCatalog(int row) {
     showProblem(QStringLiteral("cannot open %1: %2").arg(entry.path, file.errorString()));
     return;
   }
-  m_document->reset(file.readAll(), entry.name + QStringLiteral(" (copy)"));
+  // The copy's traces and datasets are the entry's: its relative files resolve there.
+  m_document->reset(file.readAll(), entry.name + QStringLiteral(" (copy)"),
+                    QFileInfo(entry.path).absolutePath());
   revalidateNow();
 }
 
@@ -312,6 +316,10 @@ void DesignerView::updateTitle() {
   const QString name = path.isEmpty() ? QStringLiteral("(unsaved)") : path;
   m_title->setText(QStringLiteral("<b>%1</b>%2").arg(name.toHtmlEscaped(),
                                                      m_document->isDirty() ? QStringLiteral(" ●") : QString()));
+  m_title->setToolTip(
+      QStringLiteral("relative trace, dataset and tokenizer paths are read from %1")
+          .arg(QDir::toNativeSeparators(m_document->baseDir().isEmpty() ? QDir::currentPath()
+                                                                        : m_document->baseDir())));
   m_save->setEnabled(m_document->isDirty() || path.isEmpty());
   m_revert->setEnabled(m_document->isDirty() && !path.isEmpty());
 }

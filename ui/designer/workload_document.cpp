@@ -1,12 +1,15 @@
 #include "ui/designer/workload_document.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSaveFile>
 
 #include "core/util/json_duplicate_key.h"
 #include "core/util/json_syntax_error.h"
 #include "core/workload/workload_error.h"
 #include "core/workload/workload_loader.h"
+#include "ui/designer/file_references.h"
 
 namespace plumbline::ui::designer {
 namespace {
@@ -38,8 +41,10 @@ std::optional<QString> WorkloadDocument::load(const QString& path) {
   return std::nullopt;
 }
 
-void WorkloadDocument::reset(const QByteArray& text, const QString& suggestedName) {
+void WorkloadDocument::reset(const QByteArray& text, const QString& suggestedName,
+                             const QString& baseDir) {
   setTextAndParse(text);
+  m_unsavedBaseDir = baseDir;
   if (m_syntaxError.isEmpty() && m_json.is_object() && !suggestedName.isEmpty()) {
     m_json["name"] = suggestedName.toStdString();
     m_text = formatJson(m_json);
@@ -51,7 +56,27 @@ void WorkloadDocument::reset(const QByteArray& text, const QString& suggestedNam
   emit dirtyChanged(isDirty());
 }
 
+QString WorkloadDocument::baseDir() const {
+  return m_path.isEmpty() ? m_unsavedBaseDir : QFileInfo(m_path).absolutePath();
+}
+
+QByteArray WorkloadDocument::textForRun() const {
+  if (!m_syntaxError.isEmpty()) return m_text;
+  OrderedJson copy = m_json;
+  return FileReferences::makeAbsolute(copy, baseDir()) ? formatJson(copy) : m_text;
+}
+
 std::optional<QString> WorkloadDocument::saveTo(const QString& path) {
+  const QString oldBase = baseDir();
+  if (m_syntaxError.isEmpty() && !oldBase.isEmpty() &&
+      QDir(oldBase).absolutePath() != QFileInfo(path).absolutePath()) {
+    OrderedJson moved = m_json;
+    if (FileReferences::makeAbsolute(moved, oldBase)) {
+      m_json = std::move(moved);
+      m_text = formatJson(m_json);
+      emit changed(nullptr);
+    }
+  }
   QSaveFile file(path);
   if (!file.open(QIODevice::WriteOnly)) return file.errorString();
   file.write(m_text);
@@ -121,7 +146,9 @@ Validation WorkloadDocument::validate() const {
     return out;
   }
   try {
-    out.spec = workload::parseWorkload(nlohmann::json::parse(m_json.dump()));
+    // Relative files resolve where `plumbline plan FILE` resolves them: the file's folder.
+    out.spec =
+        workload::parseWorkload(nlohmann::json::parse(m_json.dump()), baseDir().toStdString());
   } catch (const workload::WorkloadError& error) {
     QString path = QString::fromStdString(error.path());
     if (path == QStringLiteral("(root)")) path.clear();

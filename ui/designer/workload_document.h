@@ -31,15 +31,24 @@ class WorkloadDocument : public QObject {
 
   /// Reads a file. On failure leaves the document as it was and returns the reason.
   std::optional<QString> load(const QString& path);
-  /// A new, unsaved document (from a catalog entry's text, or an empty workload).
-  void reset(const QByteArray& text, const QString& suggestedName);
-  /// Writes the current text. On failure returns the reason.
+  /// A new, unsaved document (from a catalog entry's text, or an empty workload). Its relative
+  /// file references resolve against `baseDir` until it is saved (a catalog copy: the entry's
+  /// folder, where its traces and datasets are).
+  void reset(const QByteArray& text, const QString& suggestedName, const QString& baseDir = {});
+  /// Writes the current text. On failure returns the reason. Saved into another folder, the
+  /// relative file references are first made absolute, so they still name the same files.
   std::optional<QString> saveTo(const QString& path);
 
   const OrderedJson& json() const { return m_json; }
   /// The JSON text: the file's bytes until the form edits, then the form's JSON, indented.
   const QByteArray& text() const { return m_text; }
   QString path() const { return m_path; }
+  /// Where relative file references (trace, dataset, tokenizer) resolve: the file's folder, as
+  /// `plumbline plan` and `run` resolve them; for an unsaved document the folder reset() gave.
+  QString baseDir() const;
+  /// The text with its relative file references made absolute against baseDir(): what a run
+  /// of this document executes from a copy elsewhere. The text itself when there are none.
+  QByteArray textForRun() const;
   bool isDirty() const { return m_text != m_savedText; }
   /// Empty when the text parses; otherwise "line L, column C: reason".
   QString syntaxError() const { return m_syntaxError; }
@@ -68,6 +77,7 @@ class WorkloadDocument : public QObject {
   QByteArray m_text;
   QByteArray m_savedText;
   QString m_path;
+  QString m_unsavedBaseDir;
   QString m_syntaxError;
 };
 

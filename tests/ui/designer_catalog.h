@@ -1,0 +1,20 @@
+#pragma once
+// The shipped catalog and small file helpers the designer's QtTests share.
+#include <QByteArray>
+#include <QFile>
+#include <QString>
+
+namespace plumbline::ui::designer::testing {
+
+inline const QString kCatalog = QStringLiteral(PLUMBLINE_SOURCE_DIR "/workloads");
+
+inline QString catalogFile(const char* name) {
+  return kCatalog + QLatin1Char('/') + QLatin1String(name);
+}
+
+inline QByteArray fileText(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+}  // namespace plumbline::ui::designer::testing
