@@ -104,6 +104,25 @@ class HistoryViewTest : public QObject {
     QCOMPARE(visibleIds(view), (QList<qint64>{3, 2, 1}));
   }
 
+  void aStoppedRunSaysSoWhereItsVerdictIsShown() {
+    fixtures::FixtureRun stopped;
+    stopped.name = "delta stopped";
+    stopped.complete = false;  // kept up until a stop: `runs list` says status incomplete
+    const qint64 id = fixtures::writeFixtureRun(m_db.toStdString(), stopped);
+    HistoryView view(context());
+    const QModelIndex verdict =
+        view.model()->index(view.model()->rowOf(id), RunTableModel::Verdict);
+    QCOMPARE(verdict.data().toString(), QStringLiteral("incomplete · kept_up until stopped"));
+    QVERIFY(verdict.data(Qt::ForegroundRole).value<QBrush>().color() != QColor(0x1b, 0x7a, 0x2e));
+    view.verdictFilter()->setCurrentIndex(3);  // unfinished
+    QCOMPARE(visibleIds(view), QList<qint64>{id});
+    view.detail()->showRun(m_db, id);
+    QVERIFY2(view.detail()->bannerText().startsWith(
+                 QStringLiteral("Verdict: incomplete · kept_up until stopped (judged on what was "
+                                "planned before the stop)")),
+             qPrintable(view.detail()->bannerText()));
+  }
+
   void filtersByTextTagsAndVerdict() {
     HistoryView view(context());
     view.filterEdit()->setText(QStringLiteral("GAMMA"));

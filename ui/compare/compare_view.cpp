@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include "core/store/run_reader.h"
+#include "core/store/verdict_label.h"
 #include "ui/common/line_chart.h"
 #include "ui/common/widget_image_export.h"
 #include "ui/compare/compare_charts.h"
@@ -167,7 +168,7 @@ void CompareView::refreshRunList() {
       p->addItem(QStringLiteral("#%1 %2 · %3")
                      .arg(it->id)
                      .arg(QString::fromStdString(it->name.empty() ? it->workloadName : it->name),
-                          QString::fromStdString(it->verdict.value_or(it->status))),
+                          QString::fromStdString(store::verdictLabel(*it))),
                  QVariant(qlonglong(it->id)));
     int index = p->findData(QVariant(qlonglong(current.value(i))));
     p->setCurrentIndex(index < 0 ? 0 : index);

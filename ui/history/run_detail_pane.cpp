@@ -146,9 +146,10 @@ void RunDetailPane::showRun(const QString& dbPath, qint64 runId) {
     }
     m_runId = runId;
     const bool keptUp = row->verdict && *row->verdict == "kept_up";
+    const bool stopped = row->status == "incomplete";
     QString banner = QStringLiteral("Verdict: ") + verdictText(*row);
-    if (row->status == "incomplete")
-      banner += QStringLiteral(" (run incomplete: judged up to its stop)");
+    if (stopped && row->verdict)  // the live banner's words for the same run
+      banner += QStringLiteral(" (judged on what was planned before the stop)");
     // The stored summary, read once for the banner and the detail lines (null when none).
     const nlohmann::json summary = row->summaryJson
                                        ? nlohmann::json::parse(*row->summaryJson, nullptr, false)
@@ -157,10 +158,13 @@ void RunDetailPane::showRun(const QString& dbPath, qint64 runId) {
       banner += QStringLiteral(" · ") + qs(failed);
     if (QString reasons = reasonsText(*row); !reasons.isEmpty()) banner += QStringLiteral("\n") + reasons;
     m_banner->setText(banner);
-    m_banner->setStyleSheet(keptUp ? QStringLiteral("QLabel{background:#d8f0dc;color:#14532d;"
-                                                    "padding:6px;font-weight:bold;}")
-                                   : QStringLiteral("QLabel{background:#fde2cf;color:#7c2d12;"
-                                                    "padding:6px;font-weight:bold;}"));
+    m_banner->setStyleSheet(keptUp && !stopped
+                                ? QStringLiteral("QLabel{background:#d8f0dc;color:#14532d;"
+                                                 "padding:6px;font-weight:bold;}")
+                            : keptUp ? QStringLiteral("QLabel{background:#fdf1c7;color:#6b4a00;"
+                                                      "padding:6px;font-weight:bold;}")
+                                     : QStringLiteral("QLabel{background:#fde2cf;color:#7c2d12;"
+                                                      "padding:6px;font-weight:bold;}"));
     m_meta->setText(
         QStringLiteral("#%1 · workload %2 · target %3 · model %4 · started %5 · %6 s · "
                        "status %7 · Plumbline %8")

@@ -3,6 +3,8 @@
 #include <QBrush>
 #include <QColor>
 
+#include "core/store/verdict_label.h"
+
 namespace plumbline::ui::history {
 
 namespace {
@@ -30,10 +32,7 @@ QString failedText(const store::RunRow& r) {
 
 }  // namespace
 
-QString verdictText(const store::RunRow& row) {
-  if (row.verdict) return q(*row.verdict);
-  return row.status == "complete" ? QStringLiteral("none") : q(row.status);
-}
+QString verdictText(const store::RunRow& row) { return q(store::verdictLabel(row)); }
 
 RunTableModel::RunTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -123,7 +122,9 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
       return {};
     case Qt::ForegroundRole:
       if (index.column() == Verdict) {
-        if (e.row.verdict && *e.row.verdict == "kept_up") return QBrush(QColor(0x1b, 0x7a, 0x2e));
+        if (e.row.verdict && *e.row.verdict == "kept_up")  // held until a stop: amber, not green
+          return QBrush(e.row.status == "complete" ? QColor(0x1b, 0x7a, 0x2e)
+                                                   : QColor(0x8a, 0x5a, 0x00));
         return QBrush(QColor(0xb0, 0x3a, 0x00));
       }
       return {};

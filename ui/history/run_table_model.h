@@ -56,7 +56,8 @@ class RunTableModel : public QAbstractTableModel {
   std::vector<RunListEntry> m_runs;
 };
 
-/// The verdict as shown: the stored verdict, else the run's status ("running", "incomplete").
+/// The verdict as shown (store::verdictLabel): "kept_up", "incomplete · kept_up until stopped",
+/// "running".
 QString verdictText(const store::RunRow& row);
 
 }  // namespace plumbline::ui::history
