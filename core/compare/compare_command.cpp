@@ -32,6 +32,7 @@ int runsCompare(const std::string& dbPath, const std::vector<int64_t>& ids, cons
                               store::StoreErrorKind::InvalidInput);
     checkLimit(slo.ttftMs, "--slo-ttft-ms", dbPath);
     checkLimit(slo.itlMs, "--slo-itl-ms", dbPath);
+    checkLimit(slo.e2eMs, "--slo-e2e-ms", dbPath);
     checkComparedIds(ids, dbPath);
     store::RunReader reader(dbPath);
     Comparison c = buildComparison(reader, ids, slo);

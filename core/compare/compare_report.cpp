@@ -1,5 +1,6 @@
 #include "core/compare/compare_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -53,19 +54,41 @@ Json pointJson(const LoadLatencyPoint& p) {
 }
 
 void printMetrics(const Comparison& c, std::ostream& out) {
+  auto cell = [](const MetricRow& row, size_t i) {
+    std::string text = valueText(row, i);
+    if (i > 0 && row.values[i] && row.note(i).empty()) text += " (" + deltaText(row, i) + ")";
+    return text;
+  };
+  size_t width = 30;  // wider when a note needs it: the columns stay aligned
+  for (const MetricRow& row : c.metrics)
+    for (size_t i = 0; i < c.runs.size(); ++i) width = std::max(width, cell(row, i).size() + 2);
   out << pad("metric", 30);
   for (size_t i = 0; i < c.runs.size(); ++i)
-    out << pad("#" + std::to_string(c.runs[i].row.id) + (i == 0 ? " (baseline)" : ""), 30);
+    out << pad("#" + std::to_string(c.runs[i].row.id) + (i == 0 ? " (baseline)" : ""), width);
   out << '\n';
   for (const MetricRow& row : c.metrics) {
     out << pad(row.label, 30);
-    for (size_t i = 0; i < c.runs.size(); ++i) {
-      std::string cell = figureText(row.values[i]);
-      if (i > 0 && row.values[i]) cell += " (" + deltaText(row, i) + ")";
-      out << pad(cell, 30);
-    }
+    for (size_t i = 0; i < c.runs.size(); ++i) out << pad(cell(row, i), width);
     out << '\n';
   }
+}
+
+void printGoodput(const Comparison& c, std::ostream& out) {
+  out << "\ngoodput: requests that succeeded with";
+  const char* joint = "";
+  if (c.slo.ttftMs) {
+    out << " TTFT from planned <= " << figureText(c.slo.ttftMs) << " ms";
+    joint = " and";
+  }
+  if (c.slo.itlMs) {
+    out << joint << " mean inter-token gap <= " << figureText(c.slo.itlMs) << " ms";
+    joint = " and";
+  }
+  if (c.slo.e2eMs)
+    out << joint << " end-to-end from planned <= " << figureText(c.slo.e2eMs) << " ms";
+  out << ", as a share of planned requests (one never sent did not meet it)\n";
+  for (size_t i = 0; i < c.runs.size(); ++i)
+    out << "  " << pad(c.runs[i].label(), 36) << ' ' << goodputText(c.goodput[i]) << '\n';
 }
 
 void printLoadLatency(const Comparison& c, std::ostream& out) {
@@ -94,6 +117,23 @@ std::string figureText(std::optional<double> v) {
   return printf1(format, *v);
 }
 
+std::string valueText(const MetricRow& row, size_t run) {
+  const std::string& note = row.note(run);
+  const std::optional<double> value = run < row.values.size() ? row.values[run] : std::nullopt;
+  if (!value) return note.empty() ? "-" : note;
+  return note.empty() ? figureText(value) : figureText(value) + " (" + note + ")";
+}
+
+std::string goodputText(const Goodput& g) {
+  if (!g.judged) return "n/a (" + g.unjudgedReason + ")";
+  std::string text = std::to_string(g.met) + " of " + std::to_string(g.planned) + " planned (" +
+                     printf1("%.1f%%", 100 * g.fraction());
+  if (g.notSent()) text += "; " + std::to_string(g.notSent()) + " never sent";
+  text += "), " + printf1("%.2f req/s", g.perSecond());
+  if (g.partial()) text += "; judged on end-to-end only (" + g.unjudgedReason + ")";
+  return text;
+}
+
 std::string deltaText(const MetricRow& row, size_t run) {
   auto d = row.absoluteDelta(run);
   if (!d) return "-";
@@ -116,19 +156,7 @@ void printComparison(const Comparison& c, std::ostream& out) {
         << " " << r.row.createdAt << "  model " << r.row.model << '\n';
   out << '\n';
   printMetrics(c, out);
-  if (c.slo.any()) {
-    out << "\ngoodput: requests that succeeded with";
-    if (c.slo.ttftMs) out << " TTFT from planned <= " << figureText(c.slo.ttftMs) << " ms";
-    if (c.slo.ttftMs && c.slo.itlMs) out << " and";
-    if (c.slo.itlMs) out << " mean inter-token gap <= " << figureText(c.slo.itlMs) << " ms";
-    out << '\n';
-    for (size_t i = 0; i < c.runs.size(); ++i) {
-      const Goodput& g = c.goodput[i];
-      out << "  " << pad(c.runs[i].label(), 36) << ' ' << g.met << " of " << g.requests << " ("
-          << printf1("%.1f%%", 100 * g.fraction()) << "), " << printf1("%.2f req/s", g.perSecond())
-          << '\n';
-    }
-  }
+  if (c.slo.any()) printGoodput(c, out);
   printLoadLatency(c, out);
 }
 
@@ -140,7 +168,9 @@ Json comparisonToJson(const Comparison& c) {
   for (const auto& w : c.warnings)
     j["warnings"].push_back(
         {{"kind", std::string(warningKindName(w.kind))}, {"message", w.message}, {"run_ids", w.runIds}});
-  j["slo"] = {{"ttft_ms", orNull(c.slo.ttftMs)}, {"itl_ms", orNull(c.slo.itlMs)}};
+  j["slo"] = {{"ttft_ms", orNull(c.slo.ttftMs)},
+              {"itl_ms", orNull(c.slo.itlMs)},
+              {"e2e_ms", orNull(c.slo.e2eMs)}};
   j["metrics"] = Json::array();
   for (const auto& row : c.metrics) {
     Json values = Json::array(), abs = Json::array(), rel = Json::array();
@@ -154,10 +184,21 @@ Json comparisonToJson(const Comparison& c) {
                             {"abs_delta", abs}, {"rel_delta", rel}});
   }
   j["goodput"] = Json::array();
-  for (size_t i = 0; i < c.goodput.size(); ++i)
-    j["goodput"].push_back({{"run_id", c.runs[i].row.id}, {"requests", c.goodput[i].requests},
-                            {"met", c.goodput[i].met}, {"per_s", c.goodput[i].perSecond()},
-                            {"fraction", c.goodput[i].fraction()}});
+  for (size_t i = 0; i < c.goodput.size(); ++i) {
+    const Goodput& g = c.goodput[i];
+    // met, per_s and fraction are null when no set limit could be judged, never a false 0;
+    // fraction is of `planned` (never-sent requests included).
+    j["goodput"].push_back(
+        {{"run_id", c.runs[i].row.id},
+         {"planned", g.planned},
+         {"requests", g.requests},
+         {"not_sent", g.notSent()},
+         {"met", g.judged ? Json(g.met) : Json(nullptr)},
+         {"per_s", g.judged ? Json(g.perSecond()) : Json(nullptr)},
+         {"fraction", g.judged ? Json(g.fraction()) : Json(nullptr)},
+         {"fraction_of", "planned"},
+         {"not_judged_reason", g.unjudgedReason.empty() ? Json(nullptr) : Json(g.unjudgedReason)}});
+  }
   j["cdfs"] = Json::array();
   for (const auto& cdf : c.cdfs) {
     Json points = Json::array();

@@ -18,5 +18,12 @@ nlohmann::json comparisonToJson(const Comparison& c);
 std::string deltaText(const MetricRow& row, size_t run);
 /// A figure with as many decimals as its size deserves; "-" when unknown.
 std::string figureText(std::optional<double> v);
+/// A row's value for a run as shown: its figure, with the row's note for it in parentheses;
+/// the note alone when the value is unknown ("n/a (no TTFT without streaming)"). Shared with the
+/// UI.
+std::string valueText(const MetricRow& row, size_t run);
+/// One run's goodput as a sentence's end: "171 of 175 planned (97.7%), 5.70 req/s", with the
+/// never-sent requests and any limit not judged; "n/a (no TTFT without streaming)".
+std::string goodputText(const Goodput& g);
 
 }  // namespace plumbline::compare

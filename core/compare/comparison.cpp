@@ -41,9 +41,14 @@ void addCdfs(Comparison& c, const store::RunReader& reader, int64_t id) {
 }
 
 Goodput goodputOf(const store::RunReader& reader, const ComparedRun& run, const Slo& slo) {
-  GoodputCounter counter(slo);
+  const nlohmann::json stream = run.specAt("/target/stream");
+  GoodputCounter counter(slo, !stream.is_boolean() || stream.get<bool>());  // streams by default
   reader.forEachRequest(run.row.id, [&](const metrics::RequestRecord& r) { counter.add(r); });
-  return counter.result(run.row.durationS.value_or(run.summaryNumber("duration_s").value_or(0)));
+  // Of every planned request: one never sent (no stored row) did not meet the SLO either.
+  const double planned =
+      run.summaryNumber("planned").value_or(static_cast<double>(run.row.planned.value_or(0)));
+  return counter.result(run.row.durationS.value_or(run.summaryNumber("duration_s").value_or(0)),
+                        planned > 0 ? static_cast<uint64_t>(planned) : 0);
 }
 
 /// A run at one rate is one point of the plot: its summary figures, throughput as completed

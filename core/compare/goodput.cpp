@@ -1,6 +1,16 @@
 #include "core/compare/goodput.h"
 
+#include <algorithm>
+
 namespace plumbline::compare {
+
+GoodputCounter::GoodputCounter(Slo slo, bool streaming) : m_slo(slo) {
+  if (streaming || !slo.needsStreaming()) return;
+  m_unjudgedReason =
+      slo.ttftMs ? "no TTFT without streaming" : "no inter-token gaps without streaming";
+  m_slo.ttftMs.reset();
+  m_slo.itlMs.reset();
+}
 
 bool GoodputCounter::meets(const metrics::RequestRecord& r) const {
   if (!r.ok() || r.endNs < 0) return false;
@@ -13,12 +23,27 @@ bool GoodputCounter::meets(const metrics::RequestRecord& r) const {
                        static_cast<double>(r.outputTokensClient - 1);
     if (meanGapMs > *m_slo.itlMs) return false;
   }
+  if (m_slo.e2eMs) {
+    const int64_t e2e = r.e2eFromPlannedNs();
+    if (e2e < 0 || static_cast<double>(e2e) / 1e6 > *m_slo.e2eMs) return false;
+  }
   return true;
 }
 
 void GoodputCounter::add(const metrics::RequestRecord& r) {
   ++m_requests;
-  if (meets(r)) ++m_met;
+  if (m_slo.any() && meets(r)) ++m_met;
+}
+
+Goodput GoodputCounter::result(double durationS, uint64_t planned) const {
+  Goodput g;
+  g.planned = std::max(planned, m_requests);
+  g.requests = m_requests;
+  g.met = m_met;
+  g.durationS = durationS;
+  g.unjudgedReason = m_unjudgedReason;
+  g.judged = m_slo.any();
+  return g;
 }
 
 }  // namespace plumbline::compare

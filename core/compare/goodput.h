@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "core/metrics/request_record.h"
 
@@ -10,29 +11,50 @@ namespace plumbline::compare {
 struct Slo {
   std::optional<double> ttftMs;  ///< time to first token, counted from the planned send time
   std::optional<double> itlMs;   ///< the request's mean inter-token gap
-  bool any() const { return ttftMs || itlMs; }
+  std::optional<double> e2eMs{};  ///< end of the reply, counted from the planned send time
+  bool any() const { return ttftMs || itlMs || e2eMs; }
+  /// TTFT and inter-token gaps exist only for streamed replies.
+  bool needsStreaming() const { return ttftMs || itlMs; }
 };
 
+/// How much of a run met the SLO. The share is of the requests the run planned: one never sent
+/// (the harness fell behind, the run stopped) cannot have met it.
 struct Goodput {
-  uint64_t requests = 0;  ///< every recorded request, failed ones included
-  uint64_t met = 0;       ///< succeeded and met every set limit
+  uint64_t planned = 0;   ///< requests the run planned, sent or not (never below `requests`)
+  uint64_t requests = 0;  ///< every recorded (sent) request, failed ones included
+  uint64_t met = 0;       ///< succeeded and met every limit judged
   double durationS = 0;
+  /// The limits this run could not be judged on, and why ("no TTFT without streaming");
+  /// empty when every set limit was judged.
+  std::string unjudgedReason;
+  /// False when no set limit could be judged: there is no goodput figure (n/a), not a zero.
+  bool judged = true;
+
+  uint64_t notSent() const { return planned > requests ? planned - requests : 0; }
   double perSecond() const { return durationS > 0 ? static_cast<double>(met) / durationS : 0; }
-  double fraction() const { return requests ? static_cast<double>(met) / static_cast<double>(requests) : 0; }
+  double fraction() const {
+    return planned ? static_cast<double>(met) / static_cast<double>(planned) : 0;
+  }
+  /// Judged on some limits but not all (a non-streaming run under TTFT + end-to-end limits).
+  bool partial() const { return judged && !unjudgedReason.empty(); }
 };
 
-/// Counts requests meeting an SLO. TTFT is measured from the planned time (what a user
-/// waiting for the reply saw, no coordinated omission); the inter-token gap is
-/// (last token − first token) / (tokens − 1), tokens as the client counted the chunks.
+/// Counts requests meeting an SLO. TTFT and end-to-end are measured from the planned time
+/// (what a user waiting for the reply saw, no coordinated omission); the inter-token gap is
+/// (last token − first token) / (tokens − 1), tokens as the client counted the chunks. A
+/// non-streaming run has no first token: its TTFT and gap limits are not judged (rather than
+/// failed), and only an end-to-end limit is.
 class GoodputCounter {
  public:
-  explicit GoodputCounter(Slo slo) : m_slo(slo) {}
+  explicit GoodputCounter(Slo slo, bool streaming = true);
   void add(const metrics::RequestRecord& r);
   bool meets(const metrics::RequestRecord& r) const;
-  Goodput result(double durationS) const { return {m_requests, m_met, durationS}; }
+  /// `planned`: the run's planned requests (0 when unknown: the recorded ones are used).
+  Goodput result(double durationS, uint64_t planned = 0) const;
 
  private:
-  Slo m_slo;
+  Slo m_slo;  ///< the limits judged: a non-streaming run's TTFT and gap limits are dropped
+  std::string m_unjudgedReason;
   uint64_t m_requests = 0;
   uint64_t m_met = 0;
 };

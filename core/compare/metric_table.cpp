@@ -45,8 +45,14 @@ std::optional<double> errorRate(const ComparedRun& r) {
 
 }  // namespace
 
+const std::string& MetricRow::note(size_t run) const {
+  static const std::string kNone;
+  return run < notes.size() ? notes[run] : kNone;
+}
+
 std::optional<double> MetricRow::absoluteDelta(size_t run) const {
   if (values.empty() || run >= values.size() || !values[0] || !values[run]) return std::nullopt;
+  if (!note(0).empty() || !note(run).empty()) return std::nullopt;
   return *values[run] - *values[0];
 }
 
@@ -78,11 +84,18 @@ std::vector<MetricRow> metricTable(const std::vector<ComparedRun>& runs,
   rows.insert(rows.begin() + 3, std::move(errors));
   if (!goodput.empty() && goodput.size() == runs.size()) {
     MetricRow perS{"goodput_rps", "goodput (req/s meeting SLO)", false, {}};
-    MetricRow share{"goodput_pct", "goodput (% of requests)", false, {}};
+    MetricRow share{"goodput_pct", "goodput (% of planned)", false, {}};
     share.percentage = true;
     for (const Goodput& g : goodput) {
-      perS.values.push_back(g.durationS > 0 ? std::optional(g.perSecond()) : std::nullopt);
-      share.values.push_back(g.requests ? std::optional(100.0 * g.fraction()) : std::nullopt);
+      perS.values.push_back(g.judged && g.durationS > 0 ? std::optional(g.perSecond())
+                                                        : std::nullopt);
+      share.values.push_back(g.judged && g.planned ? std::optional(100.0 * g.fraction())
+                                                   : std::nullopt);
+      const std::string note = !g.judged     ? "n/a (" + g.unjudgedReason + ")"
+                               : g.partial() ? std::string("judged on e2e only")
+                                             : std::string();
+      perS.notes.push_back(note);
+      share.notes.push_back(note);
     }
     rows.push_back(std::move(perS));
     rows.push_back(std::move(share));

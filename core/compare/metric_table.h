@@ -19,8 +19,15 @@ struct MetricRow {
   /// A share in percent (errors, goodput): its delta is in percentage points, and a relative
   /// change of a percentage ("33 → 100: +203 %") would read as something it is not.
   bool percentage = false;
+  /// One per run or empty: said with the value, or in place of an unknown one ("n/a (no TTFT
+  /// without streaming)"). A figure with a note was not measured like its neighbours (goodput
+  /// judged on fewer limits): it has no delta, and no delta is taken against it.
+  std::vector<std::string> notes{};
 
-  /// value − baseline; nullopt when either is unknown.
+  /// The note of a run's value, empty when it has none.
+  const std::string& note(size_t run) const;
+
+  /// value − baseline; nullopt when either is unknown or has a note.
   std::optional<double> absoluteDelta(size_t run) const;
   /// (value − baseline) / |baseline|; nullopt when either is unknown, the baseline is 0 or
   /// the row is a percentage.
@@ -30,7 +37,7 @@ struct MetricRow {
 };
 
 /// The summary figures of every run; goodput rows are added when goodput is given (one per
-/// run, in order).
+/// run, in order): per second, and as a share of the planned requests.
 std::vector<MetricRow> metricTable(const std::vector<ComparedRun>& runs,
                                    const std::vector<Goodput>& goodput = {});
 

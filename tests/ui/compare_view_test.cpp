@@ -1,8 +1,11 @@
 // The Compare tab on fixture databases recorded with the real RunWriter: the right deltas,
 // the right warnings, charts and their export.
 #include <QAbstractItemModelTester>
+#include <QBarSeries>
+#include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QFile>
 #include <QLegend>
 #include <QLegendMarker>
@@ -168,6 +171,46 @@ class CompareViewTest : public QObject {
     QCOMPARE(view->comparison()->goodput.at(1).met, uint64_t(0));
     const MetricTableModel* m = view->metricModel();
     QCOMPARE(cellRaw(m, QStringLiteral("goodput_pct"), MetricTableModel::absoluteDeltaColumn(1)), -100.0);
+  }
+
+  void aNonStreamingRunsGoodputIsNotApplicableAndAStoppedRunSaysSo() {
+    fixtures::FixtureRun whole;  // run 5: one reply body, stopped before its end
+    whole.name = "whole replies";
+    whole.stream = false;
+    whole.complete = false;
+    fixtures::writeFixtureRun(m_db.toStdString(), whole);
+    auto view = compared({1, 5});  // the default SLO: TTFT and inter-token limits
+    QVERIFY(!view->comparison()->goodput.at(1).judged);
+    const MetricTableModel* m = view->metricModel();
+    const QModelIndex share =
+        m->index(m->rowOf(QStringLiteral("goodput_pct")), MetricTableModel::valueColumn(1));
+    QCOMPARE(share.data().toString(), QStringLiteral("n/a (no TTFT without streaming)"));
+    QCOMPARE(m->index(share.row(), MetricTableModel::absoluteDeltaColumn(1)).data().toString(),
+             QStringLiteral("–"));
+    view->chartTabs()->setCurrentIndex(3);
+    auto* bars = qobject_cast<QBarSeries*>(view->currentChartView()->chart()->series().value(0));
+    QVERIFY(bars && bars->count() == 2);
+    QVERIFY2(bars->barSets().at(1)->label().endsWith(
+                 QStringLiteral(": n/a (no TTFT without streaming)")),
+             qPrintable(bars->barSets().at(1)->label()));
+    QCOMPARE(bars->barSets().at(1)->count(), 0);  // no bar at 0
+    QVERIFY2(bars->barSets().at(0)->label().contains(QStringLiteral("50 of 50 planned (100.0%)")),
+             qPrintable(bars->barSets().at(0)->label()));
+    bool pickerSaysStopped = false;
+    for (QComboBox* picker : view->findChildren<QComboBox*>())
+      for (int i = 0; i < picker->count(); ++i)
+        pickerSaysStopped |=
+            picker->itemText(i) ==
+            QStringLiteral("#5 whole replies · incomplete · kept_up until stopped");
+    QVERIFY(pickerSaysStopped);
+
+    view->setSlo(500, 50, 300);  // an end-to-end limit judges it (every reply ends by ~241 ms)
+    QSignalSpy shown(view.get(), &CompareView::comparisonShown);
+    view->compareRuns({1, 5});
+    QVERIFY(shown.wait(60000));
+    QVERIFY(view->comparison()->goodput.at(1).partial());
+    QCOMPARE(m->index(share.row(), MetricTableModel::valueColumn(1)).data().toString(),
+             QStringLiteral("100 (judged on e2e only)"));
   }
 
   void exportsPngAndSvg() {

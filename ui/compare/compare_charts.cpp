@@ -8,6 +8,7 @@
 #include <QLegendMarker>
 #include <QValueAxis>
 
+#include "core/compare/compare_report.h"
 #include "ui/common/line_chart.h"
 
 namespace plumbline::ui::compare {
@@ -106,21 +107,27 @@ QChart* goodputChart(const Comparison& c) {
   chart->setAnimationOptions(QChart::NoAnimation);
   chart->legend()->setAlignment(Qt::AlignBottom);
   if (c.goodput.empty()) {
-    chart->setTitle(QStringLiteral("Goodput: set a TTFT or inter-token limit and compare again"));
+    chart->setTitle(
+        QStringLiteral("Goodput: set a TTFT, inter-token or end-to-end limit and compare again"));
     return chart;
   }
   QStringList limits;
   if (c.slo.ttftMs) limits << QStringLiteral("TTFT ≤ %1 ms").arg(*c.slo.ttftMs);
   if (c.slo.itlMs) limits << QStringLiteral("inter-token ≤ %1 ms").arg(*c.slo.itlMs);
-  chart->setTitle(QStringLiteral("Goodput: requests/s meeting ") + limits.join(QStringLiteral(" and ")));
+  if (c.slo.e2eMs) limits << QStringLiteral("end-to-end ≤ %1 ms").arg(*c.slo.e2eMs);
+  chart->setTitle(QStringLiteral("Goodput: requests/s meeting ") +
+                  limits.join(QStringLiteral(" and ")) +
+                  QStringLiteral(" (% of planned requests)"));
   auto* series = new QBarSeries();
   double top = 0;
   for (size_t i = 0; i < c.runs.size(); ++i) {
-    auto* set = new QBarSet(runName(c, i) +
-                            QStringLiteral(" (%1%)").arg(100 * c.goodput[i].fraction(), 0, 'f', 1));
+    const plumbline::compare::Goodput& g = c.goodput[i];
+    // A run the limits cannot judge gets no bar: a bar at 0 would say none met them.
+    auto* set = new QBarSet(runName(c, i) + QStringLiteral(": ") +
+                            QString::fromStdString(plumbline::compare::goodputText(g)));
     set->setColor(runColor(static_cast<int>(i)));
-    *set << c.goodput[i].perSecond();
-    top = std::max(top, c.goodput[i].perSecond());
+    if (g.judged) *set << g.perSecond();
+    top = std::max(top, g.judged ? g.perSecond() : 0.0);
     series->append(set);
   }
   chart->addSeries(series);

@@ -52,7 +52,7 @@ QVariant MetricTableModel::data(const QModelIndex& index, int role) const {
   const auto r = static_cast<size_t>(run);
   if (role == Qt::DisplayRole) {
     if (run < 0) return QString::fromStdString(row.label);
-    if (kind == 0) return QString::fromStdString(plumbline::compare::figureText(row.values[r]));
+    if (kind == 0) return QString::fromStdString(plumbline::compare::valueText(row, r));
     if (kind == 1) {
       auto d = row.absoluteDelta(r);
       if (!d) return QStringLiteral("–");
