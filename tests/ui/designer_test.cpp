@@ -22,8 +22,9 @@
 #include "ui/designer/designer_form.h"
 #include "ui/designer/designer_view.h"
 #include "ui/designer/dist_editor.h"
-#include "ui/designer/histogram_widget.h"
 #include "ui/designer/field_binder.h"
+#include "ui/designer/histogram_widget.h"
+#include "ui/designer/rate_chart_widget.h"
 #include "ui/designer/session_picture_widget.h"
 #include "ui/designer/stage_table_model.h"
 #include "ui/designer/workload_document.h"
@@ -436,6 +437,24 @@ class DesignerTest : public QObject {
     chooseInCombo(binder->editorAt("load.arrival"), QStringLiteral("poisson"));
     QVERIFY(view.document()->json()["load"].contains("stages"));
     QVERIFY(!view.document()->json()["load"].contains("trace"));
+  }
+
+  void loadPreviewBarsAreRatesAndSaySo() {
+    DesignerView view(contextWith(m_userDir.path()));
+    QVERIFY(view.openWorkload(catalogFile("quickstart.json")));
+    view.revalidateNow();
+    const RateChartWidget* chart = view.form()->rateChart();
+    const int sessions = chart->caption().section(QLatin1Char(' '), 0, 0).toInt();
+    QVERIFY2(sessions > 0, qPrintable(chart->caption()));
+    // A bar is arrivals ÷ bin width: summed back over its bins, the sessions of the caption.
+    double counted = 0;
+    for (const auto& bar : chart->arrivalBars()) counted += bar.rate * chart->binS();
+    QVERIFY2(qAbs(counted - sessions) < 1e-6 * sessions + 1e-9,
+             qPrintable(QString::number(counted)));
+    QCOMPARE(chart->legend(),
+             QStringLiteral("line: planned sessions/s · bars: arrivals/s in %1 s bins")
+                 .arg(chart->binS(), 0, 'g', 3));
+    QCOMPARE(RateChartWidget::axisUnit(), QStringLiteral("sessions/s"));
   }
 
   void saveRevertAndRun() {

@@ -75,8 +75,19 @@ void RateChartWidget::paintEvent(QPaintEvent*) {
   p.drawText(QRect(plot.left(), plot.bottom() + 3, plot.width(), fm.height()), Qt::AlignRight,
              QString::number(m_durationS, 'g', 6) + QStringLiteral(" s"));
   p.drawText(QRect(plot.left(), plot.bottom() + 3, plot.width(), fm.height()), Qt::AlignHCenter,
-             QStringLiteral("line: planned sessions/s · bars: arrivals per %1 s")
-                 .arg(m_binS, 0, 'g', 3));
+             legend());
+  p.save();  // the unit up the y-axis, between its two numbers
+  p.translate(0, plot.center().y());
+  p.rotate(-90);
+  p.drawText(QRect(-plot.height() / 2, 0, plot.height(), fm.height()), Qt::AlignHCenter,
+             axisUnit());
+  p.restore();
+}
+
+QString RateChartWidget::legend() const {
+  // "arrivals per 0.5 s" read as a count: a bar at 6 was 3 arrivals in its half second.
+  return QStringLiteral("line: planned sessions/s · bars: arrivals/s in %1 s bins")
+      .arg(m_binS, 0, 'g', 3);
 }
 
 }  // namespace plumbline::ui::designer

@@ -17,6 +17,13 @@ class RateChartWidget : public QWidget {
                  double binS, double durationS, const QString& caption);
   void clear(const QString& why);
   QString caption() const { return m_caption; }
+  /// What the line and the bars are, under the plot. Both are rates (sessions per second), on
+  /// the one y-axis: a bar is its bin's arrivals divided by the bin width.
+  QString legend() const;
+  /// The y-axis unit, written above it.
+  static QString axisUnit() { return QStringLiteral("sessions/s"); }
+  const std::vector<workload::RatePoint>& arrivalBars() const { return m_arrivals; }
+  double binS() const { return m_binS; }
   QSize sizeHint() const override { return {420, 170}; }
 
  protected:
