@@ -42,6 +42,7 @@ MainWindow::MainWindow(const StudioContext& context, QWidget* parent)
             m_tabs->setCurrentWidget(m_compare);
           });
   resize(1400, 900);
+  m_designer->setFocus();  // the catalog takes keys from the start (arrows, Enter opens)
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -59,8 +59,11 @@ QVariant CatalogModel::data(const QModelIndex& index, int role) const {
   switch (role) {
     case Qt::DisplayRole:
       return e.origin == QStringLiteral("yours") ? e.name + QStringLiteral("  (yours)") : e.name;
-    case Qt::ToolTipRole:
-      return e.description.isEmpty() ? e.path : e.description + QStringLiteral("\n") + e.path;
+    case Qt::ToolTipRole:  // the whole name too: a narrow list wraps or cuts it
+      return QString(e.name + QStringLiteral("\n") +
+                     (e.description.isEmpty()
+                          ? e.path
+                          : QString(e.description + QStringLiteral("\n") + e.path)));
     case PathRole:
       return e.path;
     case DescriptionRole:

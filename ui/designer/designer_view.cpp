@@ -17,6 +17,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "ui/common/button_shortcut.h"
 #include "ui/designer/catalog_model.h"
 #include "ui/designer/designer_form.h"
 #include "ui/designer/field_binder.h"
@@ -80,6 +81,10 @@ QWidget* DesignerView::buildSidebar() {
   m_catalogView = new QListView;
   m_catalogView->setModel(m_catalog);
   m_catalogView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  m_catalogView->setWordWrap(true);  // long names wrap instead of ending in "…"
+  m_catalogView->setTextElideMode(Qt::ElideNone);
+  m_catalogView->setResizeMode(QListView::Adjust);
+  setFocusProxy(m_catalogView);  // keys reach the catalog before any click
   layout->addWidget(m_catalogView, 1);
   m_catalogDescription = new QLabel;
   m_catalogDescription->setWordWrap(true);
@@ -89,8 +94,9 @@ QWidget* DesignerView::buildSidebar() {
   auto* open = new QPushButton(QStringLiteral("Open"));
   auto* copy = new QPushButton(QStringLiteral("New from this"));
   auto* browse = new QPushButton(QStringLiteral("Open file…"));
-  open->setToolTip(QStringLiteral("edit this file"));
+  open->setToolTip(QStringLiteral("edit this file (Enter in the list)"));
   copy->setToolTip(QStringLiteral("start an unsaved copy of it"));
+  setButtonShortcut(browse, QKeySequence::Open, QStringLiteral("open a workload file"));
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(open);
   buttons->addWidget(copy);
@@ -133,7 +139,10 @@ QWidget* DesignerView::buildEditor() {
   auto* saveAs = new QPushButton(QStringLiteral("Save as…"));
   m_revert = new QPushButton(QStringLiteral("Revert"));
   m_run = new QPushButton(QStringLiteral("Run ▶"));
-  m_run->setToolTip(QStringLiteral("run this workload in the Live run tab"));
+  setButtonShortcut(m_save, QKeySequence::Save, QStringLiteral("save the workload"));
+  setButtonShortcut(saveAs, QKeySequence::SaveAs, QStringLiteral("save it under another name"));
+  setButtonShortcut(m_run, QKeySequence(Qt::CTRL | Qt::Key_R),
+                    QStringLiteral("send this workload to the Live run tab, where Start runs it"));
   for (QPushButton* button : {m_save, saveAs, m_revert, m_run}) bar->addWidget(button);
   layout->addLayout(bar);
   m_status = new QLabel;

@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include "ui/charts/run_charts.h"
+#include "ui/common/button_shortcut.h"
 #include "ui/live/api_key_store.h"
 #include "ui/live/live_client.h"
 #include "ui/live/notice_model.h"
@@ -71,6 +72,10 @@ LiveView::LiveView(const StudioContext& context, QWidget* parent)
       new QLabel(QStringLiteral("No workload here yet: press Run ▶ in the Designer"), this);
   m_startButton = new QPushButton(QStringLiteral("Start"), this);
   m_stopButton = new QPushButton(QStringLiteral("Stop"), this);
+  setButtonShortcut(m_startButton, QKeySequence(Qt::CTRL | Qt::Key_Return),
+                    QStringLiteral("start the workload Run ▶ sent here"));
+  setButtonShortcut(m_stopButton, QKeySequence(Qt::CTRL | Qt::Key_Period),
+                    QStringLiteral("stop the run; in-flight requests get their grace"));
   m_progress = new QProgressBar(this);
   m_progress->setRange(0, 1000);
   m_progress->setTextVisible(false);
