@@ -64,7 +64,11 @@ void addRunCommand(CLI::App& app, int& exitCode) {
                   "or stop (the run stops as on SIGINT)")
       ->check(CLI::IsMember({"redistribute", "stop"}));
   cmd->add_flag("--quiet", opt->quiet, "no status line and no summary table");
-  cmd->add_option("--live", opt->liveSocket, "serve live telemetry on this Unix socket path (see README)");
+  cmd->add_option(
+      "--live", opt->liveSocket,
+      "serve live telemetry on this Unix socket path (see README); plumbline-studio finds a "
+      "run on opening only at $XDG_RUNTIME_DIR/plumbline/live-*.sock (no XDG_RUNTIME_DIR: "
+      "/tmp/plumbline-UID/live-*.sock)");
   cmd->add_option("--live-client-buffer", opt->liveClientBuffer, "unread bytes per live client before its ticks drop")
       ->group("");  // hidden: tests shrink it to see ticks dropped
   cmd->callback([opt, &exitCode] { exitCode = plumbline::engine::runCommand(*opt); });

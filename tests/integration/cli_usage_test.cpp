@@ -22,6 +22,12 @@ TEST(CliUsage, HelpListsEverySubcommandAndExitsZero) {
   EXPECT_EQ(r.output.find("internal: a worker"), std::string::npos) << "worker is hidden: " << r.output;
 }
 
+TEST(CliUsage, RunHelpSaysWhichLiveSocketsTheStudioFinds) {
+  auto r = runCli("run --help");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("live-*.sock"), std::string::npos) << r.output;  // README "Live run"
+}
+
 TEST(CliUsage, RunRefusesEmptyFlagsBadTargetsAndOutOfBoundLoadsBeforeRunning) {
   const std::string w = std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/quickstart.json";
   const std::pair<std::string, std::string> cases[] = {
