@@ -14,6 +14,7 @@
 #include <system_error>
 #include <thread>
 
+#include "core/engine/asked_load.h"
 #include "core/engine/coordinator.h"
 #include "core/engine/diagnostic_switches.h"
 #include "core/engine/early_stop_signal.h"
@@ -205,6 +206,7 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
 
   outcome.summary.runId = writer.runId();
   describeTokenCounts(spec, outcome.summary);
+  outcome.summary.askedLoad = describeAskedLoad(spec);
   outcome.summary.notes = outcome.notes;  // stored with the figures: `runs show` says them too
   nlohmann::json summary = outcome.summary.toJson();
   // A database that could not be written (disk full, an I/O error) loses the records not yet

@@ -117,6 +117,7 @@ nlohmann::json RunSummary::toJson() const {
       {"responses", retryAfterResponses}, {"min_ms", retryAfterMinMs}, {"max_ms", retryAfterMaxMs}};
   j["duration_s"] = durationS;
   j["requested_rps"] = requestedRps;
+  j["asked_load"] = askedLoad;
   j["achieved_rps"] = achievedRps;
   j["send_lag_ms"] = sendLagMs.toJson();
   j["ttft_ms"] = ttftMs.toJson();
@@ -167,6 +168,7 @@ RunSummary RunSummary::fromJson(const nlohmann::json& j) {
   }
   s.durationS = get<double>(j, "duration_s");
   s.requestedRps = get<double>(j, "requested_rps");
+  s.askedLoad = j.value("asked_load", std::string());
   s.achievedRps = get<double>(j, "achieved_rps");
   s.sendLagMs = getPercentiles(j, "send_lag_ms");
   s.ttftMs = getPercentiles(j, "ttft_ms");

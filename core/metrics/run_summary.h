@@ -59,6 +59,9 @@ struct RunSummary {
   std::string tokenCountSource;
   /// What prompt token counts mean: "tokenizer: FILE" (exact) or "approximate: 1 word per token".
   std::string promptTokensBasis;
+  /// The load the workload asked for, in its own terms (engine::describeAskedLoad): requested_rps
+  /// is the schedule as drawn. Empty for runs stored before it was recorded.
+  std::string askedLoad;
   /// "token_counts": how many completed requests had server usage and how many only the
   /// client's counts, and what the client's counts are.
   uint64_t requestsWithServerCounts = 0;
@@ -94,9 +97,9 @@ std::string failedText(const nlohmann::json& summary);
 
 // clang-format off
 /// The keys of RunSummary::toJson(), in order (the --summary-json contract).
-inline constexpr std::array<const char*, 28> kSummaryJsonKeys = {
+inline constexpr std::array<const char*, 29> kSummaryJsonKeys = {
     "run_id", "verdict", "verdict_reasons", "planned", "sent", "completed", "not_sent",
-    "errors", "failure_samples", "retry_after", "duration_s", "requested_rps", "achieved_rps", "send_lag_ms",
+    "errors", "failure_samples", "retry_after", "duration_s", "requested_rps", "asked_load", "achieved_rps", "send_lag_ms",
     "ttft_ms", "itl_ms", "e2e_ms", "ttft_from_planned_ms", "e2e_from_planned_ms", "upload_ms",
     "tokens_span_s", "input_tokens_per_s", "output_tokens_per_s", "token_count_source", "token_counts",
     "prompt_tokens_basis", "complete", "notes"};

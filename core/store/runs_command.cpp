@@ -109,6 +109,8 @@ void printSummary(const Json& s, std::ostream& out) {
   out << "rate: requested " << fmt("%.2f", num(s, "requested_rps")) << "/s  achieved "
       << fmt("%.2f", num(s, "achieved_rps")) << "/s  over " << fmt("%.2f", num(s, "duration_s"))
       << " s\n";
+  if (const std::string asked = s.value("asked_load", std::string()); !asked.empty())
+    out << "asked: " << util::terminalSafe(asked) << '\n';  // a trace's file name is the user's
   out << padRight("latency (ms)", 20) << padRight("p50", 11) << padRight("p90", 11) << padRight("p99", 11) << "max\n";
   const std::pair<const char*, const char*> rows[] = {
       // The rows and names of the run's own report (QA: `runs show` left out upload).

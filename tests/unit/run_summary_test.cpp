@@ -30,6 +30,7 @@ RunSummary sampleSummary() {
   s.outputTokensPerS = 3.25;
   s.tokenCountSource = "client";
   s.promptTokensBasis = "tokenizer: qwen3/tokenizer.json";
+  s.askedLoad = "poisson arrivals at 20.00 requests/s on average over 6.00 s (1 stage)";
   s.requestsWithClientCountsOnly = 2;
   s.clientInputCount = "planned prompt length (tokenizer: qwen3/tokenizer.json)";
   s.clientOutputCount = "content chunks";
@@ -45,7 +46,7 @@ TEST(RunSummary, JsonHasExactlyTheContractKeys) {
   std::set<std::string> keys, expected(kSummaryJsonKeys.begin(), kSummaryJsonKeys.end());
   for (const auto& [k, v] : j.items()) keys.insert(k);
   EXPECT_EQ(keys, expected);
-  EXPECT_EQ(expected.size(), 28u);
+  EXPECT_EQ(expected.size(), 29u);
   for (const char* p : {"send_lag_ms", "ttft_ms", "itl_ms", "e2e_ms", "ttft_from_planned_ms",
                         "e2e_from_planned_ms", "upload_ms"}) {
     std::set<std::string> pk;
@@ -79,7 +80,7 @@ TEST(RunSummary, FromJsonRejectsMissingOrMistypedKeys) {
     const std::string name = key;
     if (name == "token_counts" || name == "prompt_tokens_basis" || name == "upload_ms" ||
         name == "retry_after" || name == "tokens_span_s" || name == "failure_samples" ||
-        name == "notes")
+        name == "notes" || name == "asked_load")
       continue;  // added later: optional
     auto j = good;
     j.erase(key);
