@@ -155,6 +155,11 @@ class LiveViewReplayTest : public QObject {
     end.notes = {"received SIGTERM", "stopped early at 4.4 s; windows after it were not planned"};
     batch += live::encodeLiveFrame(end);
     view.client()->feed(QByteArray(batch.data(), static_cast<qsizetype>(batch.size())));
+    // The client hands messages over in time-bounded slices (8 ms each): under ASan the batch
+    // takes several event-loop turns, so wait for its End before reading the charts.
+    QTRY_VERIFY_WITH_TIMEOUT(view.banner()->state() != VerdictBanner::State::Running &&
+                                 view.banner()->state() != VerdictBanner::State::Idle,
+                             10000);
     view.charts()->flush();
     const QList<QPointF> requested =
         view.charts()->drawnPoints(QStringLiteral("rate"), QStringLiteral("requested"));
