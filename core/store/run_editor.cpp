@@ -7,8 +7,6 @@ namespace plumbline::store {
 
 namespace {
 
-std::string trimmed(const std::string& s) { return util::trimmedLabel(s); }
-
 std::string runLabel(int64_t id) { return "run " + std::to_string(id); }
 
 }  // namespace
@@ -26,7 +24,7 @@ void RunEditor::requireRun(int64_t runId, const std::string& operation) const {
 
 void RunEditor::rename(int64_t runId, const std::string& name) {
   const std::string op = "renaming " + runLabel(runId);
-  std::string clean = trimmed(name);
+  std::string clean = util::trimmedLabel(name);
   if (const std::string why = util::labelProblem(clean, kMaxNameLength); !why.empty())
     throw StoreError(m_db.path(), op, "the name " + why, StoreErrorKind::InvalidInput);
   requireRun(runId, op);
@@ -39,14 +37,15 @@ void RunEditor::setNotes(int64_t runId, const std::string& notes) {
     throw StoreError(m_db.path(), op, "the notes " + why, StoreErrorKind::InvalidInput);
   requireRun(runId, op);
   Statement s = m_db.prepare("UPDATE runs SET notes = ? WHERE id = ?");
-  if (trimmed(notes).empty()) s.bindNull(1);
+  if (util::trimmedLabel(notes).empty())
+    s.bindNull(1);
   else s.bindText(1, notes);
   s.bindInt(2, runId).run();
 }
 
 std::string RunEditor::normalizeTag(const std::string& tag, const std::string& dbPath) {
   const std::string op = "tag '" + tag + "'";
-  std::string clean = trimmed(tag);
+  std::string clean = util::trimmedLabel(tag);
   auto bad = [&](const std::string& why) {
     return StoreError(dbPath, op, why, StoreErrorKind::InvalidInput);
   };

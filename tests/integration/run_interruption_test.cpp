@@ -46,6 +46,20 @@ std::string query(const std::string& db, const std::string& sql) {
   return out;
 }
 
+/// Requests that failed, over every class of the summary's `errors`.
+uint64_t failedOf(const json& s) {
+  uint64_t failed = 0;
+  for (const auto& [k, v] : s.at("errors").items()) failed += v.get<uint64_t>();
+  return failed;
+}
+
+/// completed + failed + not sent == planned: nothing dropped silently.
+void expectEveryPlannedRequestAccountedFor(const json& s) {
+  EXPECT_EQ(s.at("completed").get<uint64_t>() + failedOf(s) + s.at("not_sent").get<uint64_t>(),
+            s.at("planned").get<uint64_t>())
+      << s.dump(2);
+}
+
 /// count(*) of `sql`, or -1 while the database or its tables are not there yet (no assertion: for
 /// polling a run's database while it is written).
 long countWhileWritten(const std::string& db, const std::string& sql) {
@@ -147,8 +161,7 @@ TEST(RunInterruption, SigintStopsSendingStoresEverythingAndAddsUp) {
   EXPECT_NE(show.output().find("note: received SIGINT\n"), std::string::npos) << show.output();
   EXPECT_NE(show.output().find("note: stopped early at "), std::string::npos) << show.output();
   EXPECT_LT(s["duration_s"].get<double>(), 10.0);
-  uint64_t failed = 0;
-  for (const auto& [k, v] : s["errors"].items()) failed += v.get<uint64_t>();
+  const uint64_t failed = failedOf(s);
   EXPECT_EQ(s["completed"].get<uint64_t>() + failed + s["not_sent"].get<uint64_t>(), s["planned"].get<uint64_t>())
       << s.dump(2);
   EXPECT_NE(run.output().find("SIGINT"), std::string::npos) << run.output();
@@ -245,10 +258,7 @@ TEST(RunInterruption, ADatabaseThatCannotBeWrittenStopsTheRunAndKeepsTheFigures)
   const json s = json::parse(in);
   EXPECT_LT(s.at("duration_s").get<double>(), 15.0) << s.dump(2);  // stopped, not run to its end
   EXPECT_NE(s.at("notes").dump().find("could not be recorded"), std::string::npos) << s.dump(2);
-  uint64_t failed = 0;
-  for (const auto& [k, v] : s.at("errors").items()) failed += v.get<uint64_t>();
-  EXPECT_EQ(s.at("completed").get<uint64_t>() + failed + s.at("not_sent").get<uint64_t>(),
-            s.at("planned").get<uint64_t>());
+  expectEveryPlannedRequestAccountedFor(s);
   EXPECT_EQ(query(db, "PRAGMA integrity_check"), "ok");
   EXPECT_LT(std::stoull(query(db, "SELECT count(*) FROM requests")), s.at("sent").get<uint64_t>());
 }
@@ -295,10 +305,7 @@ TEST(RunInterruption, AWaitForTheDatabaseAtTheEndIsToldAndCtrlCGivesItUp) {
   EXPECT_NE(s.at("notes").dump().find("gave up waiting for another process's lock"),
             std::string::npos)
       << s.dump(2);
-  uint64_t failed = 0;
-  for (const auto& [k, v] : s.at("errors").items()) failed += v.get<uint64_t>();
-  EXPECT_EQ(s.at("completed").get<uint64_t>() + failed + s.at("not_sent").get<uint64_t>(),
-            s.at("planned").get<uint64_t>());
+  expectEveryPlannedRequestAccountedFor(s);
   EXPECT_GT(s.at("completed").get<uint64_t>(), static_cast<uint64_t>(committed));  // the whole run
   EXPECT_EQ(query(db, "PRAGMA integrity_check"), "ok");
   EXPECT_EQ(std::stol(query(db, "SELECT count(*) FROM requests")), committed);
