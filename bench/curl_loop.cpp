@@ -13,7 +13,10 @@
 // bursts: R/100 requests due together every 10 ms (h2load --rps's pattern).
 // The body is the one cpu_cost.sh gives h2load; --stream asks for 64 tokens and the usage chunk.
 // Output, one line: key=value pairs (requests, completed, errors, chunks, user_s, sys_s, wall_s,
-// late_p99_us, late_max_us), then exit 0 if every request completed, 1 if not.
+// late_p99_us, late_max_us, connections: the new connections its transfers made), then exit 0 if
+// every request completed, 1 if not; a failed run adds first_error="..." (libcurl's text or the
+// HTTP status of the first transfer that failed) so that a reference which could not keep up
+// says how.
 #include <curl/curl.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
@@ -196,7 +199,8 @@ int main(int argc, char** argv) {
   if (stream) headers = curl_slist_append(headers, "accept: text/event-stream");
   std::vector<CURL*> pool;      // finished handles, ready for the next request
   std::vector<Reply*> replies;  // owned, one per handle ever made
-  int64_t sent = 0, completed = 0, errors = 0, chunks = 0;
+  int64_t sent = 0, completed = 0, errors = 0, chunks = 0, connections = 0;
+  std::string firstError;
   std::vector<int64_t> lateNs;
   lateNs.reserve(static_cast<size_t>(planned));
 
@@ -265,10 +269,17 @@ int main(int argc, char** argv) {
       char* priv = nullptr;
       curl_easy_getinfo(h, CURLINFO_PRIVATE, &priv);
       auto* r = reinterpret_cast<Reply*>(priv);
-      if (m->data.result == CURLE_OK && status == 200)
+      long connects = 0;
+      curl_easy_getinfo(h, CURLINFO_NUM_CONNECTS, &connects);
+      connections += connects;
+      if (m->data.result == CURLE_OK && status == 200) {
         ++completed;
-      else
+      } else {
         ++errors;
+        if (firstError.empty())
+          firstError = m->data.result != CURLE_OK ? curl_easy_strerror(m->data.result)
+                                                  : "HTTP " + std::to_string(status);
+      }
       chunks += r->chunks;
       *r = Reply{};
       curl_multi_remove_handle(loop.multi, h);
@@ -289,12 +300,14 @@ int main(int argc, char** argv) {
   };
   std::printf(
       "requests=%lld completed=%lld errors=%lld chunks=%lld user_s=%.6f sys_s=%.6f wall_s=%.3f "
-      "late_p99_us=%.1f late_max_us=%.1f\n",
+      "late_p99_us=%.1f late_max_us=%.1f connections=%lld",
       static_cast<long long>(planned), static_cast<long long>(completed),
       static_cast<long long>(errors), static_cast<long long>(chunks),
       static_cast<double>(ru.ru_utime.tv_sec) + ru.ru_utime.tv_usec / 1e6,
       static_cast<double>(ru.ru_stime.tv_sec) + ru.ru_stime.tv_usec / 1e6, wallS, pick(0.99),
-      pick(1.0));
+      pick(1.0), static_cast<long long>(connections));
+  if (!firstError.empty()) std::printf(" first_error=\"%s\"", firstError.c_str());
+  std::printf("\n");
   for (CURL* h : pool) curl_easy_cleanup(h);
   for (Reply* r : replies) delete r;
   curl_slist_free_all(headers);
