@@ -93,12 +93,14 @@ void RunEditor::removeTags(int64_t runId, const std::vector<std::string>& tags) 
 void RunEditor::deleteRun(int64_t runId) {
   const std::string op = "deleting " + runLabel(runId);
   Transaction tx(m_db, /*immediate=*/true);
-  Statement s = m_db.prepare("SELECT status, coordinator_pid, host FROM runs WHERE id = ?");
+  Statement s =
+      m_db.prepare("SELECT status, coordinator_pid, host, t0_wall_ns FROM runs WHERE id = ?");
   s.bindInt(1, runId);
   if (!s.step())
     throw StoreError(m_db.path(), op, "no run with id " + std::to_string(runId),
                      StoreErrorKind::NotFound);
-  if (RunReader::effectiveStatus(s.columnText(0), s.columnInt(1), s.columnText(2)) == "running")
+  if (RunReader::effectiveStatus(s.columnText(0), s.columnInt(1), s.columnText(2),
+                                 s.columnInt(3)) == "running")
     throw StoreError(m_db.path(), op,
                      "the run is still being recorded (coordinator pid " +
                          std::to_string(s.columnInt(1)) + "); stop it first",

@@ -1,6 +1,7 @@
 #include "core/store/run_reader.h"
 
 #include "core/util/host_name.h"
+#include "core/util/process_start.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -58,7 +59,7 @@ RunRow runFromRow(const Statement& s) {
   r.outputTokensPerS = optDouble(s, 26);
   r.durationS = optDouble(s, 27);
   r.notes = optText(s, 28);
-  r.status = RunReader::effectiveStatus(r.storedStatus, r.coordinatorPid, r.host);
+  r.status = RunReader::effectiveStatus(r.storedStatus, r.coordinatorPid, r.host, r.t0WallNs);
   return r;
 }
 
@@ -68,11 +69,19 @@ RunReader::RunReader(const std::string& dbPath)
     : m_db(Database::open(dbPath, Database::Mode::ReadOnly)) {}
 
 std::string RunReader::effectiveStatus(const std::string& storedStatus, int64_t pid,
-                                       const std::string& host) {
+                                       const std::string& host, int64_t runStartWallNs) {
   if (storedStatus != "running") return storedStatus;
   if (!host.empty() && host != util::hostName()) return "incomplete";
   if (pid <= 0) return "incomplete";
   if (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return "incomplete";
+  // The coordinator existed before it wrote the run's t0. The slack covers the 10 ms clock
+  // ticks of a start time and the wall clock being stepped forward since (a step puts the
+  // process's start that much later here).
+  constexpr int64_t kClockSlackNs = 60'000'000'000;
+  if (runStartWallNs > 0) {
+    const auto started = util::processStartWallNs(pid);
+    if (started && *started > runStartWallNs + kClockSlackNs) return "incomplete";
+  }
   return storedStatus;
 }
 

@@ -36,9 +36,12 @@ class RunReader {
                                                                 const std::string& metric) const;
   const std::string& path() const { return m_db.path(); }
 
-  /// 'running' becomes 'incomplete' when the coordinator pid is gone or ran on another host.
+  /// 'running' becomes 'incomplete' when the coordinator ran on another host, or its pid is
+  /// gone, or that pid now names a process that started after the run did (the pid was given
+  /// again after the coordinator died: a crash, a reboot). `runStartWallNs` is the run's t0 on
+  /// the wall clock (0: not known, and not checked).
   static std::string effectiveStatus(const std::string& storedStatus, int64_t pid,
-                                     const std::string& host);
+                                     const std::string& host, int64_t runStartWallNs);
 
  private:
   std::vector<RunRow> queryRuns(const std::string& where, std::optional<int64_t> id) const;

@@ -7,9 +7,12 @@
 #include <thread>
 
 #include "core/store/database.h"
+#include "core/store/run_editor.h"
 #include "core/store/run_reader.h"
 #include "core/store/run_writer.h"
 #include "core/store/store_error.h"
+#include "core/util/clock.h"
+#include "core/util/process_start.h"
 #include "store_test_support.h"
 
 namespace plumbline::store {
@@ -68,9 +71,10 @@ TEST(StoreRunWriter, RoundTripsRequestsWindowsAndHistograms) {
   std::string path = dir.file("runs.db");
   auto requests = testing::sampleRequests(10'000);
   const std::string blob("\x00\x01\xffhistogram\x00bytes", 17);
+  const RunInfo info = testing::sampleRunInfo();
   int64_t id = 0;
   {
-    RunWriter writer(path, testing::sampleRunInfo());
+    RunWriter writer(path, info);
     id = writer.runId();
     EXPECT_GT(id, 0);
     for (size_t i = 0; i < requests.size(); i += 1000)
@@ -97,7 +101,6 @@ TEST(StoreRunWriter, RoundTripsRequestsWindowsAndHistograms) {
 
   auto run = reader.getRun(id);
   ASSERT_TRUE(run);
-  RunInfo info = testing::sampleRunInfo();
   EXPECT_EQ(run->name, info.name);
   EXPECT_EQ(run->workloadName, info.workloadName);
   EXPECT_EQ(nlohmann::json::parse(run->specJson), info.spec);
@@ -298,10 +301,44 @@ TEST(StoreRunWriter, RunningRunOfDeadCoordinatorReadsIncomplete) {
 TEST(StoreRunWriter, EffectiveStatusRules) {
   char host[256] = {};
   gethostname(host, sizeof host - 1);
-  EXPECT_EQ(RunReader::effectiveStatus("running", getpid(), host), "running");
-  EXPECT_EQ(RunReader::effectiveStatus("running", testing::deadPid(), host), "incomplete");
-  EXPECT_EQ(RunReader::effectiveStatus("running", getpid(), "elsewhere.example"), "incomplete");
-  EXPECT_EQ(RunReader::effectiveStatus("complete", testing::deadPid(), host), "complete");
+  const int64_t now = plumbline::util::wallClockNs();
+  EXPECT_EQ(RunReader::effectiveStatus("running", getpid(), host, now), "running");
+  EXPECT_EQ(RunReader::effectiveStatus("running", testing::deadPid(), host, now), "incomplete");
+  EXPECT_EQ(RunReader::effectiveStatus("running", getpid(), "elsewhere.example", now),
+            "incomplete");
+  EXPECT_EQ(RunReader::effectiveStatus("complete", testing::deadPid(), host, now), "complete");
+  // The pid names a live process that started after the run did: the coordinator died and its
+  // pid was given again (a reboot, a crash long ago), so the run is not being recorded.
+  const auto selfStart = plumbline::util::processStartWallNs(getpid());
+  ASSERT_TRUE(selfStart.has_value());
+  const int64_t runLongBefore = *selfStart - 10 * 60'000'000'000LL;
+  EXPECT_EQ(RunReader::effectiveStatus("running", getpid(), host, runLongBefore), "incomplete");
+  EXPECT_EQ(RunReader::effectiveStatus("interrupted", getpid(), host, runLongBefore),
+            "interrupted");
+  // Within the slack for a wall clock stepped forward, or with no t0 known: still running.
+  EXPECT_EQ(RunReader::effectiveStatus("running", getpid(), host, *selfStart - 30'000'000'000LL),
+            "running");
+  EXPECT_EQ(RunReader::effectiveStatus("running", getpid(), host, 0), "running");
+}
+
+TEST(StoreRunWriter, ARunWhosePidWasGivenAgainReadsIncompleteAndCanBeDeleted) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  int64_t id = 0;
+  {
+    // Its coordinator pid is this process: alive, but started long after the run's t0 (2023).
+    auto info = testing::sampleRunInfo();
+    info.t0WallNs = 1'700'000'000'000'000'000;
+    RunWriter writer(path, info);
+    id = writer.runId();
+    writer.addRequests(testing::sampleRequests(10));
+  }
+  RunReader reader(path);
+  ASSERT_TRUE(reader.getRun(id).has_value());
+  EXPECT_EQ(reader.getRun(id)->storedStatus, "running");
+  EXPECT_EQ(reader.getRun(id)->status, "incomplete");
+  RunEditor(path).deleteRun(id);
+  EXPECT_FALSE(RunReader(path).getRun(id).has_value());
 }
 
 TEST(StoreRunWriter, WriterErrorIsReportedByFinish) {

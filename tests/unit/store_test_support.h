@@ -11,6 +11,7 @@
 
 #include "core/metrics/request_record.h"
 #include "core/store/run_info.h"
+#include "core/util/clock.h"
 
 namespace plumbline::store::testing {
 
@@ -43,7 +44,9 @@ inline RunInfo sampleRunInfo() {
   info.toolVersion = "0.1.0";
   info.cores = 2;
   info.workers = 1;
-  info.t0WallNs = 1'700'000'000'000'000'000;
+  // Now: a run being written by this process (a t0 before the process started would make its
+  // pid read as given again, and the run as incomplete).
+  info.t0WallNs = util::wallClockNs();
   return info;
 }
 
