@@ -20,8 +20,10 @@ std::string describeTimeout(int64_t timeoutMs) {
 
 std::string failureReason(const Transfer& t, int64_t timeoutMs) {
   const ErrorClass cls = t.record.error;
-  if (metrics::isHttpStatusClass(cls)) return {};
+  // A reply's class is said by its status and body; an error sent in a 2xx reply (an error
+  // event, a JSON error body) also says where it was.
   if (!t.failureDetail.empty()) return t.failureDetail;
+  if (metrics::isHttpStatusClass(cls)) return {};
   const std::string osError = t.socketErrno != 0 ? util::errnoText(t.socketErrno) : std::string();
   const std::string received = std::to_string(t.bytesReceived) + " bytes";
   switch (cls) {

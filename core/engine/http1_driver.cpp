@@ -394,8 +394,15 @@ void Http1Driver::fail(Http1Connection& c, ErrorClass cls, int osErrno) {
   if (c.parser.headersDone()) takeReplyHead(c, t);
   t.record.endNs = nowRel();
   t.record.httpStatus = static_cast<int32_t>(t.status);
-  t.record.error = cls;
-  if (osErrno != 0) t.socketErrno = osErrno;
+  if (m_reader.endedAtDone(t)) {
+    // The stream had said "[DONE]": what failed after it (a close before the body's end, a
+    // server holding the body open past the timeout) took nothing from the reply.
+    t.failureDetail.clear();
+    m_reader.finishCompleted(t);
+  } else {
+    t.record.error = cls;
+    if (osErrno != 0) t.socketErrno = osErrno;
+  }
   c.transfer = nullptr;
   t.connection = nullptr;
   retire(c);

@@ -278,7 +278,7 @@ void HttpDriver::finish(Transfer& t, int curlCode) {
   if (t.retryRefused) {
     r.error = ErrorClass::NoReply;  // the server dropped the connection without a reply
     t.failureDetail = "the server closed the kept-alive connection as the request went out";
-  } else if (curlCode != CURLE_OK) {
+  } else if (curlCode != CURLE_OK && !m_reader.endedAtDone(t)) {
     r.error = classifyCurl(curlCode, t.bytesReceived > 0 || r.firstByteNs >= 0);
     t.failureDetail = t.curlError[0] != '\0' ? t.curlError.data()
                                              : curl_easy_strerror(static_cast<CURLcode>(curlCode));

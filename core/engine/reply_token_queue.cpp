@@ -22,13 +22,18 @@ int32_t ReplyTokenQueue::countNow(std::string_view reply) {
   return static_cast<int32_t>(std::min<size_t>(m_tokenizer.countTokens(reply), INT32_MAX));
 }
 
-void ReplyTokenQueue::add(const metrics::RequestRecord& r, std::string_view reply, int64_t nowNs) {
+void ReplyTokenQueue::add(const metrics::RequestRecord& r, std::string_view reply,
+                          std::string_view thought, int64_t nowNs) {
   Waiting w{r, {}, nowNs};
   if (!m_spare.empty()) {
     w.reply = std::move(m_spare.back());
     m_spare.pop_back();
   }
   w.reply.assign(reply);
+  if (!thought.empty()) {  // a word boundary, so that neither text's last token merges
+    w.reply.push_back('\n');
+    w.reply.append(thought);
+  }
   m_queue.push_back(std::move(w));
 }
 

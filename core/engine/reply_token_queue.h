@@ -31,7 +31,12 @@ class ReplyTokenQueue {
   /// Counts `reply` now (a session's parent: its children's context needs the count).
   int32_t countNow(std::string_view reply);
   /// Queues a record and its reply (copied into a reused buffer). `nowNs` starts its wait.
-  void add(const metrics::RequestRecord& r, std::string_view reply, int64_t nowNs);
+  /// `thought`: reasoning or tool-call text generated beside the reply, counted with it.
+  void add(const metrics::RequestRecord& r, std::string_view reply, std::string_view thought,
+           int64_t nowNs);
+  void add(const metrics::RequestRecord& r, std::string_view reply, int64_t nowNs) {
+    add(r, reply, {}, nowNs);
+  }
   /// Counts queued replies, oldest first, while the estimated cost of the next one ends before
   /// `deadlineNs` (by `now()`); appends each counted record to `out`. At least one is counted
   /// when the oldest has waited `maxWaitNs` or more, so records are never held back forever.

@@ -13,11 +13,24 @@ void SseParser::appendData(std::string_view v) {
   m_data.append(v);
 }
 
+void SseParser::giveUp() {
+  m_overflow = true;
+  std::string().swap(m_line);  // free what the runaway event took
+  std::string().swap(m_data);
+  m_hasData = false;
+}
+
 void SseParser::reset() {
   m_line.clear();
   m_data.clear();
+  if (m_overflow) {  // buffers were freed: take the usual ones again
+    m_line.reserve(256);
+    m_data.reserve(1024);
+  }
   m_hasData = false;
   m_skipLf = false;
+  m_atStart = true;
+  m_overflow = false;
   m_events = 0;
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/engine/chunk_decoder.h"
 #include "core/engine/sse_parser.h"
 #include "core/metrics/request_record.h"
 
@@ -25,13 +26,22 @@ struct Transfer {
   std::string body;                ///< request body (reused capacity)
   std::string response;            ///< non-streaming body or an error body (bounded)
   bool keepReply = false;          ///< collect the generated text (sessions resend it)
-  std::string reply;               ///< the generated text, as streamed or in the body
+  std::string reply;               ///< the answer text, as streamed or in the body
+  /// Reasoning and tool-call text generated beside the answer: counted as output tokens with
+  /// the reply, never sent back in a session's next turn.
+  std::string thought;
   SseParser sse;
   long status = 0;
   bool statusKnown = false;
   bool sawDone = false;
+  int64_t doneNs = -1;  ///< when "[DONE]" was read: the reply's end
   bool malformed = false;
+  const char* malformedWhy = nullptr;  ///< what the first malformed event was, when known
   bool serverError = false;
+  int32_t errorCode = -1;                    ///< the status an error event or body gave, else -1
+  bool sawChoice = false;                    ///< an event (or the body) held a choice
+  FinishReason finish = FinishReason::None;  ///< the last finish_reason said
+  bool bodyCut = false;  ///< a non-streaming body was longer than the reader keeps
   uint64_t bytesReceived = 0;
   int attempts = 0;         ///< times libcurl was about to send this request
   bool retryRefused = false;  ///< libcurl tried to resend it on a fresh connection; we refused
@@ -50,10 +60,16 @@ struct Transfer {
     response.clear();
     keepReply = false;
     reply.clear();
+    thought.clear();
     sse.reset();
     status = 0;
     statusKnown = false;
-    sawDone = malformed = serverError = false;
+    sawDone = malformed = serverError = sawChoice = bodyCut = false;
+    doneNs = -1;
+    malformedWhy = nullptr;
+    errorCode = -1;
+    finish = FinishReason::None;
+    if (response.capacity() > (1u << 20)) std::string().swap(response);  // after a huge body
     bytesReceived = 0;
     attempts = 0;
     retryRefused = false;

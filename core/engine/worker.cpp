@@ -334,10 +334,12 @@ void Worker::onRequestDone(Transfer& t) {
   if (metrics::carriesFailureSample(t.record.error)) reportFirstFailure(t);
   if (m_replyTokens && ReplyTokenQueue::hasReply(t.record, m_config->stream)) {
     if (t.keepReply) {  // a session's parent: its children's context needs the count now
-      t.record.outputTokensClient = m_replyTokens->countNow(t.reply);
+      // Reasoning and tool-call text count as ReplyTokenQueue::add counts them: after the reply.
+      t.record.outputTokensClient =
+          m_replyTokens->countNow(t.thought.empty() ? t.reply : t.reply + '\n' + t.thought);
       m_records.push_back(t.record);
     } else {
-      m_replyTokens->add(t.record, t.reply, m_http->nowRel());
+      m_replyTokens->add(t.record, t.reply, t.thought, m_http->nowRel());
       scheduleCounting(0);
     }
   } else {

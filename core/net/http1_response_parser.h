@@ -29,7 +29,9 @@ std::string_view http1ErrorText(Http1Error e);
 /// point across feed() calls. Interim 1xx responses are skipped. Allocates nothing once warm.
 class Http1ResponseParser {
  public:
-  static constexpr size_t kMaxHeaderBytes = 64 * 1024;
+  /// libcurl's limit on a response's headers (MAX_HTTP_RESP_HEADER_SIZE, 7.84 on), so that
+  /// both clients take the same replies. Header bytes are counted, not kept.
+  static constexpr size_t kMaxHeaderBytes = 300 * 1024;
   /// Receives body bytes (already de-chunked) as they arrive.
   using BodySink = void (*)(void* context, const char* p, size_t n);
 

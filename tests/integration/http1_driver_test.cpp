@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -351,7 +352,7 @@ TEST(Http1Driver, GarbageAndHtmlAreMalformed) {
     ASSERT_TRUE(b.runUntil(1));
     EXPECT_EQ(b.done[0].record.error, ErrorClass::MalformedStream) << "stream " << stream;
     EXPECT_EQ(b.done[0].reason, stream ? "no server-sent event in the 18-byte reply"
-                                       : "a body that is not a completion");
+                                       : "a body that is not a completion (not valid JSON)");
     EXPECT_EQ(b.done[0].response, "<html>hello</html>");
     EXPECT_EQ(b.driver->socketsOpen(), 0u);
   }
@@ -405,6 +406,90 @@ void expectHttpStatusClassesAndErrorBodiesKept(Kind kind) {
   EXPECT_EQ(server.connections(), 1);  // error answers keep the connection alive too
 }
 }  // namespace
+
+namespace {
+/// A chunked SSE reply of two tokens and "[DONE]", its body not ended: the server closes the
+/// connection there, or holds it open past the client's timeout. Either way the client had the
+/// whole reply (an OpenAI client library stops reading at "[DONE]"), so the request completed,
+/// and it ended at "[DONE]", not when the server let go.
+void expectAStreamThatSaidDoneIsWholeWhateverTheServerDidAfter(Kind kind) {
+  auto chunk = [](const std::string& event) {
+    const std::string data = "data: " + event + "\n\n";
+    char size[16];
+    std::snprintf(size, sizeof size, "%zx\r\n", data.size());
+    return size + data + "\r\n";
+  };
+  const std::string reply =
+      "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n" +
+      chunk(R"({"choices":[{"delta":{"content":"a"}}]})") +
+      chunk(R"({"choices":[{"delta":{"content":"b"}}]})") + chunk("[DONE]");  // and no "0\r\n\r\n"
+  for (const bool closeAfter : {true, false}) {
+    SCOPED_TRACE(closeAfter ? "closed after [DONE]" : "held open past the timeout");
+    ScriptedHttpServer server([&](int, int, const std::string&) {
+      return std::optional<Reply>(Reply{reply, closeAfter});
+    });
+    Client c(server.url(), true, 600, "", kind);
+    c.send(driverChatBody(true));
+    ASSERT_TRUE(c.runUntil(1));
+    const RequestRecord& r = c.done[0].record;
+    EXPECT_EQ(r.error, ErrorClass::None) << c.done[0].reason;
+    EXPECT_EQ(c.done[0].reply, "ab");
+    EXPECT_EQ(r.outputTokensClient, 2);
+    EXPECT_LT(r.endNs - r.sendNs, 400'000'000);  // at "[DONE]", not at the 600 ms timeout
+    EXPECT_GE(r.endNs, r.lastTokenNs);
+    EXPECT_EQ(c.driver->socketsOpen(), 0u);  // a body never ended is not reused
+  }
+}
+
+/// An error a server sends inside a 200 reply is the server's error in the class its code
+/// gives, with where it was said, streaming or not: never a completion, never "malformed".
+void expectAnErrorInA200ReplyIsClassedByItsCode(Kind kind) {
+  const std::string sse =
+      "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n"
+      "data: {\"error\":{\"message\":\"bad\",\"type\":\"BadRequestError\",\"code\":400}}\n\ndata: "
+      "[DONE]\n\n";
+  const std::string plain = R"({"object":"error","message":"The model is overloaded","code":503})";
+  auto reply = [](const std::string& type, const std::string& body) {
+    return "HTTP/1.1 200 OK\r\nContent-Type: " + type +
+           "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  };
+  ScriptedHttpServer server([&](int, int overall, const std::string&) {
+    return std::optional<Reply>(Reply{
+        overall == 0 ? reply("text/event-stream", sse) : reply("application/json", plain), false});
+  });
+  Client streaming(server.url(), true, 10'000, "", kind);
+  streaming.send(driverChatBody(true));
+  ASSERT_TRUE(streaming.runUntil(1));
+  EXPECT_EQ(streaming.done[0].record.error, ErrorClass::Http4xx);
+  EXPECT_EQ(streaming.done[0].record.httpStatus, 200);
+  EXPECT_EQ(streaming.done[0].reason, "an error event in the stream");
+  EXPECT_NE(streaming.done[0].response.find("BadRequestError"), std::string::npos);
+  streaming.send(driverChatBody(true));  // the plain JSON error in place of a stream
+  ASSERT_TRUE(streaming.runUntil(2));
+  EXPECT_EQ(streaming.done[1].record.error, ErrorClass::Http5xx);
+  EXPECT_EQ(streaming.done[1].reason, "an error in place of the stream");
+
+  Client whole(server.url(), false, 10'000, "", kind);
+  whole.send(driverChatBody(false));
+  ASSERT_TRUE(whole.runUntil(1));
+  EXPECT_EQ(whole.done[0].record.error, ErrorClass::Http5xx);
+  EXPECT_EQ(whole.done[0].reason, "an error in place of the completion");
+  EXPECT_EQ(whole.done[0].response, plain);
+}
+}  // namespace
+
+TEST(Http1Driver, AStreamThatSaidDoneIsWholeWhateverTheServerDidAfter) {
+  expectAStreamThatSaidDoneIsWholeWhateverTheServerDidAfter(Kind::Native);
+}
+TEST(HttpDriver, AStreamThatSaidDoneIsWholeWhateverTheServerDidAfter) {
+  expectAStreamThatSaidDoneIsWholeWhateverTheServerDidAfter(Kind::Curl);
+}
+TEST(Http1Driver, AnErrorInA200ReplyIsClassedByItsCode) {
+  expectAnErrorInA200ReplyIsClassedByItsCode(Kind::Native);
+}
+TEST(HttpDriver, AnErrorInA200ReplyIsClassedByItsCode) {
+  expectAnErrorInA200ReplyIsClassedByItsCode(Kind::Curl);
+}
 
 TEST(Http1Driver, HttpStatusClassesAndErrorBodiesAreKept) {
   expectHttpStatusClassesAndErrorBodiesKept(Kind::Native);

@@ -213,7 +213,7 @@ TEST(FaultsSurvived, HtmlAnswerIsMalformedStream) {
     EXPECT_EQ(sample.at("status"), 200);
     EXPECT_EQ(sample.at("body"), "<html><body><h1>Welcome to nginx!</h1></body></html>");
     EXPECT_EQ(sample.at("reason"), stream ? "no server-sent event in the 52-byte reply"
-                                          : "a body that is not a completion");
+                                          : "a body that is not a completion (not valid JSON)");
     expectNothingLost(s, run.db());
   }
 }

@@ -41,6 +41,23 @@ struct SteppingClock {
 
 }  // namespace
 
+TEST(ReplyTokenQueue, AReasoningModelsThoughtCountsWithItsAnswer) {
+  ReplyTokenQueue q(qwen3());
+  q.add(streamed(0, 3), "The answer is 4.", "Two plus two: add them.", 0);
+  q.add(streamed(1, 3), "", "{\"city\": \"Paris\"}", 0);  // a tool call alone
+  std::vector<RequestRecord> out;
+  q.countAll(out);
+  Tokenizer reference = Tokenizer::fromFile(kQwen3TokenizerFile);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(
+      out[0].outputTokensClient,
+      static_cast<int32_t>(reference.encode("The answer is 4.\nTwo plus two: add them.").size()));
+  EXPECT_GT(out[0].outputTokensClient,
+            static_cast<int32_t>(reference.encode("The answer is 4.").size()));
+  EXPECT_EQ(out[1].outputTokensClient,
+            static_cast<int32_t>(reference.encode("\n{\"city\": \"Paris\"}").size()));
+}
+
 TEST(ReplyTokenQueue, CountsEachReplyWithTheTokenizerAndKeepsOrderAndOtherFields) {
   ReplyTokenQueue q(qwen3());
   const std::vector<std::string> replies = {"Hello, world!", "  spaced\n\n  out\ttext ", "日本語のテキスト 🎉🎉",
