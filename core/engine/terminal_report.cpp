@@ -80,11 +80,14 @@ std::string formatRunReport(const metrics::RunSummary& s, const std::vector<std:
   latencyRow(out, "ttft from planned", s.ttftFromPlannedMs);
   latencyRow(out, "e2e from planned", s.e2eFromPlannedMs);
   latencyRow(out, "upload", s.uploadMs);
-  if (s.completed == 0)
+  if (s.completed == 0) {
     out += "  tokens/s  -  (no request completed)\n";
-  else
-    line(out, "  tokens/s  in %.1f  out %.1f  over %.2f s, to the last reply  (counts: %s)",
-         s.inputTokensPerS, s.outputTokensPerS, s.tokensSpanS, s.tokenCountSource.c_str());
+  } else {
+    char outRate[32] = "-";  // no completed request had an output count
+    if (s.outputTokensPerS) std::snprintf(outRate, sizeof outRate, "%.1f", *s.outputTokensPerS);
+    line(out, "  tokens/s  in %.1f  out %s  over %.2f s, to the last reply  (counts: %s)",
+         s.inputTokensPerS, outRate, s.tokensSpanS, s.tokenCountSource.c_str());
+  }
   out += tokenCountLines(s);
   line(out, "  prompt tokens: %s", s.promptTokensBasis.c_str());
   return out;

@@ -109,6 +109,7 @@ void RunAggregator::addRecord(const RequestRecord& r) {
   uint64_t out = preferredTokens(r.outputTokensServer, r.outputTokensClient);
   m_inputTokens += in;
   m_outputTokens += out;
+  if (r.outputTokensServer >= 0 || r.outputTokensClient >= 0) ++m_outputCounted;
   if (w) w->inputTokens += in, w->outputTokens += out;
   auto known = [](int32_t n) { return n > 0 ? static_cast<uint64_t>(n) : 0; };
   m_serverIn += known(r.inputTokensServer);
@@ -225,7 +226,7 @@ RunSummary RunAggregator::summarize(double durationS, double requestedRps,
     return s.tokensSpanS > 0 ? static_cast<double>(n) / s.tokensSpanS : 0.0;
   };
   s.inputTokensPerS = perSpanSecond(m_inputTokens);
-  s.outputTokensPerS = perSpanSecond(m_outputTokens);
+  if (m_outputCounted > 0) s.outputTokensPerS = perSpanSecond(m_outputTokens);
   s.tokenCountSource = allServerCounts() ? "server" : m_recordsWithServerCounts == 0 ? "client" : "mixed";
   s.requestsWithServerCounts = m_recordsWithServerCounts;
   s.requestsWithClientCountsOnly = m_recordsWithoutServerCounts;

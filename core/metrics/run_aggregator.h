@@ -148,6 +148,7 @@ class RunAggregator {
   uint64_t m_retryAfterResponses = 0;
   int64_t m_retryAfterMinMs = -1, m_retryAfterMaxMs = -1;
   uint64_t m_inputTokens = 0, m_outputTokens = 0;
+  uint64_t m_outputCounted = 0;  ///< completed requests with an output count (server or client)
   int64_t m_lastEndNs = 0;  ///< when the last reply ended (since t0): the token rates' span
   uint64_t m_recordsWithoutServerCounts = 0;
   uint64_t m_recordsWithServerCounts = 0;

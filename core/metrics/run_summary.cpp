@@ -128,7 +128,8 @@ nlohmann::json RunSummary::toJson() const {
   j["upload_ms"] = uploadMs.toJson();
   j["tokens_span_s"] = tokensSpanS;
   j["input_tokens_per_s"] = inputTokensPerS;
-  j["output_tokens_per_s"] = outputTokensPerS;
+  j["output_tokens_per_s"] =
+      outputTokensPerS ? nlohmann::json(*outputTokensPerS) : nlohmann::json();
   j["token_count_source"] = tokenCountSource;
   j["token_counts"] = {{"requests_with_server_usage", requestsWithServerCounts},
                        {"requests_with_client_counts_only", requestsWithClientCountsOnly},
@@ -180,7 +181,8 @@ RunSummary RunSummary::fromJson(const nlohmann::json& j) {
   // Absent before it was recorded: those rates were per second of the schedule.
   s.tokensSpanS = j.contains("tokens_span_s") ? get<double>(j, "tokens_span_s") : s.durationS;
   s.inputTokensPerS = get<double>(j, "input_tokens_per_s");
-  s.outputTokensPerS = get<double>(j, "output_tokens_per_s");
+  if (!field(j, "output_tokens_per_s").is_null())  // null: no request had an output count
+    s.outputTokensPerS = get<double>(j, "output_tokens_per_s");
   s.tokenCountSource = get<std::string>(j, "token_count_source");
   // Summaries stored before these keys existed read as "unknown".
   s.promptTokensBasis = j.value("prompt_tokens_basis", std::string("unknown"));

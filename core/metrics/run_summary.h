@@ -2,6 +2,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,7 +54,9 @@ struct RunSummary {
   /// did for a minute after a 2 s schedule, and per second of the schedule read 30× too high.
   double tokensSpanS = 0;
   double inputTokensPerS = 0;
-  double outputTokensPerS = 0;
+  /// None when no completed request had an output count (no usage, not streamed, no
+  /// tokenizer): unknown, not zero. JSON null.
+  std::optional<double> outputTokensPerS;
   /// Which counts the token rates use: "server" (usage of every completed request),
   /// "client" (none had usage) or "mixed" (server where reported, client otherwise).
   std::string tokenCountSource;

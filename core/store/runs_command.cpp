@@ -135,8 +135,10 @@ void printSummary(const Json& s, std::ostream& out) {
         << metrics::latencyMsText(num(*p, "max")) << '\n';
   }
   std::string source = s.value("token_count_source", std::string("unknown"));
+  const auto outRate = s.find("output_tokens_per_s");
   out << "tokens/s: input " << fmt("%.1f", num(s, "input_tokens_per_s")) << "  output "
-      << fmt("%.1f", num(s, "output_tokens_per_s"));
+      << (outRate != s.end() && outRate->is_number() ? fmt("%.1f", outRate->get<double>())
+                                                     : std::string("-"));
   if (s.contains("tokens_span_s"))  // absent before it was recorded: per second of the schedule
     out << "  over " << fmt("%.2f", num(s, "tokens_span_s")) << " s, to the last reply";
   out << "  (token counts: " << source << ")\n";

@@ -32,6 +32,26 @@ SendReport sends(int64_t window, uint64_t n, int64_t lagNs) {
 
 }  // namespace
 
+TEST(RunAggregator, AnOutputRateNoRequestCountedIsUnknownNotZero) {
+  // Not streamed, no usage, no tokenizer: nothing counted the output (QA: "out 0.0" in the
+  // report and 0.0 in JSON, a figure a script reads as zero throughput).
+  RunAggregator a;
+  auto r = okRecord(0, 0, kS / 10, kS / 5);
+  r.outputTokensServer = -1;
+  r.outputTokensClient = -1;
+  a.addRecord(r);
+  RunSummary s = a.summarize(1.0, 1.0, {});
+  EXPECT_EQ(s.completed, 1u);
+  EXPECT_FALSE(s.outputTokensPerS.has_value());
+  EXPECT_TRUE(s.toJson().at("output_tokens_per_s").is_null());
+  EXPECT_FALSE(RunSummary::fromJson(s.toJson()).outputTokensPerS.has_value());
+  // One request with a count makes it known.
+  auto counted = okRecord(0, 0, kS / 10, kS / 5);
+  counted.outputTokensServer = 8;
+  a.addRecord(counted);
+  EXPECT_TRUE(a.summarize(1.0, 1.0, {}).outputTokensPerS.has_value());
+}
+
 TEST(RunAggregator, WindowIndexFloorsNegativeTimes) {
   RunAggregator a;
   EXPECT_EQ(a.windowIndexAt(0), 0);
@@ -303,7 +323,8 @@ TEST(RunAggregator, TokenRatesAreOverTheTimeTheTokensCameIn) {
     a.addRecord(okRecord(i * kS / 2, i * kS / 2, 3 * kS, (7 + i) * kS));
   RunSummary s = a.summarize(2.0, 2.0, {});
   EXPECT_DOUBLE_EQ(s.tokensSpanS, 10.0);
-  EXPECT_DOUBLE_EQ(s.outputTokensPerS, 4.0);
+  ASSERT_TRUE(s.outputTokensPerS.has_value());
+  EXPECT_DOUBLE_EQ(*s.outputTokensPerS, 4.0);
   EXPECT_DOUBLE_EQ(s.inputTokensPerS, 40.0);
   EXPECT_DOUBLE_EQ(s.toJson()["tokens_span_s"].get<double>(), 10.0);
   // Replies that all ended within the schedule: its length is the span.
