@@ -11,6 +11,7 @@
 #include "core/engine/connection_reuse.h"
 #include "core/engine/diagnostic_switches.h"
 #include "core/engine/failure_reason.h"
+#include "core/engine/planned_order.h"
 #include "core/tokenizer/tokenizer.h"
 #include "core/util/clock.h"
 
@@ -111,9 +112,15 @@ void Worker::onFrame(Frame&& f) {
           for (const auto& s : sessions) m_sessionRunner->dropUnstarted(s);
           return;
         }
-        for (auto& s : sessions) m_pending.push_back(s);
+        // In planned order, not appended: sessions handed over from a dead worker are due among
+        // (or before) those already queued, and sendDue only looks at the front.
+        mergeInPlannedOrder(m_pending, std::move(sessions), [this](size_t i) {
+          // Ahead of a body already built: its own is built when it is sent.
+          if (i < m_prepared.size())
+            m_prepared.insert(m_prepared.begin() + static_cast<std::ptrdiff_t>(i), nullptr);
+        });
         warmConnections();
-        return sendDue();
+        return sendDue();  // sends what is due and re-arms the send timer for the new front
       }
       case FrameType::EndOfSessions:
         m_endOfSessions = true;
