@@ -475,11 +475,13 @@ void Coordinator::settleLostWorker(WorkerSlot& w, int64_t atNs) {
     WorkerSlot* to = nextLiveWorker();
     if (to == nullptr || m_stopAtNs >= 0) break;
     to->batch.push_back(plan);
-    to->ledger.handedOut(plan);
     ++moved;
   }
-  for (auto& o : m_workers)
-    if (!o.batch.empty() && !o.dead) sendBatch(o);
+  for (auto& o : m_workers) {
+    if (o.batch.empty() || o.dead) continue;
+    o.ledger.handedOver(o.batch);  // merged among its own, once per survivor
+    sendBatch(o);
+  }
   if (moved > 0)
     m_notes.push_back("worker " + std::to_string(w.proc.id) + ": " + std::to_string(moved) +
                       " sessions not yet due were handed to the surviving workers");

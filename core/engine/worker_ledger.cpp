@@ -2,11 +2,22 @@
 
 #include <algorithm>
 
+#include "core/engine/planned_order.h"
+
 namespace plumbline::engine {
 
 void WorkerLedger::handedOut(const workload::SessionPlan& session) {
+  if (!m_notDue.empty() && session.plannedNs < m_notDue.back().plannedNs)
+    return handedOver({session});
   m_open[session.id] = Open{session.plannedNs, session.requestCount(), 0};
   m_notDue.push_back(session);
+}
+
+void WorkerLedger::handedOver(const std::vector<workload::SessionPlan>& sessions) {
+  for (const auto& s : sessions) m_open[s.id] = Open{s.plannedNs, s.requestCount(), 0};
+  // Kept in planned order: forgetPlansDueBy pops from the front, and a session that came due
+  // must never be handed on again as "not yet due" if this worker dies in turn.
+  mergeInPlannedOrder(m_notDue, std::vector<workload::SessionPlan>(sessions), [](size_t) {});
 }
 
 void WorkerLedger::recorded(const metrics::RequestRecord& r) {

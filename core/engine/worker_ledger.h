@@ -19,8 +19,10 @@ namespace plumbline::engine {
 ///   sent), and the settlement says how many, for the run's notes.
 class WorkerLedger {
  public:
-  /// A session was handed to this worker.
+  /// A session was handed to this worker (the coordinator's feed: in planned order).
   void handedOut(const workload::SessionPlan& session);
+  /// Sessions of a dead worker were handed to this one: they fall among those it holds.
+  void handedOver(const std::vector<workload::SessionPlan>& sessions);
   /// The worker reported n more sends (its Stats frames).
   void reportedSent(uint64_t n) { m_sent += n; }
   /// The worker finished a request (any outcome).

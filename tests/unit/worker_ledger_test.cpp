@@ -65,3 +65,20 @@ TEST(WorkerLedger, SessionsWithSeveralRequestsStayOpenUntilEachFinished) {
   EXPECT_EQ(s.lostInFlight[0].turn, 1u);
   EXPECT_EQ(s.dueNotReportedSent, 1u);  // turn 2 never came due
 }
+
+// QA (D2): sessions handed over from a dead worker were appended behind the survivor's own, and
+// forgetPlansDueBy pops from the front: if the survivor died in turn, handed-over sessions that
+// had come due were handed on again as "not yet due".
+TEST(WorkerLedger, HandedOverSessionsComeDueAmongItsOwn) {
+  WorkerLedger l;
+  for (uint64_t id = 0; id < 5; ++id)
+    l.handedOut(workload::SessionPlan(id, static_cast<int64_t>(id) * 100 + 50));
+  l.handedOver({workload::SessionPlan(10, 100), workload::SessionPlan(11, 300),
+                workload::SessionPlan(12, 600)});
+  l.forgetPlansDueBy(320);
+  const auto s = l.settle(1, 320);
+  std::vector<uint64_t> notYetDue;
+  for (const auto& p : s.notYetDue) notYetDue.push_back(p.id);
+  EXPECT_EQ(notYetDue, (std::vector<uint64_t>{3, 4, 12}));
+  EXPECT_EQ(s.dueNotReportedSent, 5u);  // 0, 10, 1, 2, 11: due, never reported sent
+}
