@@ -1,5 +1,6 @@
 #include "core/engine/run_command.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -101,10 +102,33 @@ workload::WorkloadSpec loadSpec(const RunOptions& opt) {
   return spec;
 }
 
-void writeSummaryJson(const std::string& path, const nlohmann::json& j) {
+/// A closed stdout must not be taken by the next file opened (the database would receive the
+/// report): it is held open on /dev/null, and whether it was closed is returned.
+bool holdClosedStdout() {
+  if (fcntl(STDOUT_FILENO, F_GETFD) != -1 || errno != EBADF) return false;
+  if (const int fd = open("/dev/null", O_WRONLY); fd >= 0 && fd != STDOUT_FILENO) {
+    dup2(fd, STDOUT_FILENO);
+    close(fd);
+  }
+  return true;
+}
+
+/// Writes to stdout and says why that failed ("" when it did not): a full disk or a closed
+/// stdout must not lose the output without a word.
+std::string writeStdout(const std::string& text, bool stdoutClosed) {
+  if (stdoutClosed) return "standard output is closed";
+  errno = 0;
+  std::cout << text << std::flush;
+  if (std::cout) return "";
+  std::cout.clear();
+  return errno != 0 ? std::strerror(errno) : "write failed";
+}
+
+void writeSummaryJson(const std::string& path, const nlohmann::json& j, bool stdoutClosed) {
   if (path.empty()) return;
   if (path == "-") {
-    std::cout << j.dump(2) << std::endl;
+    if (const std::string why = writeStdout(j.dump(2) + '\n', stdoutClosed); !why.empty())
+      throw std::runtime_error("--summary-json -: cannot write: " + why);
     return;
   }
   std::ofstream out(path);
@@ -132,6 +156,7 @@ void checkSummaryJsonPath(const std::string& path, const std::string& dbPath) {
 }
 
 int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
+  const bool stdoutClosed = holdClosedStdout();
   workload::WorkloadSpec spec = loadSpec(opt);
   // What `plumbline plan` and the Designer warn of, said before the run too (the flags applied).
   if (!opt.quiet)
@@ -255,13 +280,27 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
   }
   if (live) live->finish(!outcome.stoppedEarly, summary, outcome.notes);
 
+  std::string outputFailure;
   if (!opt.quiet) {
     std::string report = formatRunReport(outcome.summary, outcome.notes);
     report += "  run " + std::to_string(writer.runId()) +
               (recordFailure.empty() ? " stored in " : " stored only in part in ") + dbPath + "\n";
-    (opt.summaryJson == "-" ? std::cerr : std::cout) << report << std::flush;
+    if (opt.summaryJson == "-")
+      std::cerr << report << std::flush;
+    else if (const std::string why = writeStdout(report, stdoutClosed); !why.empty())
+      outputFailure = "the report could not be written to standard output: " + why;
   }
-  writeSummaryJson(opt.summaryJson, summary);
+  try {
+    writeSummaryJson(opt.summaryJson, summary, stdoutClosed);
+  } catch (const std::runtime_error& e) {
+    outputFailure += (outputFailure.empty() ? "" : "; ") + std::string(e.what());
+  }
+  if (!outputFailure.empty()) {  // a failure of the tool; the database holds the run all the same
+    std::cerr << "plumbline run: " << outputFailure << " (run " << writer.runId()
+              << (recordFailure.empty() ? " is stored in " : " is stored in part in ") << dbPath
+              << ")" << std::endl;
+    if (recordFailure.empty()) return 1;
+  }
   if (!recordFailure.empty()) {  // a failure of the tool: the record is not whole
     std::cerr << "plumbline run: the results could not all be recorded in " << dbPath << ": "
               << recordFailure << std::endl;

@@ -93,3 +93,31 @@ TEST(RunOutputsCli, ANameIsTrimmedAsRenameTrimsIt) {
   const auto show = runCli("runs --db " + db + " show 1");
   EXPECT_NE(show.output.find("run 1: nightly  workload"), std::string::npos) << show.output;
 }
+
+// QA: `--summary-json -` to a full disk (/dev/full) or a closed stdout gave exit 0 and no word,
+// and so did the report. Now each is an error on stderr and exit 1 (a failure of the tool), and
+// the run is stored whole all the same.
+TEST(RunOutputsCli, AStdoutThatCannotBeWrittenIsAnErrorAndTheRunIsStoredAllTheSame) {
+  TempDir dir;
+  const std::string db = dir.file("runs.db"), err = dir.file("err.txt");
+  const std::string w = std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/quickstart.json";
+  const std::pair<std::string, std::string> cases[] = {
+      {"--quiet --summary-json - >/dev/full",
+       "--summary-json -: cannot write: No space left on device"},
+      {"--quiet --summary-json - >&-", "--summary-json -: cannot write: standard output is closed"},
+      {">/dev/full", "the report could not be written to standard output: No space left on device"},
+  };
+  for (const auto& [flags, message] : cases) {
+    // stderr alone goes to the file: runCli's own 2>&1 is commented out.
+    const auto r = runCli("run " + w + " --rate 2 --duration 1 --db " + db + " " + flags + " 2>" +
+                          err + "; s=$?; cat " + err + "; exit $s #");
+    EXPECT_EQ(r.exitCode, 1) << flags << ": " << r.output;
+    EXPECT_NE(r.output.find("plumbline run: " + message), std::string::npos)
+        << flags << ": " << r.output;
+    EXPECT_NE(r.output.find(" is stored in " + db), std::string::npos) << flags << ": " << r.output;
+  }
+  auto d = plumbline::store::Database::open(db, plumbline::store::Database::Mode::ReadOnly);
+  auto s = d.prepare("SELECT count(*) FROM runs WHERE status = 'complete'");
+  ASSERT_TRUE(s.step());
+  EXPECT_EQ(s.columnInt(0), 3);
+}
