@@ -7,6 +7,7 @@
 #include <cinttypes>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 
 #include "core/engine/early_stop_signal.h"
 #include "core/engine/harness_limit.h"
@@ -25,6 +26,9 @@ namespace {
 constexpr int64_t kTickNs = 20'000'000;
 constexpr int64_t kStartDelayNs = 100'000'000;  ///< workers receive their config before t0
 constexpr int64_t kWorkerStartTimeoutNs = 10'000'000'000;
+/// After a stop's grace, what a worker may take to cancel its requests, flush and end; a second
+/// signal leaves it this long. Past it the coordinator kills the worker.
+constexpr int64_t kEndMarginNs = 2'000'000'000;
 constexpr size_t kSessionsPerFrame = 20'000;
 
 std::string fmtSeconds(int64_t ns) {
@@ -80,6 +84,9 @@ void Coordinator::start() {
     const util::ClockPair now = util::readClockPair();
     m_sink.onT0(now.realNs + (m_t0 - now.monoNs));
   }
+  m_watch = WorkerWatch(m_workers.size());  // silence is counted from t0: configs load before it
+  for (const auto& w : m_workers)
+    if (w.dead) m_watch.ended(w.proc.id);
   const int64_t perWorkerCap = std::max<int64_t>(
       1, (m_spec.load.maxInFlight + m_opt.workers - 1) / static_cast<int64_t>(m_opt.workers));
   // Only a cap the workload asked for is worth a warning; the default is a ceiling, not a plan.
@@ -251,6 +258,8 @@ void Coordinator::requestStop() {
   m_next.reset();
   for (auto& w : m_workers)
     if (!w.dead && !w.done) w.channel->send(FrameType::Stop, encodeStop(m_opt.graceNs));
+  // The grace is enforced here too: a worker stopped or wedged never reads the Stop frame.
+  m_watch.endBy(m_stopAtNs + m_opt.graceNs + kEndMarginNs);
   // Sessions handed out for after the stop were never due: they are not part of the plan.
   while (!m_handedOutPlanned.empty() && m_handedOutPlanned.back().plannedNs >= m_stopAtNs) {
     m_afterStop.push_front(m_handedOutPlanned.back());
@@ -261,9 +270,14 @@ void Coordinator::requestStop() {
 void Coordinator::onSignal(int sig, short, void* self) {
   auto* c = static_cast<Coordinator*>(self);
   if (c->m_stopAtNs >= 0) {
-    // A second signal: give up waiting for in-flight requests.
+    // A second signal: give up waiting for in-flight requests, and for workers that do not end.
     for (auto& w : c->m_workers)
       if (!w.dead && !w.done) w.channel->send(FrameType::Stop, encodeStop(0));
+    c->m_watch.endBy(c->nowRel() + kEndMarginNs);
+    c->notice("warning",
+              std::string("received SIG") + sigabbrev_np(sig) +
+                  " again: requests in flight are cancelled now; a worker still running in " +
+                  fmtSeconds(kEndMarginNs) + " is killed");
     return;
   }
   c->m_stopSignal = sig;
@@ -290,6 +304,7 @@ void Coordinator::tick() {
   if (m_stopAtNs < 0) handOut(now + m_opt.lookaheadNs);
   countPlannedUpTo(m_stopAtNs >= 0 ? std::min(now, m_stopAtNs) : now);
   for (auto& w : m_workers) w.ledger.forgetPlansDueBy(now);
+  for (const auto& o : m_watch.check(now)) killOverdue(m_workers[o.worker], o, now);
   closeWindows(now);
   if (m_opt.observer) m_opt.observer->onProgress(now, m_aggregator);
   if (m_opt.statusLine && now - m_lastStatusNs >= 250'000'000) {
@@ -356,6 +371,7 @@ void Coordinator::countPlannedUpTo(int64_t nowNs) {
 }
 
 void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
+  m_watch.heard(w.proc.id, nowRel());
   try {
     switch (f.type) {
       case FrameType::Records: {
@@ -388,6 +404,7 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
         m_notSentCapHeld += d.notSentCapHeld;
         m_notSentBehind += d.notSentBehind;
         w.done = true;
+        m_watch.ended(w.proc.id);
         return checkFinished();
       }
       case FrameType::SessionProgress: {
@@ -433,16 +450,41 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
 
 void Coordinator::onWorkerClosed(WorkerSlot& w, const std::string& why) {
   if (w.done || w.dead) return;
-  w.dead = true;
-  const int64_t now = nowRel();
-  m_aggregator.markWorkerDied(w.proc.id, now);
+  // Before t0 the run's clock does not run yet: a death then is at its start.
+  const int64_t now = m_t0 == 0 ? 0 : nowRel();
   const std::string status = reapWorker(w.proc.pid, 500);
-  m_reasons.push_back("worker " + std::to_string(w.proc.id) + " died at " + fmtSeconds(now) + " (" +
-                      why + ", " + status + "); its requests in flight were lost");
+  loseWorker(w, now, "died " + whenText(now) + " (" + why + ", " + status + ")");
+}
+
+void Coordinator::killOverdue(WorkerSlot& w, const WorkerWatch::Overdue& o, int64_t nowNs) {
+  if (w.done || w.dead) return;
+  kill(w.proc.pid, SIGKILL);  // our own child, not yet reaped: the pid is still its
+  reapWorker(w.proc.pid, 1000);
+  const std::string what =
+      o.pastDeadline
+          ? "had not ended " + fmtSeconds(m_watch.deadlineNs() - std::max<int64_t>(0, m_stopAtNs)) +
+                " after the stop at " + fmtSeconds(std::max<int64_t>(0, m_stopAtNs)) +
+                " (its last report " + whenText(o.lastHeardNs) + "); killed " + whenText(nowNs)
+          : "stopped answering " + whenText(o.lastHeardNs) + " (no report for " +
+                fmtSeconds(m_watch.silenceLimitNs()) + "); killed " + whenText(nowNs);
+  loseWorker(w, nowNs, what);
+}
+
+void Coordinator::loseWorker(WorkerSlot& w, int64_t atNs, const std::string& what) {
+  w.dead = true;
+  m_watch.ended(w.proc.id);
+  atNs = std::max<int64_t>(0, atNs);
+  m_aggregator.markWorkerDied(w.proc.id, atNs);
+  m_reasons.push_back("worker " + std::to_string(w.proc.id) + " " + what +
+                      "; its requests in flight were lost");
   notice("error", m_reasons.back());
   if (m_opt.observer) m_opt.observer->onWorkerGone(w.proc.id);
-  settleLostWorker(w, now);
+  settleLostWorker(w, atNs);
   checkFinished();
+}
+
+std::string Coordinator::whenText(int64_t atNs) const {
+  return m_t0 == 0 || atNs < 0 ? "during start-up" : "at " + fmtSeconds(atNs);
 }
 
 void Coordinator::settleLostWorker(WorkerSlot& w, int64_t atNs) {
@@ -508,7 +550,7 @@ void Coordinator::noticeRetryAfter(const metrics::RequestRecord& r) {
 }
 
 void Coordinator::notice(const std::string& level, const std::string& text) {
-  if (m_opt.observer) m_opt.observer->onNotice(nowRel(), level, text);
+  if (m_opt.observer) m_opt.observer->onNotice(m_t0 == 0 ? 0 : nowRel(), level, text);
 }
 
 void Coordinator::closeWindows(int64_t nowNs) {

@@ -13,6 +13,7 @@
 #include "core/engine/worker_config.h"
 #include "core/engine/worker_ledger.h"
 #include "core/engine/worker_pool.h"
+#include "core/engine/worker_watch.h"
 #include "core/metrics/failure_sample.h"
 #include "core/metrics/run_aggregator.h"
 #include "core/workload/planner.h"
@@ -80,6 +81,10 @@ class Coordinator {
   void countPlannedUpTo(int64_t nowNs);
   void onWorkerFrame(WorkerSlot& w, Frame&& f);
   void onWorkerClosed(WorkerSlot& w, const std::string& why);
+  /// Kills a worker that stopped answering or outlived the stop's deadline, and settles it as lost.
+  void killOverdue(WorkerSlot& w, const WorkerWatch::Overdue& o, int64_t nowNs);
+  void loseWorker(WorkerSlot& w, int64_t atNs, const std::string& what);
+  std::string whenText(int64_t atNs) const;
   void closeWindows(int64_t nowNs);
   void printStatus(int64_t nowNs);
   void checkFinished();
@@ -102,6 +107,7 @@ class Coordinator {
   event* m_sigterm = nullptr;
   event* m_sighup = nullptr;  ///< none when SIGHUP was ignored at start (nohup)
   std::vector<WorkerSlot> m_workers;
+  WorkerWatch m_watch;
   std::optional<workload::SessionPlan> m_next;
   /// A session handed out whose planned instant has not been counted yet.
   struct HandedOut {

@@ -1,0 +1,200 @@
+// A worker that stops answering (SIGSTOP: it neither ends nor reads its socket) must not hang
+// the run: the coordinator kills it when it has sent nothing for 5 s, or when a stop's grace
+// (plus a margin) is over, or a second Ctrl-C's margin; its requests in flight become
+// worker_lost, the verdict names it, and completed + failed + not sent == planned.
+// A worker that dies as the run starts died "during start-up", never at the machine's uptime.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/integration/child_process.h"
+#include "tests/integration/db_query.h"
+#include "tests/integration/process_tree.h"
+
+using nlohmann::json;
+using plumbline::test::ChildProcess;
+using plumbline::test::childrenOf;
+using plumbline::test::queryInt;
+using plumbline::test::TempDir;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+/// ~300 ms streams (60 tokens 5 ms apart) at `rate`/s: each worker has a dozen in flight.
+std::string writeStallWorkload(const TempDir& dir, double rate, double durationS) {
+  const json w{{"plumbline", 1},
+               {"name", "worker stall"},
+               {"verdict", {{"send_lag_tolerance_ms", 50.0}}},
+               {"target",
+                {{"url", "embedded"}, {"stream", true}, {"mock", {{"ttft_ms", 5}, {"itl_ms", 5}}}}},
+               {"load",
+                {{"arrival", "constant"},
+                 {"seed", 5},
+                 {"stages", json::array({{{"rate", rate}, {"duration_s", durationS}}})}}},
+               {"requests",
+                {{"input_tokens", {{"dist", "fixed"}, {"value", 32}}},
+                 {"output_tokens", {{"dist", "fixed"}, {"value", 60}}}}}};
+  const std::string path = dir.file("w.json");
+  std::ofstream(path) << w.dump();
+  return path;
+}
+
+/// A run of two workers; `act` is called with the run and their pids 1 s after both are up.
+struct StallRun {
+  TempDir dir;
+  json summary;
+  int exitCode = -1;
+  std::string output;
+  std::vector<pid_t> workers;
+
+  template <typename Act>
+  StallRun(double durationS, std::vector<std::string> extra, Act act) {
+    std::vector<std::string> args{PLUMBLINE_BIN,
+                                  "run",
+                                  writeStallWorkload(dir, 100, durationS),
+                                  "--db",
+                                  db(),
+                                  "--workers",
+                                  "2",
+                                  "--summary-json",
+                                  dir.file("s.json"),
+                                  "--quiet"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    ChildProcess run(args, dir.file("out.txt"));
+    for (int i = 0; i < 200 && workers.size() < 2; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      workers = childrenOf(run.pid(), " worker ");
+    }
+    if (workers.size() != 2) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    act(run, workers);
+    exitCode = run.wait(20'000);
+    output = run.output();
+    // Without the fix a stopped worker outlives its killed coordinator: end it (ours, by pid).
+    for (const pid_t w : workers)
+      if (plumbline::test::readProcFile("/proc/" + std::to_string(w) + "/cmdline").find("worker") !=
+          std::string::npos)
+        kill(w, SIGKILL);
+    std::ifstream in(dir.file("s.json"));
+    if (in) summary = json::parse(in, nullptr, false);
+  }
+  std::string db() const { return dir.file("runs.db"); }
+  bool reasonSays(const std::string& text) const {
+    for (const auto& r : summary.at("verdict_reasons"))
+      if (r.get<std::string>().find(text) != std::string::npos) return true;
+    return false;
+  }
+  bool notes(const std::string& text) const {
+    return summary.at("notes").dump().find(text) != std::string::npos;
+  }
+  uint64_t errors(const std::string& cls) const {
+    return summary.at("errors").contains(cls) ? summary.at("errors").at(cls).get<uint64_t>() : 0;
+  }
+};
+
+void expectEveryPlannedRequestAccountedFor(const StallRun& r) {
+  const json& s = r.summary;
+  uint64_t failed = 0;
+  for (const auto& [k, v] : s.at("errors").items()) failed += v.get<uint64_t>();
+  const uint64_t completed = s.at("completed").get<uint64_t>();
+  EXPECT_EQ(completed + failed + s.at("not_sent").get<uint64_t>(), s.at("planned").get<uint64_t>())
+      << s.dump(2);
+  EXPECT_EQ(completed + failed, s.at("sent").get<uint64_t>()) << s.dump(2);
+  EXPECT_EQ(queryInt(r.db(), "SELECT count(*) FROM requests"),
+            static_cast<int64_t>(completed + failed));
+  EXPECT_EQ(queryInt(r.db(), "SELECT count(*) FROM requests WHERE error_class = 9"),
+            static_cast<int64_t>(r.errors("worker_lost")));
+}
+
+double secondsSince(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+}  // namespace
+
+TEST(WorkerStall, AWorkerThatStopsAnsweringIsKilledNamedAndItsRequestsLost) {
+  StallRun r(3, {},
+             [](ChildProcess&, const std::vector<pid_t>& workers) { kill(workers[0], SIGSTOP); });
+  ASSERT_EQ(r.exitCode, 3) << r.output;
+  ASSERT_TRUE(r.summary.is_object()) << r.output;
+  EXPECT_TRUE(r.reasonSays("stopped answering at ")) << r.summary.dump(2);
+  EXPECT_TRUE(r.reasonSays("(no report for 5.0 s); killed at ")) << r.summary.dump(2);
+  // Its requests in flight were the harness's loss, not the server's timeouts.
+  EXPECT_GT(r.errors("worker_lost"), 0u) << r.summary.dump(2);
+  EXPECT_EQ(r.errors("timeout"), 0u) << r.summary.dump(2);
+  expectEveryPlannedRequestAccountedFor(r);
+}
+
+TEST(WorkerStall, AfterASignalAStoppedWorkerIsKilledWhenTheGraceIsOver) {
+  Clock::time_point signalledAt;
+  StallRun r(20, {"--grace", "0.5"}, [&](ChildProcess& run, const std::vector<pid_t>& workers) {
+    kill(workers[0], SIGSTOP);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    signalledAt = Clock::now();
+    run.signal(SIGINT);
+  });
+  ASSERT_EQ(r.exitCode, 128 + SIGINT) << r.output;
+  // The grace (0.5 s) and the 2 s margin, well before the 5 s of silence would have done it.
+  EXPECT_LT(secondsSince(signalledAt), 4.5);
+  ASSERT_TRUE(r.summary.is_object()) << r.output;
+  EXPECT_TRUE(r.reasonSays("had not ended 2.5 s after the stop at ")) << r.summary.dump(2);
+  EXPECT_GT(r.errors("worker_lost"), 0u) << r.summary.dump(2);
+  EXPECT_EQ(queryInt(r.db(), "SELECT count(*) FROM runs WHERE status = 'incomplete'"), 1);
+  expectEveryPlannedRequestAccountedFor(r);
+}
+
+TEST(WorkerStall, ASecondSigintEndsTheRunPromptlyWhateverTheGrace) {
+  Clock::time_point secondAt;
+  StallRun r(20, {"--grace", "30"}, [&](ChildProcess& run, const std::vector<pid_t>& workers) {
+    kill(workers[1], SIGSTOP);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    run.signal(SIGINT);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    secondAt = Clock::now();
+    run.signal(SIGINT);
+  });
+  ASSERT_EQ(r.exitCode, 128 + SIGINT) << r.output;
+  EXPECT_LT(secondsSince(secondAt), 4.0);
+  ASSERT_TRUE(r.summary.is_object()) << r.output;
+  EXPECT_TRUE(r.reasonSays("worker 1 had not ended")) << r.summary.dump(2);
+  expectEveryPlannedRequestAccountedFor(r);
+}
+
+TEST(WorkerStall, AWorkerKilledAsItStartsDiesAtAPossibleTime) {
+  TempDir dir;
+  ChildProcess run(
+      {PLUMBLINE_BIN, "run", writeStallWorkload(dir, 50, 2), "--db", dir.file("runs.db"),
+       "--workers", "2", "--summary-json", dir.file("s.json"), "--quiet"},
+      dir.file("out.txt"));
+  std::vector<pid_t> workers;
+  for (int i = 0; i < 2000 && workers.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    workers = childrenOf(run.pid(), " worker ");
+  }
+  ASSERT_FALSE(workers.empty());
+  kill(workers[0], SIGKILL);
+  ASSERT_EQ(run.wait(20'000), 3) << run.output();
+  std::ifstream in(dir.file("s.json"));
+  const json s = json::parse(in);
+  bool named = false;
+  for (const auto& reason : s.at("verdict_reasons")) {
+    const std::string text = reason.get<std::string>();
+    const size_t at = text.find("worker 0 died ");
+    if (at == std::string::npos) continue;
+    named = true;
+    // "during start-up", or a time within the run: never the machine's uptime, never -0.0 s.
+    if (text.compare(at, 17, "worker 0 died at ") == 0) {
+      const double seconds = std::stod(text.substr(at + 17));
+      EXPECT_GE(seconds, 0.0) << text;
+      EXPECT_LT(seconds, 5.0) << text;
+      EXPECT_EQ(text.find("died at -"), std::string::npos) << text;
+    }
+  }
+  EXPECT_TRUE(named) << s.dump(2);
+}

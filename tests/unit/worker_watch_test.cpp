@@ -1,0 +1,66 @@
+// The coordinator's check that workers still answer: silence past the limit, or a stop's
+// deadline passed, makes a worker overdue once; its own held loop never blames a worker.
+#include "core/engine/worker_watch.h"
+
+#include <gtest/gtest.h>
+
+using plumbline::engine::WorkerWatch;
+
+namespace {
+constexpr int64_t kMs = 1'000'000;
+}
+
+TEST(WorkerWatch, AWorkerThatKeepsReportingIsNeverOverdue) {
+  WorkerWatch watch(2, 5000 * kMs);
+  for (int64_t t = 0; t <= 20'000 * kMs; t += 20 * kMs) {
+    if (t % (250 * kMs) == 0) {
+      watch.heard(0, t);
+      watch.heard(1, t);
+    }
+    EXPECT_TRUE(watch.check(t).empty()) << t;
+  }
+}
+
+TEST(WorkerWatch, ASilentWorkerIsOverdueOnceWithItsLastReport) {
+  WorkerWatch watch(2, 5000 * kMs);
+  std::vector<WorkerWatch::Overdue> seen;
+  for (int64_t t = 0; t <= 10'000 * kMs; t += 20 * kMs) {
+    watch.heard(0, t);
+    if (t <= 3200 * kMs) watch.heard(1, t);
+    for (const auto& o : watch.check(t)) {
+      seen.push_back(o);
+      EXPECT_GT(t, 8200 * kMs);
+      EXPECT_LE(t, 8220 * kMs);
+    }
+  }
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].worker, 1u);
+  EXPECT_FALSE(seen[0].pastDeadline);
+  EXPECT_EQ(seen[0].lastHeardNs, 3200 * kMs);
+}
+
+TEST(WorkerWatch, TheCoordinatorsOwnHoldRestartsEverySilence) {
+  WorkerWatch watch(1, 5000 * kMs);
+  watch.heard(0, 0);
+  EXPECT_TRUE(watch.check(100 * kMs).empty());
+  // The coordinator was suspended 6 s: the worker's frames wait unread in the socket.
+  EXPECT_TRUE(watch.check(6100 * kMs).empty());
+  EXPECT_TRUE(watch.check(6120 * kMs).empty());
+  EXPECT_EQ(watch.check(11'200 * kMs).size(), 0u);  // ticks a second apart count as held too
+}
+
+TEST(WorkerWatch, AStopDeadlineEndsEveryWorkerStillRunningHoweverLively) {
+  WorkerWatch watch(3, 5000 * kMs);
+  watch.ended(2);
+  watch.endBy(3000 * kMs);
+  watch.endBy(9000 * kMs);  // a later deadline does not postpone the first
+  EXPECT_EQ(watch.deadlineNs(), 3000 * kMs);
+  watch.heard(0, 2990 * kMs);
+  watch.heard(1, 2990 * kMs);
+  EXPECT_TRUE(watch.check(2990 * kMs).empty());
+  const auto overdue = watch.check(3010 * kMs);
+  ASSERT_EQ(overdue.size(), 2u);
+  EXPECT_TRUE(overdue[0].pastDeadline);
+  EXPECT_EQ(overdue[1].worker, 1u);
+  EXPECT_TRUE(watch.check(3030 * kMs).empty());
+}
