@@ -210,12 +210,15 @@ RunOutcome Coordinator::run() {
                       "); an open-loop run does not send them late");
   }
   if (m_opt.observer) m_opt.observer->onRunOver(nowRel(), m_aggregator, out.summary);
-  out.stoppedEarly = stopped;
+  // No worker left to finish the run: it ended there, not as planned.
+  out.stoppedEarly = stopped || m_everyWorkerLost;
   out.stopSignal = m_stopSignal;
-  out.summary.complete = !stopped;
+  out.summary.complete = !out.stoppedEarly;
   for (size_t i = 0; i < out.totals.size(); ++i) out.totals[i] = m_aggregator.total(static_cast<metrics::Metric>(i));
   out.notes = m_notes;
   if (stopped) out.notes.push_back("stopped early at " + fmtSeconds(m_stopAtNs) + "; windows after it were not planned");
+  else if (m_everyWorkerLost)
+    out.notes.push_back("every worker was lost: the run ended before its schedule did");
   if (const auto& late = m_aggregator.lateAfterStored(); late.sent + late.planned > 0) {
     // Past the hold (RunAggregator::kMaxSendHoldNs): say which stored rows fall short.
     std::string what;
@@ -480,6 +483,8 @@ void Coordinator::loseWorker(WorkerSlot& w, int64_t atNs, const std::string& wha
   notice("error", m_reasons.back());
   if (m_opt.observer) m_opt.observer->onWorkerGone(w.proc.id);
   settleLostWorker(w, atNs);
+  m_everyWorkerLost =
+      std::all_of(m_workers.begin(), m_workers.end(), [](const WorkerSlot& o) { return o.dead; });
   checkFinished();
 }
 
@@ -533,7 +538,8 @@ void Coordinator::settleLostWorker(WorkerSlot& w, int64_t atNs) {
 Coordinator::WorkerSlot* Coordinator::nextLiveWorker() {
   for (size_t i = 0; i < m_workers.size(); ++i) {
     WorkerSlot& w = m_workers[m_rr++ % m_workers.size()];
-    if (!w.dead && !w.done) return &w;
+    // A worker whose end the loop has not read yet (killed together with another) is no survivor.
+    if (!w.dead && !w.done && !workerExited(w.proc.pid)) return &w;
   }
   return nullptr;
 }

@@ -121,6 +121,7 @@ class Coordinator {
   /// frame reaches it, so some of these may have been sent: those count as planned after all.
   std::deque<HandedOut> m_afterStop;
   int m_stopSignal = 0;                ///< the first stop signal received
+  bool m_everyWorkerLost = false;      ///< no worker was left to finish the run
   int64_t m_latestSentPlannedNs = -1;  ///< the latest planned instant of any request recorded
   bool m_sessionGraphs = false;              ///< sessions carry request graphs (shaped or shared prefix)
   uint64_t m_plannedRequests = 0;            ///< exact: the sum of the counted sessions' requests

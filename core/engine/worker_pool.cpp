@@ -46,6 +46,12 @@ std::vector<WorkerProcess> spawnWorkers(const std::string& executable, uint32_t 
   return out;
 }
 
+bool workerExited(pid_t pid) {
+  siginfo_t info{};
+  return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+         info.si_pid == pid;
+}
+
 std::string reapWorker(pid_t pid, int timeoutMs) {
   const int64_t deadline = util::monotonicNs() + int64_t{timeoutMs} * 1'000'000;
   int status = 0;

@@ -21,6 +21,9 @@ std::vector<WorkerProcess> spawnWorkers(const std::string& executable, uint32_t 
 /// Waits for a worker to exit (up to timeoutMs), then kills it. Returns its wait status text.
 std::string reapWorker(pid_t pid, int timeoutMs);
 
+/// Whether a worker process has ended, without reaping it (reapWorker still reads its status).
+bool workerExited(pid_t pid);
+
 /// The path of the running executable (/proc/self/exe).
 std::string selfExecutable();
 

@@ -1,7 +1,8 @@
 // A worker that stops answering (SIGSTOP: it neither ends nor reads its socket) must not hang
 // the run: the coordinator kills it when it has sent nothing for 5 s, or when a stop's grace
 // (plus a margin) is over, or a second Ctrl-C's margin; its requests in flight become
-// worker_lost, the verdict names it, and completed + failed + not sent == planned.
+// worker_lost, the verdict names it, and completed + failed + not sent == planned. A run whose
+// every worker died is incomplete and hands nothing to "surviving" workers.
 // A worker that dies as the run starts died "during start-up", never at the machine's uptime.
 #include <gtest/gtest.h>
 
@@ -163,6 +164,20 @@ TEST(WorkerStall, ASecondSigintEndsTheRunPromptlyWhateverTheGrace) {
   EXPECT_LT(secondsSince(secondAt), 4.0);
   ASSERT_TRUE(r.summary.is_object()) << r.output;
   EXPECT_TRUE(r.reasonSays("worker 1 had not ended")) << r.summary.dump(2);
+  expectEveryPlannedRequestAccountedFor(r);
+}
+
+TEST(WorkerStall, WhenEveryWorkerDiesTheRunIsIncompleteAndNothingIsHandedOver) {
+  StallRun r(4, {}, [](ChildProcess&, const std::vector<pid_t>& workers) {
+    kill(workers[1], SIGKILL);
+    kill(workers[0], SIGKILL);
+  });
+  ASSERT_EQ(r.exitCode, 3) << r.output;
+  ASSERT_TRUE(r.summary.is_object()) << r.output;
+  EXPECT_FALSE(r.summary.at("complete").get<bool>()) << r.summary.dump(2);
+  EXPECT_EQ(queryInt(r.db(), "SELECT count(*) FROM runs WHERE status = 'incomplete'"), 1);
+  EXPECT_TRUE(r.notes("every worker was lost")) << r.summary.dump(2);
+  EXPECT_FALSE(r.notes("surviving")) << r.summary.dump(2);
   expectEveryPlannedRequestAccountedFor(r);
 }
 
