@@ -30,6 +30,8 @@ constexpr int64_t kWorkerStartTimeoutNs = 10'000'000'000;
 /// signal leaves it this long. Past it the coordinator kills the worker.
 constexpr int64_t kEndMarginNs = 2'000'000'000;
 constexpr size_t kSessionsPerFrame = 20'000;
+constexpr std::string_view kHandedToSurvivors =
+    " sessions not yet due were handed to the surviving workers";
 
 std::string fmtSeconds(int64_t ns) {
   char b[32];
@@ -485,6 +487,12 @@ void Coordinator::loseWorker(WorkerSlot& w, int64_t atNs, const std::string& wha
   settleLostWorker(w, atNs);
   m_everyWorkerLost =
       std::all_of(m_workers.begin(), m_workers.end(), [](const WorkerSlot& o) { return o.dead; });
+  // A worker killed together with this one may have taken its sessions before its end was seen.
+  for (std::string& note : m_notes)
+    if (const size_t at = note.find(kHandedToSurvivors);
+        m_everyWorkerLost && at != std::string::npos)
+      note.replace(at, kHandedToSurvivors.size(),
+                   " sessions not yet due were handed to a worker that died too");
   checkFinished();
 }
 
@@ -531,7 +539,7 @@ void Coordinator::settleLostWorker(WorkerSlot& w, int64_t atNs) {
   }
   if (moved > 0)
     m_notes.push_back("worker " + std::to_string(w.proc.id) + ": " + std::to_string(moved) +
-                      " sessions not yet due were handed to the surviving workers");
+                      std::string(kHandedToSurvivors));
   if (!m_notes.empty() && (moved > 0 || !s.lostInFlight.empty())) notice("warning", m_notes.back());
 }
 
