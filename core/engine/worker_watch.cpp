@@ -8,8 +8,9 @@ WorkerWatch::WorkerWatch(size_t workers, int64_t silenceLimitNs)
     : m_workers(workers), m_silenceLimitNs(silenceLimitNs) {}
 
 void WorkerWatch::heard(size_t worker, int64_t nowNs) {
-  if (worker < m_workers.size())
-    m_workers[worker].lastHeardNs = std::max(m_workers[worker].lastHeardNs, nowNs);
+  if (worker >= m_workers.size()) return;
+  m_workers[worker].lastHeardNs = std::max(m_workers[worker].lastHeardNs, nowNs);
+  m_workers[worker].reported = true;
 }
 
 void WorkerWatch::ended(size_t worker) {
@@ -27,7 +28,9 @@ std::vector<WorkerWatch::Overdue> WorkerWatch::check(int64_t nowNs) {
     Watched& w = m_workers[i];
     if (w.ended) continue;
     const bool pastDeadline = nowNs > m_deadlineNs;
-    if (!pastDeadline && nowNs - w.lastHeardNs <= m_silenceLimitNs) continue;
+    const int64_t limit =
+        w.reported ? m_silenceLimitNs : std::max(m_silenceLimitNs, kFirstReportLimitNs);
+    if (!pastDeadline && nowNs - w.lastHeardNs <= limit) continue;
     w.ended = true;
     out.push_back({i, pastDeadline, w.lastHeardNs});
   }

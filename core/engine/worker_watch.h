@@ -17,6 +17,11 @@ class WorkerWatch {
   /// The coordinator's own loop held this long (suspended, starved of CPU): the frames its
   /// workers sent meanwhile wait unread, so their silence is not theirs.
   static constexpr int64_t kOwnHoldNs = 1'000'000'000;
+  /// Until its first report a worker may still be loading what its config names (a prompt
+  /// tokenizer, a dataset: under a sanitizer or on a loaded machine that can take seconds
+  /// past t0, which is set from the coordinator's own load time), so its first silence may
+  /// last this long. A late start shows as late sends, judged as such, not as a lost worker.
+  static constexpr int64_t kFirstReportLimitNs = 30'000'000'000;
 
   explicit WorkerWatch(size_t workers = 0, int64_t silenceLimitNs = kSilenceLimitNs);
 
@@ -39,6 +44,7 @@ class WorkerWatch {
  private:
   struct Watched {
     int64_t lastHeardNs = 0;
+    bool reported = false;  ///< a frame came since the watch began
     bool ended = false;
   };
   std::vector<Watched> m_workers;

@@ -73,7 +73,9 @@ struct StallRun {
       workers = childrenOf(run.pid(), " worker ");
     }
     if (workers.size() != 2) return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    // Past the workers' first reports (every 250 ms from t0): a worker silent before its first
+    // report is given longer (it may still be loading its materials).
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
     act(run, workers);
     exitCode = run.wait(20'000);
     output = run.output();

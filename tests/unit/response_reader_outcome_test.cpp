@@ -17,7 +17,7 @@ namespace plumbline::engine {
 namespace {
 
 using metrics::ErrorClass;
-constexpr int64_t kMs = 1'000'000;
+constexpr int64_t kOneMs = 1'000'000;
 
 struct Reading {
   WorkerConfig config;
@@ -34,7 +34,7 @@ struct Reading {
   /// Body bytes arriving `atMs` after t0.
   void body(const std::string& bytes, int64_t atMs) {
     t.bytesReceived += bytes.size();  // as the drivers count them
-    reader.onBody(t, bytes.data(), bytes.size(), atMs * kMs);
+    reader.onBody(t, bytes.data(), bytes.size(), atMs * kOneMs);
   }
   /// One SSE event per string, 10 ms apart from 100 ms.
   void events(const std::vector<std::string>& data) {
@@ -43,7 +43,7 @@ struct Reading {
   }
   /// The body ended cleanly at `atMs`.
   void end(int64_t atMs) {
-    t.record.endNs = atMs * kMs;
+    t.record.endNs = atMs * kOneMs;
     reader.finishCompleted(t);
   }
   std::string reason() const { return failureReason(t, 10'000); }
@@ -150,8 +150,8 @@ TEST(ResponseReaderOutcome, ReasoningAndToolCallTokensAreGeneratedTokensButNotTh
        token("ok"), finish("stop"), kDone});
   r.end(300);
   ASSERT_TRUE(r.t.record.ok()) << r.reason();
-  EXPECT_EQ(r.t.record.firstTokenNs, 110 * kMs);  // the first reasoning token, not the answer's
-  EXPECT_EQ(r.t.record.lastTokenNs, 150 * kMs);
+  EXPECT_EQ(r.t.record.firstTokenNs, 110 * kOneMs);  // the first reasoning token, not the answer's
+  EXPECT_EQ(r.t.record.lastTokenNs, 150 * kOneMs);
   EXPECT_EQ(r.t.record.outputTokensClient, 5);
   EXPECT_EQ(r.t.itlGapsNs.size(), 4u);
   EXPECT_EQ(r.t.reply, "ok");  // what a next turn sends back is the answer
@@ -162,7 +162,7 @@ TEST(ResponseReaderOutcome, AStreamEndsAtItsDoneEvent) {
   r.events({token("a"), token("b"), kDone});
   r.end(1250);  // the server held the body open a second after "[DONE]"
   ASSERT_TRUE(r.t.record.ok());
-  EXPECT_EQ(r.t.record.endNs, 120 * kMs);
+  EXPECT_EQ(r.t.record.endNs, 120 * kOneMs);
   // Events after it are not read, as a client has stopped reading.
   Reading after(true);
   after.events({token("a"), kDone, token("late"), "{not json"});
@@ -184,7 +184,7 @@ TEST(ResponseReaderOutcome, AFailureAfterDoneTakesNothingFromTheReply) {
   t.resetForRequest();
   t.status = 200;
   const std::string bytes = "data: " + token("a") + "\n\ndata: [DONE]\n\n";
-  reader.onBody(t, bytes.data(), bytes.size(), 100 * kMs);
+  reader.onBody(t, bytes.data(), bytes.size(), 100 * kOneMs);
   EXPECT_TRUE(reader.endedAtDone(t));
   t.status = 503;
   EXPECT_FALSE(reader.endedAtDone(t));
@@ -192,7 +192,7 @@ TEST(ResponseReaderOutcome, AFailureAfterDoneTakesNothingFromTheReply) {
   cut.resetForRequest();
   cut.status = 200;
   const std::string half = "data: " + token("a") + "\n\n";
-  reader.onBody(cut, half.data(), half.size(), 100 * kMs);
+  reader.onBody(cut, half.data(), half.size(), 100 * kOneMs);
   EXPECT_FALSE(reader.endedAtDone(cut));
 }
 
@@ -224,7 +224,7 @@ TEST(ResponseReaderOutcome, ALastEventWithoutItsBlankLineIsReadAtTheCleanEnd) {
   r.body("data: " + token("a") + "\n\ndata: [DONE]\n", 100);
   r.end(200);
   EXPECT_TRUE(r.t.record.ok()) << r.reason();
-  EXPECT_EQ(r.t.record.endNs, 200 * kMs);
+  EXPECT_EQ(r.t.record.endNs, 200 * kOneMs);
 }
 
 TEST(ResponseReaderOutcome, AByteOrderMarkOpeningTheStreamIsSkipped) {
@@ -237,7 +237,7 @@ TEST(ResponseReaderOutcome, AByteOrderMarkOpeningTheStreamIsSkipped) {
   r.events({token("b"), kDone});
   r.end(200);
   ASSERT_TRUE(r.t.record.ok()) << r.reason();
-  EXPECT_EQ(r.t.record.firstTokenNs, 100 * kMs);
+  EXPECT_EQ(r.t.record.firstTokenNs, 100 * kOneMs);
   EXPECT_EQ(r.t.reply, "ab");
 }
 

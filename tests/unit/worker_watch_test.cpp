@@ -39,6 +39,33 @@ TEST(WorkerWatch, ASilentWorkerIsOverdueOnceWithItsLastReport) {
   EXPECT_EQ(seen[0].lastHeardNs, 3200 * kMs);
 }
 
+TEST(WorkerWatch, AWorkerStillLoadingBeforeItsFirstReportHasLonger) {
+  // Its config names a tokenizer and a dataset: loading them may run past t0 + 5 s on a loaded
+  // machine. That is a late start (late sends), not a lost worker.
+  WorkerWatch watch(2, 5000 * kMs);
+  watch.heard(1, 0);
+  for (int64_t t = 0; t <= 20'000 * kMs; t += 250 * kMs) {
+    watch.heard(1, t);
+    EXPECT_TRUE(watch.check(t).empty()) << t;
+  }
+  watch.heard(0, 20'000 * kMs);  // its first report: from now on, 5 s
+  std::vector<int64_t> overdueAt;
+  for (int64_t t = 20'000 * kMs; t <= 26'000 * kMs; t += 250 * kMs) {
+    watch.heard(1, t);
+    for (const auto& o : watch.check(t)) {
+      EXPECT_EQ(o.worker, 0u);
+      overdueAt.push_back(t);
+    }
+  }
+  ASSERT_EQ(overdueAt.size(), 1u);
+  EXPECT_EQ(overdueAt[0], 25'250 * kMs);
+  // Never reporting at all still ends, at the longer limit.
+  WorkerWatch silent(1, 5000 * kMs);
+  for (int64_t t = 0; t < WorkerWatch::kFirstReportLimitNs; t += 500 * kMs)
+    EXPECT_TRUE(silent.check(t).empty()) << t;
+  EXPECT_EQ(silent.check(WorkerWatch::kFirstReportLimitNs + 500 * kMs).size(), 1u);
+}
+
 TEST(WorkerWatch, TheCoordinatorsOwnHoldRestartsEverySilence) {
   WorkerWatch watch(1, 5000 * kMs);
   watch.heard(0, 0);
