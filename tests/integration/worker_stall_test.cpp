@@ -27,13 +27,16 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-/// ~300 ms streams (60 tokens 5 ms apart) at `rate`/s: each worker has a dozen in flight.
+/// ~1.2 s streams (60 tokens 20 ms apart) at `rate`/s: each worker has dozens in flight, most
+/// of them reported sent (a worker reports its sends every 250 ms), so that a worker stopped at
+/// any instant leaves requests the coordinator knows were sent (worker_lost), whatever the
+/// instant. With 300 ms streams, a stop just after a report left none now and then.
 std::string writeStallWorkload(const TempDir& dir, double rate, double durationS) {
   const json w{{"plumbline", 1},
                {"name", "worker stall"},
                {"verdict", {{"send_lag_tolerance_ms", 50.0}}},
                {"target",
-                {{"url", "embedded"}, {"stream", true}, {"mock", {{"ttft_ms", 5}, {"itl_ms", 5}}}}},
+                {{"url", "embedded"}, {"stream", true}, {"mock", {{"ttft_ms", 5}, {"itl_ms", 20}}}}},
                {"load",
                 {{"arrival", "constant"},
                  {"seed", 5},
