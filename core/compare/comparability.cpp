@@ -1,5 +1,7 @@
 #include "core/compare/comparability.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <array>
 #include <set>
@@ -122,6 +124,29 @@ void verdictWarnings(std::vector<ComparabilityWarning>& out, const std::vector<C
   }
 }
 
+// A run whose server gave shorter replies than planned (ignore_eos not honoured): its
+// latencies are of other replies than a run whose replies had the planned length.
+void shortReplyWarnings(std::vector<ComparabilityWarning>& out,
+                        const std::vector<ComparedRun>& runs) {
+  for (const auto& r : runs) {
+    if (!r.summary.is_object()) continue;
+    const Json* len = nullptr;
+    if (auto c = r.summary.find("token_counts"); c != r.summary.end() && c->is_object())
+      if (auto l = c->find("output_length"); l != c->end() && l->is_object()) len = &*l;
+    if (len == nullptr) continue;
+    const double requests = len->value("requests", 0.0), planned = len->value("planned", 0.0),
+                 served = len->value("server", 0.0);
+    if (requests < 10 || planned <= 0 || served >= 0.9 * planned) continue;
+    char share[16];
+    std::snprintf(share, sizeof share, "%.0f%%", 100.0 * served / planned);
+    out.push_back({WarningKind::Lengths,
+                   r.label() + "'s replies were " + share +
+                       " of their planned length (its server did not honour ignore_eos or "
+                       "max_tokens): its latencies and token rates are of shorter replies",
+                   {r.row.id}});
+  }
+}
+
 void tokenSourceWarning(std::vector<ComparabilityWarning>& out,
                         const std::vector<ComparedRun>& runs) {
   std::vector<Json> values;
@@ -162,6 +187,7 @@ std::vector<ComparabilityWarning> comparabilityWarnings(const std::vector<Compar
                   {"/requests/output_tokens", "output_tokens"},
                   {"/load/trace/lengths", "trace lengths"}},
                  "different length distributions: ");
+  shortReplyWarnings(out, runs);
   addSpecWarning(out, WarningKind::Dataset, runs,
                  {{"/requests/prompt", "prompt"},
                   {"/load/trace/file", "trace file"},

@@ -40,9 +40,14 @@ std::string fmtSeconds(int64_t ns) {
 }
 }  // namespace
 
-Coordinator::Coordinator(const workload::WorkloadSpec& spec, CoordinatorOptions options, RunSink& sink)
-    : m_spec(spec), m_opt(std::move(options)), m_sink(sink), m_planner(spec),
-      m_aggregator(m_opt.windowNs, m_opt.windowNs) {
+Coordinator::Coordinator(const workload::WorkloadSpec& spec, CoordinatorOptions options,
+                         RunSink& sink)
+    : m_spec(spec),
+      m_opt(std::move(options)),
+      m_sink(sink),
+      m_planner(spec),
+      m_aggregator(m_opt.windowNs, m_opt.windowNs),
+      m_lengths(spec) {
   m_base = event_base_new();
   m_tick = event_new(m_base, -1, EV_PERSIST, &Coordinator::onTick, this);
   m_sigint = evsignal_new(m_base, SIGINT, &Coordinator::onSignal, this);
@@ -218,6 +223,10 @@ RunOutcome Coordinator::run() {
   out.summary.complete = !out.stoppedEarly;
   for (size_t i = 0; i < out.totals.size(); ++i) out.totals[i] = m_aggregator.total(static_cast<metrics::Metric>(i));
   out.notes = m_notes;
+  out.summary.lengthCheckedRequests = m_lengths.requests();
+  out.summary.lengthPlannedTokens = m_lengths.plannedTokens();
+  out.summary.lengthServerTokens = m_lengths.serverTokens();
+  if (auto shortReplies = m_lengths.note()) out.notes.push_back(*shortReplies);
   if (stopped) out.notes.push_back("stopped early at " + fmtSeconds(m_stopAtNs) + "; windows after it were not planned");
   else if (m_everyWorkerLost)
     out.notes.push_back("every worker was lost: the run ended before its schedule did");
@@ -339,6 +348,7 @@ void Coordinator::handOut(int64_t horizonNs) {
     if (w == nullptr) break;
     w->batch.push_back(*m_next);
     w->ledger.handedOut(*m_next);
+    m_lengths.planned(*m_next);
     m_handedOutPlanned.push_back({m_next->plannedNs, m_next->rootCount(), m_next->requestCount()});
     if (!m_next->requests.empty()) m_sessionGraphs = true;
     if (w->batch.size() >= kSessionsPerFrame) sendBatch(*w);
@@ -383,6 +393,7 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
         auto records = decodeRecords(f.payload);
         for (const auto& r : records) {
           m_aggregator.addRecord(r);
+          m_lengths.recorded(r);
           w.ledger.recorded(r);
           m_latestSentPlannedNs = std::max(m_latestSentPlannedNs, r.plannedNs);
           if (r.retryAfterMs >= 0 && !m_retryAfterNoticed) noticeRetryAfter(r);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/engine/control_channel.h"
+#include "core/engine/output_length_check.h"
 #include "core/engine/run_observer.h"
 #include "core/engine/run_sink.h"
 #include "core/engine/worker_config.h"
@@ -101,6 +102,7 @@ class Coordinator {
   RunSink& m_sink;
   workload::Planner m_planner;
   metrics::RunAggregator m_aggregator;
+  OutputLengthCheck m_lengths;
   event_base* m_base = nullptr;
   event* m_tick = nullptr;
   event* m_sigint = nullptr;

@@ -140,6 +140,10 @@ nlohmann::json RunSummary::toJson() const {
                        {"client_output_basis", clientOutputBasis},
                        {"server", {{"input", serverInputTokens}, {"output", serverOutputTokens}}},
                        {"client", {{"input", clientInputTokens}, {"output", clientOutputTokens}}}};
+  if (lengthCheckedRequests > 0)
+    j["token_counts"]["output_length"] = {{"requests", lengthCheckedRequests},
+                                          {"planned", lengthPlannedTokens},
+                                          {"server", lengthServerTokens}};
   j["prompt_tokens_basis"] = promptTokensBasis;
   j["complete"] = complete;
   j["notes"] = notes;
@@ -200,6 +204,11 @@ RunSummary RunSummary::fromJson(const nlohmann::json& j) {
     if (const auto client = counts->find("client"); client != counts->end() && client->is_object()) {
       s.clientInputTokens = client->value("input", uint64_t{0});
       s.clientOutputTokens = client->value("output", uint64_t{0});
+    }
+    if (const auto len = counts->find("output_length"); len != counts->end() && len->is_object()) {
+      s.lengthCheckedRequests = len->value("requests", uint64_t{0});
+      s.lengthPlannedTokens = len->value("planned", uint64_t{0});
+      s.lengthServerTokens = len->value("server", uint64_t{0});
     }
   }
   s.complete = get<bool>(j, "complete");

@@ -69,6 +69,10 @@ struct RunSummary {
   /// client's counts, and what the client's counts are.
   uint64_t requestsWithServerCounts = 0;
   uint64_t requestsWithClientCountsOnly = 0;
+  /// The output length check (with ignore_eos; token_counts.output_length in JSON, absent when
+  /// nothing was checked): completed plain requests with server usage, the output tokens they
+  /// were planned to give and what the server said they gave.
+  uint64_t lengthCheckedRequests = 0, lengthPlannedTokens = 0, lengthServerTokens = 0;
   std::string clientInputCount;   ///< e.g. "planned prompt length (tokenizer: qwen3/tokenizer.json)"
   std::string clientOutputCount;  ///< e.g. "content chunks"
   /// Short, stable labels of the client's counts: input "tokenizer:FILE" or "approximate";

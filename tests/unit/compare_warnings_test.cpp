@@ -50,6 +50,20 @@ TEST_F(CompareWarnings, IdenticalSetupsRaiseNone) {
   EXPECT_TRUE(c.warnings.empty()) << c.warnings.front().message;
 }
 
+TEST_F(CompareWarnings, RepliesShorterThanPlannedAreALengthsWarning) {
+  FixtureRun shortReplies;
+  shortReplies.servedShare = 0.25;  // the server ignored ignore_eos
+  Comparison c = compareWith(shortReplies);
+  ASSERT_TRUE(has(c, WarningKind::Lengths));
+  const auto& w = warning(c, WarningKind::Lengths);
+  EXPECT_NE(w.message.find("'s replies were 25% of their planned length"), std::string::npos)
+      << w.message;
+  ASSERT_EQ(w.runIds.size(), 1u);
+  FixtureRun whole;
+  whole.servedShare = 0.95;  // within 10 %: nothing to say
+  EXPECT_FALSE(has(compareWith(whole), WarningKind::Lengths));
+}
+
 TEST_F(CompareWarnings, DifferentTemperatureIsTheFirstWarningAndNamesBothValues) {
   FixtureRun other;
   other.temperature = 0.0;
