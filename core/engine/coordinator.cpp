@@ -529,7 +529,8 @@ void Coordinator::settleLostWorker(WorkerSlot& w, int64_t atNs) {
   if (s.dueNotReportedSent > 0) {
     m_aggregator.addNotSent(s.dueNotReportedSent);
     m_notes.push_back("worker " + std::to_string(w.proc.id) + ": " + std::to_string(s.dueNotReportedSent) +
-                      " requests of its sessions were not reported sent before it died: counted as not sent");
+                      (s.dueNotReportedSent == 1 ? " request" : " requests") +
+                      " of its sessions were not reported sent before it died: counted as not sent");
   }
   if (m_opt.stopOnWorkerLoss && m_stopAtNs < 0) {
     m_notes.push_back("worker " + std::to_string(w.proc.id) + " died: stopping (--on-worker-loss stop)");

@@ -382,6 +382,14 @@ Verdict judgeEvidence(const std::vector<WindowEvidence>& windows, uint64_t plann
     v.reasons.push_back(sentOfPlanned(sent, planned));
   const std::vector<bool> late = judgeSends(windows, policy, judging, v.reasons);
   judgeHarness(windows, policy, v.reasons);
+  // A worker's death said in full by the coordinator ("worker 0 died at 2.4 s (signal 9...); its
+  // requests in flight were lost") replaces the windows' short "worker 0 died at 2.4 s".
+  std::erase_if(v.reasons, [&](const std::string& r) {
+    if (r.rfind("worker ", 0) != 0 || r.find(" died at ") == std::string::npos) return false;
+    const std::string who = r.substr(0, r.find(" died at ") + 1);  // "worker 0 "
+    return std::any_of(extraReasons.begin(), extraReasons.end(),
+                       [&](const std::string& e) { return e.rfind(who, 0) == 0; });
+  });
   v.reasons.insert(v.reasons.end(), extraReasons.begin(), extraReasons.end());
   if (v.reasons.empty()) return v;
   v.kind = VerdictKind::HarnessLimited;

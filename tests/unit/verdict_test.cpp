@@ -113,6 +113,25 @@ TEST(Verdict, DeadWorker) {
   EXPECT_EQ(v.reasons[0], "worker 2 died at 14.2 s");
 }
 
+TEST(Verdict, ADeathTheCoordinatorSaysInFullIsSaidOnce) {
+  // QA: "worker 0 died at 6.3 s" then "worker 0 stopped answering at 1.3 s ...; killed at
+  // 6.3 s; ..." for one death. Another worker's short line stays.
+  auto ws = healthyRun();
+  ws[6].harness.workerDied = true;
+  ws[6].harness.diedWorkerId = 0;
+  ws[6].harness.diedAtNs = 6'300'000'000;
+  ws[9].harness.workerDied = true;
+  ws[9].harness.diedWorkerId = 1;
+  ws[9].harness.diedAtNs = 9'100'000'000;
+  const std::string full =
+      "worker 0 stopped answering at 1.3 s (no report for 5.0 s); killed at 6.3 s; its requests in "
+      "flight were lost";
+  auto v = judgeEvidence(ws, sum(ws, false), sum(ws, true), VerdictPolicy{}, {full});
+  ASSERT_EQ(v.reasons.size(), 2u);
+  EXPECT_EQ(v.reasons[0], "worker 1 died at 9.1 s");
+  EXPECT_EQ(v.reasons[1], full);
+}
+
 TEST(Verdict, CapHitsExplainButDoNotDecide) {
   auto ws = healthyRun();
   for (int i = 5; i < 9; ++i) ws[static_cast<size_t>(i)].harness.inFlightCapHits = 300;
