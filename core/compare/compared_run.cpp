@@ -46,7 +46,7 @@ nlohmann::json ComparedRun::specAt(const std::string& pointer) const {
 
 ComparedRun ComparedRun::load(const store::RunReader& reader, int64_t id) {
   std::optional<store::RunRow> row = reader.getRun(id);
-  if (!row) throw store::runNotFound(reader.path(), id);
+  if (!row) throw store::runNotFound(reader.path(), id, reader.damage());
   ComparedRun run;
   run.row = std::move(*row);
   run.spec = parsedOrNull(run.row.specJson);

@@ -102,6 +102,28 @@ void Database::checkReadable() {
   throw StoreError(m_path, "reading the schema", sqlite3_errmsg(m_db));
 }
 
+std::string Database::damageIn(const char* table) const {
+  sqlite3_stmt* stmt = nullptr;
+  const std::string sql = std::string("PRAGMA quick_check(") + table + ")";
+  if (sqlite3_prepare_v2(m_db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
+    return sqlite3_errmsg(m_db);
+  std::string found;
+  const int rc = sqlite3_step(stmt);
+  if (rc == SQLITE_ROW) {
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+    found = text != nullptr ? text : "";
+    if (found == "ok")
+      found.clear();
+    else if (found.rfind("*** in database main ***", 0) == 0 && sqlite3_step(stmt) == SQLITE_ROW)
+      found = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));  // the first finding
+  } else if (rc != SQLITE_DONE) {
+    found = sqlite3_errmsg(m_db);
+  }
+  sqlite3_finalize(stmt);
+  if (found.size() > 200) found = found.substr(0, 200) + "…";
+  return found;
+}
+
 // A file with no Plumbline schema is set up only when it holds nothing: tables of another
 // application's SQLite file are not ours to add to (nor its journal mode to switch).
 void Database::checkOurs() {

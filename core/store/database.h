@@ -34,6 +34,9 @@ class Database {
   void setBusyTimeout(int ms) const;
   bool inTransaction() const;
   const std::string& path() const { return m_path; }
+  /// What SQLite's quick check finds wrong in one table's pages ("" when nothing): a damaged
+  /// file reads as missing rows or garbage values otherwise. Cheap for small tables only.
+  std::string damageIn(const char* table) const;
   sqlite3* handle() const { return m_db; }
 
  private:

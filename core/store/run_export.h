@@ -21,7 +21,15 @@ void exportJson(const RunReader& reader, const RunRow& run, std::ostream& out);
 /// A header line, then one line per request with every column; error_class as its name.
 void exportCsv(const RunReader& reader, const RunRow& run, std::ostream& out);
 
-inline StoreError runNotFound(const std::string& dbPath, int64_t id) {
+/// `damage`: what the database's runs table was found to suffer from, when it was: then the run
+/// may be there and unreadable, and the error says so instead of "no run".
+inline StoreError runNotFound(const std::string& dbPath, int64_t id,
+                              const std::string& damage = "") {
+  if (!damage.empty())
+    return StoreError(dbPath, "finding run " + std::to_string(id),
+                      "the database is damaged (runs table: " + damage + "): run " +
+                          std::to_string(id) + " could not be read",
+                      StoreErrorKind::NotADatabase);
   return StoreError(dbPath, "finding run " + std::to_string(id), "no run with id " +
                     std::to_string(id), StoreErrorKind::NotFound);
 }

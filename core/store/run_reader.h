@@ -35,6 +35,8 @@ class RunReader {
   std::vector<std::pair<int64_t, std::string>> windowHistograms(int64_t id,
                                                                 const std::string& metric) const;
   const std::string& path() const { return m_db.path(); }
+  /// What a quick check finds wrong in the runs table ("" when nothing).
+  std::string damage() const { return m_db.damageIn("runs"); }
 
   /// 'running' becomes 'incomplete' when the coordinator ran on another host, or its pid is
   /// gone, or that pid now names a process that started after the run did (the pid was given

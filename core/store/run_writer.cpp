@@ -61,6 +61,18 @@ class RunWriter::Connection {
             "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
         m_histogram(m_db.prepare("INSERT OR REPLACE INTO histograms VALUES (?,?,?,?)")) {}
 
+  /// A run is not added to a database whose runs (or the highest id given) cannot be read
+  /// whole: its id would come from a damaged page, and `runs list` could not show it.
+  void refuseDamage() {
+    for (const char* table : {"runs", "run_id_high"})
+      if (const std::string damage = m_db.damageIn(table); !damage.empty())
+        throw StoreError(m_db.path(), "checking it before the run",
+                         std::string("the database is damaged (") + table + " table: " + damage +
+                             "); nothing was run. Use another --db, or recover this one "
+                             "(sqlite3 FILE .recover)",
+                         StoreErrorKind::NotADatabase);
+  }
+
   int64_t insertRun(const RunInfo& info) {
     Statement s = m_db.prepare(
         "INSERT INTO runs (id, name, created_at, t0_wall_ns, workload_name, spec_json, target_url, "
@@ -219,6 +231,7 @@ class RunWriter::Connection {
 
 RunWriter::RunWriter(const std::string& dbPath, const RunInfo& info)
     : m_path(dbPath), m_connection(std::make_unique<Connection>(dbPath)) {
+  m_connection->refuseDamage();
   m_runId = m_connection->insertRun(info);
   m_connection->setRunId(m_runId);
   m_connection->setBusyTimeout(

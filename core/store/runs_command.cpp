@@ -193,7 +193,7 @@ int runsShow(const std::string& dbPath, int64_t id, std::ostream& out, std::ostr
   return guardedStoreCommand(err, [&] {
     RunReader reader(dbPath);
     std::optional<RunRow> run = reader.getRun(id);
-    if (!run) throw runNotFound(dbPath, id);
+    if (!run) throw runNotFound(dbPath, id, reader.damage());
     out << verdictLine(*run) << '\n';
     out << "status: " << run->status << '\n';
     // What a person or a workload gave is shown escaped: an older database may hold control
@@ -230,7 +230,7 @@ int runsExport(const std::string& dbPath, int64_t id, const std::string& format,
                        StoreErrorKind::InvalidInput);
     RunReader reader(dbPath);
     std::optional<RunRow> run = reader.getRun(id);
-    if (!run) throw runNotFound(dbPath, id);
+    if (!run) throw runNotFound(dbPath, id, reader.damage());
     if (format == "json") exportJson(reader, *run, out);
     else exportCsv(reader, *run, out);
     out.flush();

@@ -4,12 +4,15 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <sstream>
 #include <thread>
 
 #include "core/store/database.h"
 #include "core/store/run_editor.h"
 #include "core/store/run_reader.h"
 #include "core/store/run_writer.h"
+#include "core/store/runs_command.h"
 #include "core/store/store_error.h"
 #include "core/util/clock.h"
 #include "core/util/process_start.h"
@@ -270,6 +273,55 @@ TEST(StoreRunWriter, AWaitForALockAtTheEndIsToldAndCanBeGivenUp) {
   RunReader reader(path);
   EXPECT_EQ(reader.requestCount(id), 40);  // what was committed stays
   EXPECT_EQ(reader.getRun(id)->storedStatus, "running");
+}
+
+TEST(StoreRunWriter, ADamagedRunsTableIsRefusedBeforeARunAndNamedWhenARunCannotBeRead) {
+  // QA: a database whose last pages were overwritten took a new run under an id read from the
+  // damaged page (16396657969), and `runs show 1` said "no run with id 1".
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  for (int i = 0; i < 2; ++i) {
+    RunWriter writer(path, testing::sampleRunInfo());
+    writer.addRequests(testing::sampleRequests(10));
+    writer.finish(sampleSummaryJson(), {}, true);
+  }
+  int64_t rootPage = 0, pageSize = 0;
+  {
+    Database db = Database::open(path, Database::Mode::ReadWrite);
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    Statement root = db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'runs'");
+    ASSERT_TRUE(root.step());
+    rootPage = root.columnInt(0);
+    Statement size = db.prepare("PRAGMA page_size");
+    ASSERT_TRUE(size.step());
+    pageSize = size.columnInt(0);
+  }
+  EXPECT_EQ(RunReader(path).damage(), "");
+  {
+    // The runs table's page, past its header, overwritten with bytes that are no b-tree.
+    FILE* f = std::fopen(path.c_str(), "r+b");
+    ASSERT_NE(f, nullptr);
+    std::fseek(f, static_cast<long>((rootPage - 1) * pageSize + 8), SEEK_SET);
+    const std::string junk(static_cast<size_t>(pageSize - 16), '\x5a');
+    std::fwrite(junk.data(), 1, junk.size(), f);
+    std::fclose(f);
+  }
+  EXPECT_NE(RunReader(path).damage(), "");
+  try {
+    RunWriter writer(path, testing::sampleRunInfo());
+    FAIL() << "a run was added to a damaged database, as run " << writer.runId();
+  } catch (const StoreError& e) {
+    EXPECT_EQ(e.kind(), StoreErrorKind::NotADatabase);
+    EXPECT_NE(std::string(e.what()).find("the database is damaged (runs table: "),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("nothing was run"), std::string::npos) << e.what();
+  }
+  // A run the damaged page held is said to be unreadable, not to be missing.
+  std::ostringstream out, err;
+  EXPECT_EQ(runsShow(path, 1, out, err), 2);
+  EXPECT_EQ(err.str().find("no run with id"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("damaged"), std::string::npos) << err.str();
 }
 
 TEST(StoreRunWriter, RunningRunOfDeadCoordinatorReadsIncomplete) {
