@@ -13,7 +13,7 @@ void describeTokenCounts(const workload::WorkloadSpec& spec, metrics::RunSummary
     summary.clientOutputCount = "reply text as received, tokenized (tokenizer: " + prompt.tokenizer + ")";
     summary.clientOutputBasis = "tokenizer:" + prompt.tokenizer;
   } else if (spec.target.stream) {
-    summary.clientOutputCount = "content chunks (one per streamed delta with text)";
+    summary.clientOutputCount = "content chunks (one per streamed delta with generated text)";
     summary.clientOutputBasis = "chunks";
   } else {
     summary.clientOutputCount = "none (not streaming)";

@@ -91,7 +91,8 @@ TEST(PromptTokensRun, WithoutATokenizerEveryResultSaysTheCountsAreApproximate) {
   json s = r.summary;
   EXPECT_EQ(s["prompt_tokens_basis"], "approximate: 1 word per token");
   EXPECT_EQ(s["token_counts"]["client_input"], "planned prompt length (approximate: 1 word per token)");
-  EXPECT_EQ(s["token_counts"]["client_output"], "content chunks (one per streamed delta with text)");
+  EXPECT_EQ(s["token_counts"]["client_output"],
+            "content chunks (one per streamed delta with generated text)");
   EXPECT_NE(r.output.find("prompt tokens: approximate: 1 word per token"), std::string::npos) << r.output;
   EXPECT_NE(r.shown.find("prompt tokens: approximate: 1 word per token"), std::string::npos) << r.shown;
   for (const auto& q : r.exported["requests"]) EXPECT_EQ(q["input_tokens_client"], q["input_tokens_server"]);

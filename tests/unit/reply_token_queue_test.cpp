@@ -152,7 +152,7 @@ TEST(TokenCountBasis, LabelsTheClientCountsByWhatTheyAre) {
   describeTokenCounts(plumbline::workload::parseWorkload(doc), s);
   EXPECT_EQ(s.clientOutputBasis, "chunks");
   EXPECT_EQ(s.clientInputBasis, "approximate");
-  EXPECT_EQ(s.clientOutputCount, "content chunks (one per streamed delta with text)");
+  EXPECT_EQ(s.clientOutputCount, "content chunks (one per streamed delta with generated text)");
   doc["target"]["stream"] = false;
   describeTokenCounts(plumbline::workload::parseWorkload(doc), s);
   EXPECT_EQ(s.clientOutputBasis, "none");
