@@ -16,10 +16,14 @@ ChunkDecoder::~ChunkDecoder() = default;
 namespace {
 
 // Every simdjson result is taken with get(): its implicit conversions throw on malformed input.
+/// Sets `s` only to a non-empty string: an empty field after a full one leaves the full one.
 bool nonEmptyString(od::value v, std::string_view& s) {
   od::json_type type{};
   if (v.type().get(type) || type != od::json_type::string) return false;
-  return !v.get_string().get(s) && !s.empty();
+  std::string_view text;
+  if (v.get_string().get(text) || text.empty()) return false;
+  s = text;
+  return true;
 }
 
 int32_t intOrMinus1(od::value v) {
@@ -127,12 +131,19 @@ simdjson::error_code readUsage(od::object usage, ChunkInfo& info) {
   return e;
 }
 
-// "error": an object (its "code" is the status when it looks like one), a string, a number or
-// true; null and false are not errors (some servers send "error": null on every good chunk).
+// "error": an object (its "code" is the status when it looks like one), a non-empty string, a
+// number or true; null, false and "" are not errors (some servers send "error": null on every
+// good chunk).
 simdjson::error_code readError(od::value v, ChunkInfo& info) {
   od::json_type type{};
   if (auto e = v.type().get(type)) return e;
   if (type == od::json_type::null) return simdjson::SUCCESS;
+  if (type == od::json_type::string) {
+    std::string_view text;
+    if (auto e = v.get_string().get(text)) return e;
+    info.serverError = info.serverError || !text.empty();
+    return simdjson::SUCCESS;
+  }
   if (type == od::json_type::boolean) {
     bool b = false;
     if (auto e = v.get_bool().get(b)) return e;
@@ -243,8 +254,8 @@ ChunkInfo ChunkDecoder::decodeChunk(const std::string& data) {
   if (e || readTop(doc, info)) {
     ChunkInfo bad;
     bad.malformed = true;
-    // What was wrong, where it can be said in a few words (simdjson reports bad UTF-8 lazily,
-    // from the value that holds it, as a UTF8_ERROR there too).
+    // What was wrong, where it can be said in a few words (simdjson checks the UTF-8 of the
+    // whole event when it indexes it, in iterate()).
     if (data.empty())
       bad.malformedWhy = "an event with empty data";
     else if (e == simdjson::UTF8_ERROR)

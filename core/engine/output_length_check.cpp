@@ -10,7 +10,7 @@ OutputLengthCheck::OutputLengthCheck(const workload::WorkloadSpec& spec)
       m_maxTokens(spec.requests.sampling.maxTokens) {}
 
 void OutputLengthCheck::planned(const workload::SessionPlan& s) {
-  if (!m_on || !s.requests.empty() || s.id > (uint64_t{1} << 32)) return;
+  if (!m_on || !s.requests.empty() || s.id >= kMaxSessions) return;
   const int64_t asked = m_maxTokens ? *m_maxTokens : static_cast<int64_t>(s.outputTokens);
   if (m_plannedById.size() <= s.id) m_plannedById.resize(s.id + 1, 0);
   m_plannedById[s.id] = static_cast<uint32_t>(std::clamp<int64_t>(asked, 0, UINT32_MAX));

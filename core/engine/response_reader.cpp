@@ -186,7 +186,10 @@ void ResponseReader::finishBody(Transfer& t) {
   r.inputTokensServer = info.promptTokens;
   r.outputTokensServer = info.completionTokens;
   r.chunks = 1;
-  if (t.keepReply || m_keepAllReplies) t.reply.assign(info.content);
+  if (t.keepReply || m_keepAllReplies) {
+    t.reply.assign(info.content);
+    t.thought.assign(info.thought);  // a reasoning model's thinking, counted with the answer
+  }
 }
 
 }  // namespace plumbline::engine

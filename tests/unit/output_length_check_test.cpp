@@ -75,6 +75,9 @@ TEST(OutputLengthCheck, WhatIsNotCheckedSaysNothing) {
   later.turn = 1;
   skipped.recorded(later);
   skipped.recorded(completed(99, 1));  // never handed out here
+  const uint64_t past = OutputLengthCheck::kMaxSessions;  // memory stays bounded: not kept
+  skipped.planned(workload::SessionPlan(past, 0, 16, 100));
+  skipped.recorded(completed(past, 1));
   EXPECT_EQ(skipped.requests(), 0u);
 }
 

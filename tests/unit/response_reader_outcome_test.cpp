@@ -89,7 +89,8 @@ TEST(ResponseReaderOutcome, AnErrorEventIsAFailureClassedByItsCodeNeverACompleti
 TEST(ResponseReaderOutcome, ANullOrFalseErrorIsNoError) {
   Reading r(true);
   r.events({R"({"choices":[{"delta":{"content":"a"}}],"error":null})",
-            R"({"choices":[{"delta":{"content":"b"}}],"error":false,"error_code":0})", kDone});
+            R"({"choices":[{"delta":{"content":"b"}}],"error":false,"error_code":0})",
+            R"({"choices":[{"delta":{"content":""}}],"error":""})", kDone});
   r.end(200);
   EXPECT_TRUE(r.t.record.ok()) << r.reason();
   EXPECT_EQ(r.t.reply, "ab");
@@ -155,6 +156,16 @@ TEST(ResponseReaderOutcome, ReasoningAndToolCallTokensAreGeneratedTokensButNotTh
   EXPECT_EQ(r.t.record.outputTokensClient, 5);
   EXPECT_EQ(r.t.itlGapsNs.size(), 4u);
   EXPECT_EQ(r.t.reply, "ok");  // what a next turn sends back is the answer
+  EXPECT_EQ(r.t.thought, "Let mef{}");  // counted with it under a tokenizer
+
+  Reading body(false);  // the same, not streamed
+  body.body(R"({"choices":[{"message":{"content":"4","reasoning_content":"2 and 2"},)"
+            R"("finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":9}})",
+            50);
+  body.end(50);
+  ASSERT_TRUE(body.t.record.ok()) << body.reason();
+  EXPECT_EQ(body.t.reply, "4");
+  EXPECT_EQ(body.t.thought, "2 and 2");
 }
 
 TEST(ResponseReaderOutcome, AStreamEndsAtItsDoneEvent) {
