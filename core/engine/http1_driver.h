@@ -59,7 +59,10 @@ class Http1Driver final : public RequestDriver {
   /// The request ended: completed (its response read) or failed with `cls`.
   /// The response head's status, Retry-After and (for a 3xx) Location, onto the transfer.
   void takeReplyHead(Http1Connection& c, Transfer& t);
-  void complete(Http1Connection& c, bool reusable);
+  void complete(Http1Connection& c, bool reusable, int64_t endNs);
+  /// At a request's timeout: reads what has arrived; true if that ended the request (whole
+  /// by the deadline, a failure found in it, or whole only after the deadline: a timeout).
+  bool endedByWhatCame(Http1Connection& c);
   void fail(Http1Connection& c, metrics::ErrorClass cls, int osErrno = 0);
   /// A transport failure (reset, close, refused) classified as libcurl would.
   void transportFailure(Http1Connection& c, int osErrno);

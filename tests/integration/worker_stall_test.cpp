@@ -31,19 +31,23 @@ namespace {
 /// of them reported sent (a worker reports its sends every 250 ms), so that a worker stopped at
 /// any instant leaves requests the coordinator knows were sent (worker_lost), whatever the
 /// instant. With 300 ms streams, a stop just after a report left none now and then.
-std::string writeStallWorkload(const TempDir& dir, double rate, double durationS) {
+std::string writeStallWorkload(const TempDir& dir, double rate, double durationS,
+                               int outputTokens = 60, int timeoutS = 60) {
   const json w{{"plumbline", 1},
                {"name", "worker stall"},
                {"verdict", {{"send_lag_tolerance_ms", 50.0}}},
                {"target",
-                {{"url", "embedded"}, {"stream", true}, {"mock", {{"ttft_ms", 5}, {"itl_ms", 20}}}}},
+                {{"url", "embedded"},
+                 {"stream", true},
+                 {"timeout_s", timeoutS},
+                 {"mock", {{"ttft_ms", 5}, {"itl_ms", 20}}}}},
                {"load",
                 {{"arrival", "constant"},
                  {"seed", 5},
                  {"stages", json::array({{{"rate", rate}, {"duration_s", durationS}}})}}},
                {"requests",
                 {{"input_tokens", {{"dist", "fixed"}, {"value", 32}}},
-                 {"output_tokens", {{"dist", "fixed"}, {"value", 60}}}}}};
+                 {"output_tokens", {{"dist", "fixed"}, {"value", outputTokens}}}}}};
   const std::string path = dir.file("w.json");
   std::ofstream(path) << w.dump();
   return path;
@@ -58,10 +62,11 @@ struct StallRun {
   std::vector<pid_t> workers;
 
   template <typename Act>
-  StallRun(double durationS, std::vector<std::string> extra, Act act) {
+  StallRun(double durationS, std::vector<std::string> extra, Act act, int outputTokens = 60,
+           int timeoutS = 60) {
     std::vector<std::string> args{PLUMBLINE_BIN,
                                   "run",
-                                  writeStallWorkload(dir, 100, durationS),
+                                  writeStallWorkload(dir, 100, durationS, outputTokens, timeoutS),
                                   "--db",
                                   db(),
                                   "--workers",
@@ -134,6 +139,29 @@ TEST(WorkerStall, AWorkerThatStopsAnsweringIsKilledNamedAndItsRequestsLost) {
   // Its requests in flight were the harness's loss, not the server's timeouts.
   EXPECT_GT(r.errors("worker_lost"), 0u) << r.summary.dump(2);
   EXPECT_EQ(r.errors("timeout"), 0u) << r.summary.dump(2);
+  expectEveryPlannedRequestAccountedFor(r);
+}
+
+// Stopped for 2 s (under the 5 s that gets it killed) with a 1 s timeout: the replies that came
+// meanwhile are read when it resumes, dated by their arrival. The server finished them in time;
+// the harness's stall is named in the verdict, not counted as the server's timeouts.
+TEST(WorkerStall, RepliesThatCameWhileAWorkerWasStoppedAreNotTimeouts) {
+  StallRun r(
+      4, {},
+      [](ChildProcess&, const std::vector<pid_t>& workers) {
+        kill(workers[0], SIGSTOP);
+        std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+        kill(workers[0], SIGCONT);
+      },
+      /*outputTokens=*/10, /*timeoutS=*/1);
+  ASSERT_TRUE(r.summary.is_object()) << r.output;
+  EXPECT_EQ(r.errors("timeout"), 0u) << r.summary.dump(2);
+  EXPECT_EQ(r.summary.at("completed"), r.summary.at("sent")) << r.summary.dump(2);
+  EXPECT_EQ(r.summary.at("verdict"), "harness_limited") << r.summary.dump(2);
+  EXPECT_TRUE(r.reasonSays("event loop was held up")) << r.summary.dump(2);
+  // Dated by arrival: every reply ended within its timeout of its send (it ended by ~0.2 s).
+  EXPECT_EQ(queryInt(r.db(), "SELECT count(*) FROM requests WHERE end_ns - send_ns > 1000000000"),
+            0);
   expectEveryPlannedRequestAccountedFor(r);
 }
 
