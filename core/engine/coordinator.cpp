@@ -186,11 +186,17 @@ RunOutcome Coordinator::run() {
     out.summary.planned = m_plannedRequests;
     const uint64_t notSent = out.summary.planned > out.summary.sent ? out.summary.planned - out.summary.sent : 0;
     const uint64_t parentFailed = std::min(notSent, m_notSentParentFailed);
+    const uint64_t workerDied = std::min(notSent - parentFailed, m_notSentWorkerDied);
+    std::string why;
+    auto part = [&why](uint64_t n, const char* because) {
+      if (n > 0) why += (why.empty() ? "" : ", ") + std::to_string(n) + because;
+    };
+    part(parentFailed, " because an earlier request of their session failed");
+    part(workerDied, " because their worker died");
+    part(notSent - parentFailed - workerDied, " because the run ended first");
     if (notSent > 0)
       m_notes.push_back(
-          "session requests not sent: " + std::to_string(notSent) + " (" +
-          std::to_string(parentFailed) + " because an earlier request of their session failed, " +
-          std::to_string(notSent - parentFailed) + " because the run ended first)" +
+          "session requests not sent: " + std::to_string(notSent) + " (" + why + ")" +
           // QA: "planned 241" beside "requested 19.36 rps over 7.85 s" (= 152 / 7.85)
           (m_aggregator.planned() != out.summary.planned
                ? "; the requested rate counts the " + metrics::formatCount(m_aggregator.planned()) +
@@ -223,7 +229,20 @@ RunOutcome Coordinator::run() {
   out.summary.lengthPlannedTokens = m_lengths.plannedTokens();
   out.summary.lengthServerTokens = m_lengths.serverTokens();
   if (auto shortReplies = m_lengths.note()) out.notes.push_back(*shortReplies);
-  if (stopped) out.notes.push_back("stopped early at " + fmtSeconds(m_stopAtNs) + "; windows after it were not planned");
+  // Nothing came due before the stop (a Ctrl-C as it started): no load, so no verdict.
+  out.summary.verdict.nothingDue =
+      m_aggregator.planned() == 0 && out.summary.verdict.kind == metrics::VerdictKind::KeptUp;
+  if (stopped && out.summary.verdict.nothingDue)
+    out.notes.push_back("stopped at " + fmtSeconds(m_stopAtNs) +
+                        ", before the first request came due: nothing was sent and there is no "
+                        "verdict");
+  else if (stopped && m_stopAtNs >= m_planner.durationNs() && out.summary.notSent == 0)
+    out.notes.push_back("stopped at " + fmtSeconds(m_stopAtNs) + ", after the schedule (" +
+                        fmtSeconds(m_planner.durationNs()) +
+                        ") had ended and every planned request had been sent");
+  else if (stopped)
+    out.notes.push_back("stopped early at " + fmtSeconds(m_stopAtNs) +
+                        "; windows after it were not planned");
   else if (m_everyWorkerLost)
     out.notes.push_back("every worker was lost: the run ended before its schedule did");
   if (const auto& late = m_aggregator.lateAfterStored(); late.sent + late.planned > 0) {

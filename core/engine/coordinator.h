@@ -129,6 +129,8 @@ class Coordinator {
   uint64_t m_plannedRequests = 0;            ///< exact: the sum of the counted sessions' requests
   uint64_t m_notSentRunEnded = 0;      ///< as workers reported (the note derives it exactly)
   uint64_t m_notSentParentFailed = 0;
+  uint64_t m_notSentWorkerDied =
+      0;  ///< requests of a dead worker's sessions it never reported sent
   /// Still pending on a worker when the schedule ended: behind the in-flight cap, or not
   /// reached in time (its Done frame).
   uint64_t m_notSentCapHeld = 0, m_notSentBehind = 0;

@@ -71,12 +71,15 @@ void Coordinator::settleLostWorker(WorkerSlot& w, int64_t atNs) {
   if (!s.lostInFlight.empty()) {
     for (const auto& r : s.lostInFlight) m_aggregator.addRecord(r);
     m_sink.onRecords(s.lostInFlight);
-    m_notes.push_back("worker " + std::to_string(w.proc.id) + ": " +
-                      std::to_string(s.lostInFlight.size()) +
-                      " requests in flight when it died are counted as failed (worker_lost)");
+    const bool one = s.lostInFlight.size() == 1;
+    m_notes.push_back(
+        "worker " + std::to_string(w.proc.id) + ": " + std::to_string(s.lostInFlight.size()) +
+        (one ? " request in flight when it died is" : " requests in flight when it died are") +
+        " counted as failed (worker_lost)");
   }
   if (s.dueNotReportedSent > 0) {
     m_aggregator.addNotSent(s.dueNotReportedSent);
+    m_notSentWorkerDied += s.dueNotReportedSent;
     m_notes.push_back(
         "worker " + std::to_string(w.proc.id) + ": " + std::to_string(s.dueNotReportedSent) +
         (s.dueNotReportedSent == 1 ? " request" : " requests") +

@@ -50,7 +50,10 @@ std::string tokenCountLines(const metrics::RunSummary& s) {
 
 std::string formatRunReport(const metrics::RunSummary& s, const std::vector<std::string>& notes) {
   std::string out;
-  out += "verdict: " + metrics::verdictName(s.verdict.kind) + "\n";
+  out += "verdict: " +
+         (s.verdict.nothingDue ? std::string("none (no request came due)")
+                               : metrics::verdictName(s.verdict.kind)) +
+         "\n";
   for (const auto& r : s.verdict.reasons) out += "  - " + r + "\n";
   for (const auto& n : notes) out += "  note: " + n + "\n";
   uint64_t errors = 0;

@@ -104,7 +104,7 @@ std::string failedText(const nlohmann::json& summary) {
 nlohmann::json RunSummary::toJson() const {
   nlohmann::json j = nlohmann::json::object();
   j["run_id"] = runId;
-  j["verdict"] = verdictName(verdict.kind);
+  j["verdict"] = verdict.nothingDue ? nlohmann::json() : nlohmann::json(verdictName(verdict.kind));
   j["verdict_reasons"] = verdict.reasons;
   j["planned"] = planned;
   j["sent"] = sent;
@@ -153,9 +153,13 @@ nlohmann::json RunSummary::toJson() const {
 RunSummary RunSummary::fromJson(const nlohmann::json& j) {
   RunSummary s;
   s.runId = get<int64_t>(j, "run_id");
-  auto kind = verdictFromName(get<std::string>(j, "verdict"));
-  if (!kind) throw std::invalid_argument("run summary: unknown verdict");
-  s.verdict.kind = *kind;
+  if (j.contains("verdict") && j.at("verdict").is_null()) {
+    s.verdict.nothingDue = true;
+  } else {
+    auto kind = verdictFromName(get<std::string>(j, "verdict"));
+    if (!kind) throw std::invalid_argument("run summary: unknown verdict");
+    s.verdict.kind = *kind;
+  }
   s.verdict.reasons = get<std::vector<std::string>>(j, "verdict_reasons");
   s.planned = get<uint64_t>(j, "planned");
   s.sent = get<uint64_t>(j, "sent");

@@ -23,6 +23,9 @@ struct Verdict {
   VerdictKind kind = VerdictKind::KeptUp;
   /// Human-readable reasons, each naming when (window seconds) and why.
   std::vector<std::string> reasons;
+  /// Stopped before any request came due: there was no load to judge, and no verdict is given
+  /// (null in the summary and the database) rather than a "kept_up" nobody earned.
+  bool nothingDue = false;
 };
 
 /// What the verdict needs from one window, without its histograms: small enough to keep

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "tests/integration/child_process.h"
+#include "tests/integration/db_query.h"
 
 using nlohmann::json;
 using plumbline::test::ChildProcess;
@@ -398,4 +399,57 @@ TEST(FaultsSurvived, SecondSignalCancelsInFlightRequestsAndRecordsThem) {
   EXPECT_GT(survivedErrorsOf(s, "cancelled"), 0u) << s.dump(2);
   EXPECT_LT(s.at("duration_s").get<double>(), 8.0) << s.dump(2);
   expectNothingLost(s, run.db());
+}
+
+namespace {
+
+/// A run of `w` stopped by SIGINT `afterMs` after it started; its summary.
+json summaryOfStoppedRun(const json& w, int afterMs, TempDir& dir) {
+  std::ofstream(dir.file("w.json")) << w.dump();
+  ChildProcess run({PLUMBLINE_BIN, "run", dir.file("w.json"), "--db", dir.file("runs.db"),
+                    "--workers", "1", "--summary-json", dir.file("s.json"), "--quiet"},
+                   dir.file("out.txt"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(afterMs));
+  run.signal(SIGINT);
+  EXPECT_EQ(run.wait(20000), 128 + SIGINT) << run.output();
+  std::ifstream in(dir.file("s.json"));
+  return in ? json::parse(in, nullptr, false) : json();
+}
+
+}  // namespace
+
+// QA: a Ctrl-C before anything came due said "verdict: kept_up" over planned 0, sent 0. There
+// was no load to judge: no verdict, in the summary, the database and the report.
+TEST(FaultsSurvived, AStopBeforeAnythingCameDueGivesNoVerdict) {
+  json w = faultsWorkload(true, 5);
+  w["load"]["stages"] = json::array(
+      {{{"rate", 0}, {"duration_s", 20}}, {{"rate", 10}, {"duration_s", 1}}});  // nothing for 20 s
+  TempDir dir;
+  const json s = summaryOfStoppedRun(w, 1500, dir);
+  ASSERT_TRUE(s.is_object());
+  EXPECT_EQ(s.at("planned"), 0) << s.dump(2);
+  EXPECT_TRUE(s.at("verdict").is_null()) << s.dump(2);
+  EXPECT_NE(s.at("notes").dump().find("before the first request came due"), std::string::npos)
+      << s.dump(2);
+  EXPECT_EQ(plumbline::test::queryInt(dir.file("runs.db"),
+                                      "SELECT count(*) FROM runs WHERE verdict IS NULL"),
+            1);
+  ChildProcess show({PLUMBLINE_BIN, "runs", "show", "1", "--db", dir.file("runs.db")},
+                    dir.file("show.txt"));
+  EXPECT_EQ(show.wait(10000), 0) << show.output();
+  EXPECT_EQ(show.output().find("kept_up"), std::string::npos) << show.output();
+}
+
+// QA: a Ctrl-C while the last replies of a finished schedule streamed in said "stopped early".
+TEST(FaultsSurvived, AStopAfterTheScheduleEndedIsNotCalledEarly) {
+  json w = faultsWorkload(true, 30, json{{"ttft_ms", 5}, {"itl_ms", 200}});
+  w["requests"]["output_tokens"] = json{{"dist", "fixed"}, {"value", 30}};  // 6 s replies
+  TempDir dir;
+  const json s = summaryOfStoppedRun(w, 3000, dir);  // the 1 s schedule is over by then
+  ASSERT_TRUE(s.is_object());
+  EXPECT_EQ(s.at("not_sent"), 0) << s.dump(2);
+  const std::string notes = s.at("notes").dump();
+  EXPECT_NE(notes.find("after the schedule (1.0 s) had ended"), std::string::npos) << s.dump(2);
+  EXPECT_EQ(notes.find("stopped early"), std::string::npos) << s.dump(2);
+  expectNothingLost(s, dir.file("runs.db"));
 }

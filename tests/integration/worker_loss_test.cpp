@@ -30,16 +30,22 @@ namespace {
 
 /// Streams of 60 tokens 5 ms apart: each request is in flight for ~0.3 s, so a worker killed
 /// at 100 sessions/s has a few dozen in flight.
-std::string writeLossWorkload(const TempDir& dir, double rate, double durationS) {
-  const json w{{"plumbline", 1},
-               {"name", "worker loss"},
-               {"verdict", {{"send_lag_tolerance_ms", 50.0}}},
-               {"target", {{"url", "embedded"}, {"stream", true}, {"mock", {{"ttft_ms", 5}, {"itl_ms", 5}}}}},
-               {"load", {{"arrival", "constant"}, {"seed", 3},
-                         {"stages", json::array({{{"rate", rate}, {"duration_s", durationS}}})}}},
-               {"requests", {{"input_tokens", {{"dist", "fixed"}, {"value", 32}}},
-                             {"output_tokens", {{"dist", "fixed"}, {"value", 60}}},
-                             {"sampling", {{"temperature", 0.0}, {"ignore_eos", true}}}}}};
+std::string writeLossWorkload(const TempDir& dir, double rate, double durationS,
+                              const json& session = nullptr) {
+  json w{{"plumbline", 1},
+         {"name", "worker loss"},
+         {"verdict", {{"send_lag_tolerance_ms", 50.0}}},
+         {"target",
+          {{"url", "embedded"}, {"stream", true}, {"mock", {{"ttft_ms", 5}, {"itl_ms", 5}}}}},
+         {"load",
+          {{"arrival", "constant"},
+           {"seed", 3},
+           {"stages", json::array({{{"rate", rate}, {"duration_s", durationS}}})}}},
+         {"requests",
+          {{"input_tokens", {{"dist", "fixed"}, {"value", 32}}},
+           {"output_tokens", {{"dist", "fixed"}, {"value", 60}}},
+           {"sampling", {{"temperature", 0.0}, {"ignore_eos", true}}}}}};
+  if (!session.is_null()) w["session"] = session;
   const std::string path = dir.file("w.json");
   std::ofstream(path) << w.dump();
   return path;
@@ -70,10 +76,20 @@ struct KilledWorkerRun {
   std::string output;
   std::vector<plumbline::live::LiveMessage> messages;
 
-  explicit KilledWorkerRun(std::vector<std::string> extra = {}) {
-    std::vector<std::string> args{PLUMBLINE_BIN, "run", writeLossWorkload(dir, 100, 6), "--db", dir.file("runs.db"),
-                                  "--workers", "2", "--summary-json", dir.file("s.json"),
-                                  "--live", dir.file("live.sock"), "--quiet"};
+  explicit KilledWorkerRun(std::vector<std::string> extra = {}, const json& session = nullptr,
+                           double rate = 100) {
+    std::vector<std::string> args{PLUMBLINE_BIN,
+                                  "run",
+                                  writeLossWorkload(dir, rate, 6, session),
+                                  "--db",
+                                  dir.file("runs.db"),
+                                  "--workers",
+                                  "2",
+                                  "--summary-json",
+                                  dir.file("s.json"),
+                                  "--live",
+                                  dir.file("live.sock"),
+                                  "--quiet"};
     args.insert(args.end(), extra.begin(), extra.end());
     ChildProcess run(args, dir.file("out.txt"));
     LiveClient client(dir.file("live.sock"));
@@ -179,6 +195,22 @@ TEST(WorkerLoss, InFlightRequestsAreLostCountedStoredAndTheRestRedistributed) {
     EXPECT_LT(n.atNs - killedAtNs, 1'000'000'000) << n.text;
   }
   EXPECT_TRUE(noticed);
+}
+
+// The later turns of the dead worker's conversations are not sent because it died, not because
+// "the run ended first" (QA: every one of 89 was put down to the run's end).
+TEST(WorkerLoss, ConversationTurnsNotSentAreBlamedOnTheWorkerThatDied) {
+  KilledWorkerRun r({},
+                    {{"shape", "multi_turn"},
+                     {"turns", {{"dist", "fixed"}, {"value", 4}}},
+                     {"think_time_s", {{"dist", "fixed"}, {"value", 0.1}}}},
+                    20);
+  ASSERT_EQ(r.exitCode, 3) << r.output;
+  ASSERT_TRUE(r.summary.is_object()) << r.output;
+  const std::string notes = r.summary.at("notes").dump();
+  EXPECT_NE(notes.find("because their worker died"), std::string::npos) << notes;
+  EXPECT_EQ(notes.find("because the run ended first"), std::string::npos) << notes;
+  expectEverythingAccountedFor(r);
 }
 
 TEST(WorkerLoss, StopOnWorkerLossStopsTheRunAndStillAddsUp) {

@@ -74,6 +74,18 @@ TEST(RunSummary, JsonRoundTrips) {
   EXPECT_EQ(back.notes, s.notes);
 }
 
+// Stopped before anything came due: no verdict (null), not a "kept_up" over nothing.
+TEST(RunSummary, NoVerdictIsNullAndRoundTrips) {
+  RunSummary s = sampleSummary();
+  s.verdict = {VerdictKind::KeptUp, {}, true};
+  const nlohmann::json j = s.toJson();
+  EXPECT_TRUE(j.at("verdict").is_null());
+  const RunSummary back = RunSummary::fromJson(nlohmann::json::parse(j.dump()));
+  EXPECT_TRUE(back.verdict.nothingDue);
+  EXPECT_EQ(back.toJson(), j);
+  EXPECT_FALSE(sampleSummary().verdict.nothingDue);
+}
+
 TEST(RunSummary, FromJsonRejectsMissingOrMistypedKeys) {
   auto good = sampleSummary().toJson();
   for (const char* key : kSummaryJsonKeys) {
