@@ -26,11 +26,12 @@ constexpr int64_t kProbeIntervalNs = 10'000'000;
 constexpr size_t kRecordsPerFrame = 2048;
 constexpr int64_t kScheduleEndSlackNs = 100'000'000;
 constexpr int kMaxSendsPerTurn = 64;
-/// Hidden benchmark knob: a fixed spin margin in µs instead of the adaptive one
-/// (bench/spin_margin.sh compares the two in one run).
-/// Request bodies are built this long before their planned instant, so building is never
-/// part of the send lag.
+/// Request bodies are built at least this long before their planned instant, so building is
+/// never part of the send lag; kPrepareFactor times the longest build seen where that is more
+/// (a prompt of 800k tokens took 7 ms to build, its first 100 ms), up to kMaxPrepareNs.
 constexpr int64_t kPrepareNs = 2'000'000;
+constexpr int64_t kPrepareFactor = 3;
+constexpr int64_t kMaxPrepareNs = 500'000'000;
 constexpr size_t kMaxPrepared = 256;
 /// Reply tokens are counted in slices of at most this long, ending this long before the next
 /// send's spin; a reply waits at most kMaxCountWaitNs before it is counted regardless.
@@ -60,7 +61,7 @@ SpinMargin::Params workerSpinParams() {
 }
 }  // namespace
 
-Worker::Worker(int controlFd) : m_spinMargin(workerSpinParams()) {
+Worker::Worker(int controlFd) : m_prepareNs(kPrepareNs), m_spinMargin(workerSpinParams()) {
   prctl(PR_SET_TIMERSLACK, 1UL);  // timers fire when asked, not up to 50 µs later
   event_config* cfg = event_config_new();
   event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER);  // µs timers (timerfd), not ms
@@ -265,7 +266,7 @@ void Worker::armSendTimer() {
   if (m_pending.empty()) return;
   int64_t at = m_pending.front().plannedNs - m_spinMargin.marginNs();
   if (m_prepared.size() < std::min(m_pending.size(), kMaxPrepared))
-    at = std::min(at, m_pending[m_prepared.size()].plannedNs - kPrepareNs);
+    at = std::min(at, m_pending[m_prepared.size()].plannedNs - m_prepareNs);
   const int64_t delay = at - m_http->nowRel();
   armTimer(m_sendTimer, delay);
   // Only a timer that sleeps measures how late wake-ups are, and only a sleeping one may be
@@ -274,15 +275,23 @@ void Worker::armSendTimer() {
 }
 
 void Worker::prepareSoon() {
-  const int64_t horizon = m_http->nowRel() + kPrepareNs;
   while (m_prepared.size() < std::min(m_pending.size(), kMaxPrepared)) {
     const workload::SessionPlan& s = m_pending[m_prepared.size()];
-    if (s.plannedNs > horizon) break;
+    const int64_t now = m_http->nowRel();
+    // Until a body has been built its cost is unknown: the first is built as soon as it is
+    // known (before t0 for the first sends), and sets how far ahead the next ones are.
+    if (m_buildMaxNs >= 0 && s.plannedNs > now + m_prepareNs) break;
     if (!s.requests.empty()) {
       m_prepared.push_back(nullptr);
       continue;
     }
+    // A build as long as the longest yet would hold a send already built and due before it
+    // ends: that send goes first (sendDue calls here again after it).
+    if (!m_prepared.empty() && m_pending.front().plannedNs < now + m_buildMaxNs) break;
+    const int64_t start = util::monotonicNs();
     m_prepared.push_back(buildRequest(s));
+    m_buildMaxNs = std::max(m_buildMaxNs, util::monotonicNs() - start);
+    m_prepareNs = std::clamp(kPrepareFactor * m_buildMaxNs, kPrepareNs, kMaxPrepareNs);
   }
 }
 

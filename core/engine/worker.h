@@ -92,6 +92,8 @@ class Worker {
   /// Bodies built ahead of their planned instant: entry i belongs to m_pending[i] (null for a
   /// shaped session, whose requests the SessionRunner builds).
   std::deque<Transfer*> m_prepared;
+  int64_t m_buildMaxNs = -1;  ///< the longest a request body took to build; -1 before the first
+  int64_t m_prepareNs;        ///< bodies are built this long before their send (prepareSoon)
   std::vector<metrics::RequestRecord> m_records;
   std::map<int64_t, metrics::SendReport> m_sends;  ///< by planned-time window, since last stats
   uint64_t m_sessionsReceived = 0;
