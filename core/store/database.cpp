@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "core/store/schema.h"
-#include "core/store/sqlite_result.h"
+#include "core/store/sqlite_failure.h"
 #include "core/store/store_error.h"
 
 namespace plumbline::store {
@@ -35,11 +35,7 @@ Database Database::open(const std::string& path, Mode mode) {
   sqlite3* raw = nullptr;
   int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
   Database db(raw, path);  // owns the handle even when opening failed
-  if (rc != SQLITE_OK) {
-    std::string reason = raw ? sqlite3_errmsg(raw) : sqlite3_errstr(rc);
-    if (isNotADatabase(rc)) throw StoreError::notADatabase(path, reason);
-    throw StoreError(path, "opening", reason);
-  }
+  if (rc != SQLITE_OK) throw sqliteFailure(path, raw, rc);
   sqlite3_extended_result_codes(raw, 1);
   sqlite3_busy_timeout(raw, 5000);
   db.checkReadable();
@@ -98,8 +94,7 @@ Database& Database::operator=(Database&& other) noexcept {
 void Database::checkReadable() {
   int rc = sqlite3_exec(m_db, "SELECT count(*) FROM sqlite_schema", nullptr, nullptr, nullptr);
   if (rc == SQLITE_OK) return;
-  if (isNotADatabase(rc)) throw StoreError::notADatabase(m_path, sqlite3_errmsg(m_db));
-  throw StoreError(m_path, "reading the schema", sqlite3_errmsg(m_db));
+  throw sqliteFailure(m_path, m_db, rc);
 }
 
 std::string Database::damageIn(const char* table) const {
@@ -166,14 +161,8 @@ void Database::migrate() {
 Statement Database::prepare(std::string_view sql) const { return Statement(m_db, sql, m_path); }
 
 void Database::exec(const std::string& sql) const {
-  char* message = nullptr;
-  int rc = sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &message);
-  if (rc == SQLITE_OK) return;
-  std::string reason = message ? message : sqlite3_errstr(rc);
-  sqlite3_free(message);
-  if (isNotADatabase(rc)) throw StoreError::notADatabase(m_path, reason);
-  std::string what = sql.substr(0, sql.find_first_of("\n(", 1));
-  throw StoreError(m_path, "running '" + what + "'", reason, failureKindOf(rc));
+  const int rc = sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, nullptr);
+  if (rc != SQLITE_OK) throw sqliteFailure(m_path, m_db, rc);
 }
 
 int Database::userVersion() const {

@@ -4,30 +4,15 @@
 
 #include <utility>
 
-#include "core/store/sqlite_result.h"
+#include "core/store/sqlite_failure.h"
 #include "core/store/store_error.h"
 
 namespace plumbline::store {
 
-namespace {
-std::string shortSql(std::string_view sql) {
-  constexpr size_t kMax = 60;
-  std::string s(sql.substr(0, kMax));
-  for (char& c : s)
-    if (c == '\n') c = ' ';
-  return sql.size() > kMax ? s + "..." : s;
-}
-}  // namespace
-
 Statement::Statement(sqlite3* db, std::string_view sql, std::string path)
     : m_db(db), m_path(std::move(path)) {
   int rc = sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &m_stmt, nullptr);
-  if (rc != SQLITE_OK) {
-    int primary = rc & 0xff;
-    if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT)
-      throw StoreError::notADatabase(m_path, sqlite3_errmsg(db));
-    throw StoreError(m_path, "preparing '" + shortSql(sql) + "'", sqlite3_errmsg(db));
-  }
+  if (rc != SQLITE_OK) throw sqliteFailure(m_path, db, rc);
 }
 
 Statement::~Statement() { sqlite3_finalize(m_stmt); }
@@ -47,21 +32,15 @@ Statement& Statement::operator=(Statement&& other) noexcept {
   return *this;
 }
 
-void Statement::fail(const std::string& operation, int rc) const {
-  const char* sql = m_stmt ? sqlite3_sql(m_stmt) : "";
-  std::string reason = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
-  if (isNotADatabase(rc)) throw StoreError::notADatabase(m_path, reason);
-  throw StoreError(m_path, operation + " '" + shortSql(sql ? sql : "") + "'", reason,
-                   failureKindOf(rc));
-}
+void Statement::fail(int rc) const { throw sqliteFailure(m_path, m_db, rc); }
 
 Statement& Statement::bindInt(int index, int64_t value) {
-  if (int rc = sqlite3_bind_int64(m_stmt, index, value); rc != SQLITE_OK) fail("binding", rc);
+  if (int rc = sqlite3_bind_int64(m_stmt, index, value); rc != SQLITE_OK) fail(rc);
   return *this;
 }
 
 Statement& Statement::bindDouble(int index, double value) {
-  if (int rc = sqlite3_bind_double(m_stmt, index, value); rc != SQLITE_OK) fail("binding", rc);
+  if (int rc = sqlite3_bind_double(m_stmt, index, value); rc != SQLITE_OK) fail(rc);
   return *this;
 }
 
@@ -72,18 +51,18 @@ Statement& Statement::bindDouble(int index, const std::optional<double>& value) 
 Statement& Statement::bindText(int index, std::string_view value) {
   int rc = sqlite3_bind_text64(m_stmt, index, value.data(), value.size(), SQLITE_TRANSIENT,
                                SQLITE_UTF8);
-  if (rc != SQLITE_OK) fail("binding", rc);
+  if (rc != SQLITE_OK) fail(rc);
   return *this;
 }
 
 Statement& Statement::bindBlob(int index, std::string_view bytes) {
   int rc = sqlite3_bind_blob64(m_stmt, index, bytes.data(), bytes.size(), SQLITE_TRANSIENT);
-  if (rc != SQLITE_OK) fail("binding", rc);
+  if (rc != SQLITE_OK) fail(rc);
   return *this;
 }
 
 Statement& Statement::bindNull(int index) {
-  if (int rc = sqlite3_bind_null(m_stmt, index); rc != SQLITE_OK) fail("binding", rc);
+  if (int rc = sqlite3_bind_null(m_stmt, index); rc != SQLITE_OK) fail(rc);
   return *this;
 }
 
@@ -94,7 +73,7 @@ bool Statement::step() {
   // The statement is reset before the error is thrown (fail reads the message first), so a
   // caller that retries (a lock waited out) can bind it again.
   try {
-    fail("running", rc);
+    fail(rc);
   } catch (...) {
     sqlite3_reset(m_stmt);
     throw;

@@ -10,7 +10,7 @@ struct sqlite3_stmt;
 namespace plumbline::store {
 
 /// A prepared SQLite statement. Binds and columns are 1-based / 0-based like SQLite's.
-/// Errors throw StoreError naming the database file and the statement.
+/// Errors throw StoreError naming the database file and what is wrong, never the statement.
 class Statement {
  public:
   Statement(sqlite3* db, std::string_view sql, std::string path);
@@ -42,7 +42,7 @@ class Statement {
   std::string columnBlob(int column) const;
 
  private:
-  [[noreturn]] void fail(const std::string& operation, int rc) const;
+  [[noreturn]] void fail(int rc) const;
 
   sqlite3* m_db = nullptr;
   sqlite3_stmt* m_stmt = nullptr;

@@ -20,8 +20,9 @@ inline int exitCodeOf(StoreErrorKind kind) {
   return kind == StoreErrorKind::Failure || kind == StoreErrorKind::Busy ? 1 : 2;
 }
 
-/// Every error of core/store. what() is one line naming the file and the operation:
-/// "PATH: OPERATION: REASON", or "PATH is not a Plumbline database: REASON".
+/// Every error of core/store. what() is one line naming the file, never quoting SQL: "PATH:
+/// OPERATION: REASON", "PATH is not a Plumbline database: REASON", or a sentence naming the file
+/// ("the database file PATH is read-only").
 class StoreError : public std::runtime_error {
  public:
   StoreError(std::string path, const std::string& operation, const std::string& reason,
@@ -31,8 +32,14 @@ class StoreError : public std::runtime_error {
         m_kind(kind) {}
 
   static StoreError notADatabase(const std::string& path, const std::string& reason) {
-    return StoreError(path, path + " is not a Plumbline database: " + reason,
-                      StoreErrorKind::NotADatabase);
+    return described(path, path + " is not a Plumbline database: " + reason,
+                     StoreErrorKind::NotADatabase);
+  }
+
+  /// `sentence` names the file itself.
+  static StoreError described(const std::string& path, const std::string& sentence,
+                              StoreErrorKind kind) {
+    return StoreError(path, sentence, kind);
   }
 
   const std::string& path() const { return m_path; }
