@@ -6,6 +6,7 @@
 #include <system_error>
 #include <utility>
 
+#include "core/store/database_path.h"
 #include "core/store/schema.h"
 #include "core/store/sqlite_failure.h"
 #include "core/store/store_error.h"
@@ -20,12 +21,10 @@ Database Database::open(const std::string& path, Mode mode) {
     throw StoreError(path, "opening", "is a directory, not a database file",
                      StoreErrorKind::InvalidInput);
   if (mode == Mode::ReadWrite) {
-    // Its own error code: is_directory set one for a file that does not exist yet, and a
-    // relative "runs.db" (no parent) was then refused as "creating directory : No such file".
-    std::error_code created;
-    fs::path parent = fs::path(path).parent_path();
-    if (!parent.empty()) fs::create_directories(parent, created);
-    if (created) throw StoreError(path, "creating directory " + parent.string(), created.message());
+    // Said before SQLite tries: it opens a read-only file read-only without a word, and says
+    // "unable to open database file" of a directory that takes no new files.
+    if (const std::string why = unwritableDatabaseReason(path); !why.empty())
+      throw StoreError::described(path, why, StoreErrorKind::InvalidInput);
   } else if (!fs::exists(path, ec)) {
     throw StoreError(path, "opening", "no such file", StoreErrorKind::NotFound);
   }
@@ -35,7 +34,11 @@ Database Database::open(const std::string& path, Mode mode) {
   sqlite3* raw = nullptr;
   int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
   Database db(raw, path);  // owns the handle even when opening failed
-  if (rc != SQLITE_OK) throw sqliteFailure(path, raw, rc);
+  if (rc == SQLITE_OK && mode == Mode::ReadWrite && sqlite3_db_readonly(raw, "main") == 1)
+    rc = SQLITE_READONLY;  // what the checks above could not tell (an ACL, a mount's options)
+  if (rc != SQLITE_OK)
+    throw sqliteFailure(
+        path, raw, rc, isUnusableFile(rc) ? StoreErrorKind::InvalidInput : StoreErrorKind::Failure);
   sqlite3_extended_result_codes(raw, 1);
   sqlite3_busy_timeout(raw, 5000);
   db.checkReadable();
@@ -94,7 +97,12 @@ Database& Database::operator=(Database&& other) noexcept {
 void Database::checkReadable() {
   int rc = sqlite3_exec(m_db, "SELECT count(*) FROM sqlite_schema", nullptr, nullptr, nullptr);
   if (rc == SQLITE_OK) return;
-  throw sqliteFailure(m_path, m_db, rc);
+  // The file opened, so what could not be is its -shm file (WAL mode), made beside it.
+  if ((rc & 0xff) == SQLITE_CANTOPEN)
+    if (const std::string why = closedDirectoryReason(m_path); !why.empty())
+      throw StoreError::described(m_path, why, StoreErrorKind::InvalidInput);
+  throw sqliteFailure(m_path, m_db, rc,
+                      isUnusableFile(rc) ? StoreErrorKind::InvalidInput : StoreErrorKind::Failure);
 }
 
 std::string Database::damageIn(const char* table) const {

@@ -77,4 +77,9 @@ StoreError sqliteFailure(const std::string& path, sqlite3* db, int rc, StoreErro
   }
 }
 
+bool isUnusableFile(int rc) {
+  const int primary = rc & 0xff;
+  return primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY || primary == SQLITE_PERM;
+}
+
 }  // namespace plumbline::store

@@ -16,4 +16,8 @@ namespace plumbline::store {
 StoreError sqliteFailure(const std::string& path, sqlite3* db, int rc,
                          StoreErrorKind kind = StoreErrorKind::Failure);
 
+/// True when `rc`, opening a database, means the file itself cannot be used as given (it cannot
+/// be opened, or written where writing is asked): input a person can correct, not the machine.
+bool isUnusableFile(int rc);
+
 }  // namespace plumbline::store

@@ -10,7 +10,7 @@ enum class StoreErrorKind {
   NotFound,      ///< the database file or the run does not exist
   NotADatabase,  ///< not SQLite, corrupt, or not a Plumbline schema
   TooNew,        ///< written by a newer Plumbline (schema version unknown here)
-  InvalidInput,  ///< a bad argument (export format, ...)
+  InvalidInput,  ///< a bad argument (export format, ...), a database file that cannot be used
   Busy,          ///< another connection holds a lock (SQLITE_BUSY / SQLITE_LOCKED) past the timeout
 };
 
