@@ -97,6 +97,10 @@ Database& Database::operator=(Database&& other) noexcept {
 void Database::checkReadable() {
   int rc = sqlite3_exec(m_db, "SELECT count(*) FROM sqlite_schema", nullptr, nullptr, nullptr);
   if (rc == SQLITE_OK) return;
+  if ((rc & 0xff) == SQLITE_CORRUPT)  // not even its list of tables: no run can be read
+    throw StoreError::damaged(m_path, sqlite3_errmsg(m_db),
+                              "its list of tables cannot be read; sqlite3 " + m_path +
+                                  " .recover may save what it holds");
   // The file opened, so what could not be is its -shm file (WAL mode), made beside it.
   if ((rc & 0xff) == SQLITE_CANTOPEN)
     if (const std::string why = closedDirectoryReason(m_path); !why.empty())
@@ -115,10 +119,14 @@ std::string Database::damageIn(const char* table) const {
   if (rc == SQLITE_ROW) {
     const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
     found = text != nullptr ? text : "";
+    const std::string header = "*** in database main ***";
     if (found == "ok")
       found.clear();
-    else if (found.rfind("*** in database main ***", 0) == 0 && sqlite3_step(stmt) == SQLITE_ROW)
+    else if (found == header && sqlite3_step(stmt) == SQLITE_ROW)
       found = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));  // the first finding
+    else if (found.rfind(header + "\n", 0) == 0)  // the findings in one row, a line each
+      found.erase(0, header.size() + 1);
+    found = found.substr(0, found.find('\n'));  // the first: an error is one line
   } else if (rc != SQLITE_DONE) {
     found = sqlite3_errmsg(m_db);
   }

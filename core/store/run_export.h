@@ -26,10 +26,9 @@ void exportCsv(const RunReader& reader, const RunRow& run, std::ostream& out);
 inline StoreError runNotFound(const std::string& dbPath, int64_t id,
                               const std::string& damage = "") {
   if (!damage.empty())
-    return StoreError(dbPath, "finding run " + std::to_string(id),
-                      "the database is damaged (runs table: " + damage + "): run " +
-                          std::to_string(id) + " could not be read",
-                      StoreErrorKind::NotADatabase);
+    return StoreError::damaged(
+        dbPath, "runs table: " + damage,
+        "run " + std::to_string(id) + " could not be read; " + kDamageStillReadable);
   return StoreError(dbPath, "finding run " + std::to_string(id), "no run with id " +
                     std::to_string(id), StoreErrorKind::NotFound);
 }

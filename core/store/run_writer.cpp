@@ -66,11 +66,10 @@ class RunWriter::Connection {
   void refuseDamage() {
     for (const char* table : {"runs", "run_id_high"})
       if (const std::string damage = m_db.damageIn(table); !damage.empty())
-        throw StoreError(m_db.path(), "checking it before the run",
-                         std::string("the database is damaged (") + table + " table: " + damage +
-                             "); nothing was run. Use another --db, or recover this one "
-                             "(sqlite3 FILE .recover)",
-                         StoreErrorKind::NotADatabase);
+        throw StoreError::damaged(
+            m_db.path(), std::string(table) + " table: " + damage,
+            "nothing was run; use another --db, or recover this one (sqlite3 " + m_db.path() +
+                " .recover)");
   }
 
   int64_t insertRun(const RunInfo& info) {

@@ -53,8 +53,9 @@ StoreError sqliteFailure(const std::string& path, sqlite3* db, int rc, StoreErro
   const std::string file = "the database file " + path;
   switch (rc & 0xff) {
     case SQLITE_NOTADB:
-    case SQLITE_CORRUPT:
       return StoreError::notADatabase(path, sqliteMessageOf(db, rc));
+    case SQLITE_CORRUPT:
+      return StoreError::damaged(path, sqliteMessageOf(db, rc));
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
       return StoreError::described(path, file + " is locked by another process",

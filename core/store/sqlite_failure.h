@@ -10,9 +10,10 @@ namespace plumbline::store {
 
 /// The error for SQLite's result code `rc` on the database file `path`, said in words naming
 /// the file and never quoting the statement: "the database file PATH is read-only", "the disk
-/// holding the database file PATH is full". `db` (may be null) gives the system's error and
-/// SQLite's message where they add to the words. The kind is Busy for a lock, NotADatabase for a
-/// file that is not SQLite or is damaged, and `kind` otherwise.
+/// holding the database file PATH is full", "the database PATH is damaged (...)". `db` (may be
+/// null) gives the system's error and SQLite's message where they add to the words. The kind is
+/// Busy for a lock, NotADatabase for a file that is not SQLite, Damaged for a corrupt page, and
+/// `kind` otherwise.
 StoreError sqliteFailure(const std::string& path, sqlite3* db, int rc,
                          StoreErrorKind kind = StoreErrorKind::Failure);
 

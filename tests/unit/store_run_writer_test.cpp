@@ -311,10 +311,11 @@ TEST(StoreRunWriter, ADamagedRunsTableIsRefusedBeforeARunAndNamedWhenARunCannotB
     RunWriter writer(path, testing::sampleRunInfo());
     FAIL() << "a run was added to a damaged database, as run " << writer.runId();
   } catch (const StoreError& e) {
-    EXPECT_EQ(e.kind(), StoreErrorKind::NotADatabase);
-    EXPECT_NE(std::string(e.what()).find("the database is damaged (runs table: "),
-              std::string::npos)
+    EXPECT_EQ(e.kind(), StoreErrorKind::Damaged);
+    EXPECT_EQ(std::string(e.what()).rfind("the database " + path + " is damaged (runs table: ", 0),
+              0u)
         << e.what();
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();  // one line
     EXPECT_NE(std::string(e.what()).find("nothing was run"), std::string::npos) << e.what();
   }
   // A run the damaged page held is said to be unreadable, not to be missing.

@@ -40,6 +40,10 @@ TEST(StoreSqliteFailure, EachResultCodeIsSaidInWordsNamingTheFile) {
        StoreErrorKind::Busy},
       {SQLITE_LOCKED, "the database file /x/runs.db is locked by another process",
        StoreErrorKind::Busy},
+      {SQLITE_CORRUPT,
+       "the database /x/runs.db is damaged (database disk image is malformed); runs stored "
+       "before the damage may still be readable with runs show ID",
+       StoreErrorKind::Damaged},
       {SQLITE_NOTADB, "/x/runs.db is not a Plumbline database: file is not a database",
        StoreErrorKind::NotADatabase},
   };
