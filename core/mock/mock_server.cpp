@@ -18,6 +18,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "core/engine/harness_limit.h"
 #include "core/mock/engine_scheduler.h"
 #include "core/mock/mock_loop.h"
 #include "core/mock/mock_stats.h"
@@ -134,6 +135,8 @@ int runMockServer(const MockConfig& config) {
   pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);  // a vanished client must be an error code, not a death
   prctl(PR_SET_TIMERSLACK, 1UL);  // inherited by the loop threads: no 50 µs timer slack
+  // One descriptor per connection, as a worker: take all the hard limit allows.
+  engine::raiseFileDescriptorLimit();
   try {
     if (settings.realtimePriority > 0)
       runRealtime(settings.realtimePriority);  // before any thread starts
