@@ -208,6 +208,9 @@ void addMockCommand(CLI::App& app, int& exitCode) {
       "client)");
   cmd->add_option("--record-requests", config->recordRequests,
                   "FILE: write one JSON line per completion request received (arrival_ns, api, body)");
+  // Internal: the run that starts this mock as its embedded target reads its accept shortages.
+  cmd->add_option("--shortage-fd", config->shortageFd, "FD: an inherited accept-shortage board")
+      ->group("");
   cmd->callback([config, &exitCode] { exitCode = plumbline::mock::runMockServer(*config); });
 }
 

@@ -43,7 +43,8 @@ Coordinator::Coordinator(const workload::WorkloadSpec& spec, CoordinatorOptions 
       m_sink(sink),
       m_planner(spec),
       m_aggregator(m_opt.windowNs, m_opt.windowNs),
-      m_lengths(spec) {
+      m_lengths(spec),
+      m_embeddedShortage(m_opt.embeddedShortage) {
   m_base = event_base_new();
   m_tick = event_new(m_base, -1, EV_PERSIST, &Coordinator::onTick, this);
   m_sigint = evsignal_new(m_base, SIGINT, &Coordinator::onSignal, this);
@@ -87,6 +88,7 @@ void Coordinator::start() {
     const util::ClockPair now = util::readClockPair();
     m_sink.onT0(now.realNs + (m_t0 - now.monoNs));
   }
+  m_embeddedShortage.setT0(m_t0);
   m_watch = WorkerWatch(m_workers.size());  // silence is counted from t0: configs load before it
   for (const auto& w : m_workers)
     if (w.dead) m_watch.ended(w.proc.id);
@@ -153,6 +155,8 @@ RunOutcome Coordinator::run() {
     if (e) event_del(e);
   if (m_opt.statusLine) std::fprintf(stderr, "\r\x1b[K");
   countPlannedUpTo(m_stopAtNs >= 0 ? m_stopAtNs : INT64_MAX);
+  pollEmbeddedShortage(nowRel());
+  if (std::string r = m_embeddedShortage.reason(); !r.empty()) m_reasons.push_back(std::move(r));
   // Sent between the stop instant and the Stop frame's arrival at their worker: they were due
   // and went out, so they are part of the plan (else sent could exceed planned). Workers send
   // in planned order, so every session up to the latest recorded instant went out.
@@ -179,6 +183,9 @@ RunOutcome Coordinator::run() {
   const double requested = static_cast<double>(m_aggregator.planned()) / durationS;
   RunOutcome out;
   out.summary = m_aggregator.summarize(durationS, requested, policy, m_reasons);
+  // Every timeout was the embedded mock's doing (now harness_limit): no server timeout to show.
+  if (m_aggregator.errors()[static_cast<size_t>(metrics::ErrorClass::Timeout)] == 0)
+    m_failureSamples.erase(std::string(metrics::errorClassName(metrics::ErrorClass::Timeout)));
   out.summary.failureSamples = m_failureSamples;
   if (m_sessionGraphs) {
     // Every request of every session counted: due or not, sent or not (the verdict above judged
@@ -331,6 +338,7 @@ void Coordinator::tick() {
     }
   }
   if (m_stopAtNs < 0) handOut(now + m_opt.lookaheadNs);
+  pollEmbeddedShortage(now);
   countPlannedUpTo(m_stopAtNs >= 0 ? std::min(now, m_stopAtNs) : now);
   for (auto& w : m_workers) w.ledger.forgetPlansDueBy(now);
   for (const auto& o : m_watch.check(now)) killOverdue(m_workers[o.worker], o, now);
@@ -406,7 +414,9 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
     switch (f.type) {
       case FrameType::Records: {
         auto records = decodeRecords(f.payload);
-        for (const auto& r : records) {
+        pollEmbeddedShortage(nowRel());
+        for (auto& r : records) {
+          m_embeddedShortage.reclassify(r);
           m_aggregator.addRecord(r);
           m_lengths.recorded(r);
           w.ledger.recorded(r);
@@ -458,7 +468,8 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
       case FrameType::FailureSample: {
         // Each worker sends its first reply of a class; the run keeps the earliest sent, and
         // says what the server answered the moment the first arrives.
-        const FailureSampleReport r = decodeFailureSample(f.payload);
+        FailureSampleReport r = decodeFailureSample(f.payload);
+        if (r.errorClass == metrics::ErrorClass::Timeout) explainTimeoutSample(r.sample);
         const std::string name(metrics::errorClassName(r.errorClass));
         const auto it = m_failureSamples.find(name);
         if (it == m_failureSamples.end())
@@ -477,6 +488,20 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
   } catch (const ProtocolError& e) {
     onWorkerClosed(w, e.what());
   }
+}
+
+void Coordinator::pollEmbeddedShortage(int64_t nowNs) {
+  if (const std::string first = m_embeddedShortage.poll(nowNs); !first.empty())
+    notice("error", "harness limit: " + first);
+}
+
+void Coordinator::explainTimeoutSample(metrics::FailureSample& sample) {
+  pollEmbeddedShortage(nowRel());
+  const auto timeoutNs = static_cast<int64_t>(m_spec.target.timeoutS * 1e9);
+  if (m_embeddedShortage.overlaps(sample.sendNs, sample.sendNs + timeoutNs))
+    sample.reason +=
+        "; sent while the harness's own embedded mock could not accept connections (see the "
+        "verdict)";
 }
 
 void Coordinator::noticeRetryAfter(const metrics::RequestRecord& r) {

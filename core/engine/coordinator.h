@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/engine/control_channel.h"
+#include "core/engine/embedded_shortage_watch.h"
 #include "core/engine/output_length_check.h"
 #include "core/engine/run_observer.h"
 #include "core/engine/run_sink.h"
@@ -37,6 +38,8 @@ struct CoordinatorOptions {
   /// yet due to the surviving workers.
   bool stopOnWorkerLoss = false;
   RunObserver* observer = nullptr;     ///< live telemetry (--live); not owned, may be null
+  /// The embedded target's accept shortages (EmbeddedTarget::acceptShortage); null for a URL.
+  const mock::AcceptShortage* embeddedShortage = nullptr;
 };
 
 /// How the run ended, for the summary and the exit code.
@@ -96,6 +99,9 @@ class Coordinator {
   int64_t nowRel() const;
   void notice(const std::string& level, const std::string& text);
   void noticeRetryAfter(const metrics::RequestRecord& r);
+  void pollEmbeddedShortage(int64_t nowNs);
+  /// A first timeout sent while the embedded mock could not accept says so.
+  void explainTimeoutSample(metrics::FailureSample& sample);
 
   const workload::WorkloadSpec& m_spec;
   CoordinatorOptions m_opt;
@@ -103,6 +109,7 @@ class Coordinator {
   workload::Planner m_planner;
   metrics::RunAggregator m_aggregator;
   OutputLengthCheck m_lengths;
+  EmbeddedShortageWatch m_embeddedShortage;
   event_base* m_base = nullptr;
   event* m_tick = nullptr;
   event* m_sigint = nullptr;

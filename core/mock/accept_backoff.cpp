@@ -2,6 +2,9 @@
 
 #include <event2/event.h>
 #include <event2/listener.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -11,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/mock/accept_shortage.h"
 #include "core/util/clock.h"
 
 namespace plumbline::mock {
@@ -29,10 +33,21 @@ AcceptBackoff* find(evconnlistener* listener) {
 }
 
 bool isShortage(int err) { return err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM; }
+
+/// Connections the kernel completed and that wait to be accepted (a listening socket's
+/// tcpi_unacked is its accept queue's length); 0 when it cannot say.
+uint64_t waitingToBeAccepted(evconnlistener* listener) {
+  tcp_info info{};
+  socklen_t len = sizeof(info);
+  if (getsockopt(evconnlistener_get_fd(listener), IPPROTO_TCP, TCP_INFO, &info, &len) != 0)
+    return 0;
+  return info.tcpi_unacked;
+}
 }  // namespace
 
-AcceptBackoff::AcceptBackoff(event_base* base, evconnlistener* listener, int loopIndex)
-    : m_listener(listener), m_loopIndex(loopIndex) {
+AcceptBackoff::AcceptBackoff(event_base* base, evconnlistener* listener, int loopIndex,
+                             AcceptShortage* shared)
+    : m_listener(listener), m_loopIndex(loopIndex), m_shared(shared) {
   m_resume = evtimer_new(base, &AcceptBackoff::onResume, this);
   if (m_resume == nullptr) throw std::runtime_error("mock: cannot create the accept back-off timer");
   {
@@ -64,6 +79,7 @@ void AcceptBackoff::onError(evconnlistener* listener, void*) {
   evconnlistener_disable(listener);
   ++self.m_pauses;
   const int64_t now = util::monotonicNs();
+  if (self.m_shared != nullptr) self.m_shared->record(err, waitingToBeAccepted(listener), now);
   if (self.m_lastReportNs < 0 || now - self.m_lastReportNs >= 1'000'000'000) {
     std::fprintf(stderr, "mock: loop %d: accept failed: %s; pausing accepts %d ms at a time (%llu pauses so far)\n",
                  self.m_loopIndex, std::strerror(err), static_cast<int>(kPauseNs / 1'000'000),

@@ -13,12 +13,16 @@ struct evconnlistener;
 
 namespace plumbline::mock {
 
+struct AcceptShortage;
+
 class AcceptBackoff {
  public:
   static constexpr int64_t kPauseNs = 10'000'000;
 
-  /// Watches `listener` (owned by evhttp, which outlives this object's use of it).
-  AcceptBackoff(event_base* base, evconnlistener* listener, int loopIndex);
+  /// Watches `listener` (owned by evhttp, which outlives this object's use of it); records each
+  /// pause in `shared` too when the run that started this mock gave one.
+  AcceptBackoff(event_base* base, evconnlistener* listener, int loopIndex,
+                AcceptShortage* shared = nullptr);
   ~AcceptBackoff();
   AcceptBackoff(const AcceptBackoff&) = delete;
   AcceptBackoff& operator=(const AcceptBackoff&) = delete;
@@ -33,6 +37,7 @@ class AcceptBackoff {
   evconnlistener* m_listener;
   event* m_resume = nullptr;
   int m_loopIndex;
+  AcceptShortage* m_shared;
   uint64_t m_pauses = 0;
   int64_t m_lastReportNs = -1;
 };

@@ -20,8 +20,9 @@ namespace {
 constexpr int kStartTimeoutMs = 5000;
 constexpr auto kStopGrace = std::chrono::seconds(3);
 
-std::vector<std::string> mockArguments(const EmbeddedTargetOptions& options) {
-  std::vector<std::string> args{options.executable, "mock", "--listen", "127.0.0.1:0"};
+std::vector<std::string> mockArguments(const EmbeddedTargetOptions& options, int shortageFd) {
+  std::vector<std::string> args{options.executable, "mock",          "--listen",
+                                "127.0.0.1:0",      "--shortage-fd", std::to_string(shortageFd)};
   if (!options.preset.empty()) args.insert(args.end(), {"--preset", options.preset});
   if (options.ttftMs) args.insert(args.end(), {"--ttft-ms", std::to_string(*options.ttftMs)});
   if (options.itlMs) args.insert(args.end(), {"--itl-ms", std::to_string(*options.itlMs)});
@@ -30,13 +31,15 @@ std::vector<std::string> mockArguments(const EmbeddedTargetOptions& options) {
 }
 
 /// Runs in the forked child: only async-signal-safe calls until execv.
-[[noreturn]] void execChild(int writeFd, pid_t parent, const std::vector<char*>& argv) {
+[[noreturn]] void execChild(int writeFd, int shortageFd, pid_t parent,
+                            const std::vector<char*>& argv) {
   prctl(PR_SET_PDEATHSIG, SIGTERM);
   if (getppid() != parent) _exit(127);  // the parent died before prctl took effect
   // Its own process group: a terminal's Ctrl-C reaches the run, which stops sending and lets
   // in-flight requests finish; the target must still be serving them.
   setpgid(0, 0);
   if (dup2(writeFd, STDOUT_FILENO) < 0) _exit(127);
+  if (fcntl(shortageFd, F_SETFD, 0) != 0) _exit(127);  // the one descriptor the mock inherits
   execv(argv[0], argv.data());
   _exit(127);
 }
@@ -55,7 +58,7 @@ bool reapWithin(pid_t pid, std::chrono::milliseconds limit, int& status) {
 }  // namespace
 
 EmbeddedTarget::EmbeddedTarget(const EmbeddedTargetOptions& options) {
-  const std::vector<std::string> args = mockArguments(options);
+  const std::vector<std::string> args = mockArguments(options, m_shortage.fd());
   std::vector<char*> argv;
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -63,7 +66,7 @@ EmbeddedTarget::EmbeddedTarget(const EmbeddedTargetOptions& options) {
   if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("embedded target: pipe: ") + std::strerror(errno));
   const pid_t parent = getpid();
   m_pid = fork();
-  if (m_pid == 0) execChild(fds[1], parent, argv);
+  if (m_pid == 0) execChild(fds[1], m_shortage.fd(), parent, argv);
   close(fds[1]);
   m_stdout = fds[0];
   if (m_pid < 0) {

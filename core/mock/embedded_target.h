@@ -2,8 +2,11 @@
 // The `embedded` target: a `plumbline mock` child process on an ephemeral port.
 #include <sys/types.h>
 
+#include <memory>
 #include <optional>
 #include <string>
+
+#include "core/mock/accept_shortage.h"
 
 namespace plumbline::mock {
 
@@ -15,8 +18,8 @@ struct EmbeddedTargetOptions {
   int threads = 0;  ///< 0 = the mock's default (hardware cores)
 };
 
-/// Starts `EXECUTABLE mock --listen 127.0.0.1:0 …` and waits (≤ 5 s) for the base URL
-/// it prints first. The child gets SIGTERM if this process dies. Errors throw
+/// Starts `EXECUTABLE mock --listen 127.0.0.1:0 --shortage-fd N …` and waits (≤ 5 s) for
+/// the base URL it prints first. The child gets SIGTERM if this process dies. Errors throw
 /// std::runtime_error.
 class EmbeddedTarget {
  public:
@@ -28,6 +31,9 @@ class EmbeddedTarget {
   /// "http://127.0.0.1:PORT"
   const std::string& baseUrl() const { return m_baseUrl; }
   pid_t pid() const { return m_pid; }
+  /// What the mock records when it cannot accept a connection (out of descriptors): it is the
+  /// harness's own process, so the run names that as its limit.
+  const AcceptShortage& acceptShortage() const { return m_shortage.get(); }
   /// SIGTERM, up to 3 s grace, then SIGKILL; reaps. Returns the wait status, or -1
   /// when already stopped.
   int stop();
@@ -35,6 +41,7 @@ class EmbeddedTarget {
  private:
   std::string readFirstLine(int timeoutMs);
 
+  SharedAcceptShortage m_shortage;
   pid_t m_pid = -1;
   int m_stdout = -1;
   std::string m_baseUrl;

@@ -220,6 +220,7 @@ MockSettings resolveMockSettings(const MockConfig& config) {
   if (config.threads) out.threads = threadCount(*config.threads, "--threads");
   if (config.recordRequests) out.recordRequestsPath = *config.recordRequests;
   out.reusePort = config.reusePort;
+  out.shortageFd = config.shortageFd;
   if (config.realtimePriority) {
     if (*config.realtimePriority < 1 || *config.realtimePriority > 99)
       throw MockConfigError("--realtime: " + std::to_string(*config.realtimePriority) +

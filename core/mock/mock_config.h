@@ -11,6 +11,8 @@
 
 namespace plumbline::mock {
 
+struct AcceptShortage;
+
 class RequestRecorder;
 
 /// Invalid mock options; what() is one line naming the flag or JSON path.
@@ -38,6 +40,9 @@ struct MockConfig {
   /// 100,000; unprivileged): woken for a token, it takes its CPU from a client with a longer
   /// slice at once instead of after that slice, without SCHED_FIFO's power to starve it.
   std::optional<int> sliceUs;
+  /// --shortage-fd N (hidden): an inherited SharedAcceptShortage descriptor, given by the run
+  /// that started this mock as its embedded target; -1 when there is none.
+  int shortageFd = -1;
 };
 
 /// Fully resolved settings of a running mock server.
@@ -55,6 +60,8 @@ struct MockSettings {
   int sliceUs = 0;                 ///< see MockConfig::sliceUs; 0 = the kernel's default slice
   std::string recordRequestsPath;  ///< empty = record nothing
   std::shared_ptr<RequestRecorder> recorder;  ///< opened by MockServer from recordRequestsPath
+  int shortageFd = -1;                        ///< see MockConfig::shortageFd
+  AcceptShortage* acceptShortage = nullptr;   ///< mapped by MockServer from shortageFd
 };
 
 /// Applies preset, config file and flags, in that order. Config file keys: preset,

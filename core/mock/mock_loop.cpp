@@ -110,7 +110,8 @@ void MockLoop::setUp(int listenFd) {
     if (own >= 0) close(own);
     throw std::runtime_error("mock: cannot accept on the listening socket");
   }
-  m_acceptBackoff = std::make_unique<AcceptBackoff>(m_base, evhttp_bound_socket_get_listener(bound), m_index);
+  m_acceptBackoff = std::make_unique<AcceptBackoff>(m_base, evhttp_bound_socket_get_listener(bound),
+                                                    m_index, m_settings.acceptShortage);
 }
 
 MockLoop::~MockLoop() { release(); }

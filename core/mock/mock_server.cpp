@@ -19,6 +19,7 @@
 #include <stdexcept>
 
 #include "core/engine/harness_limit.h"
+#include "core/mock/accept_shortage.h"
 #include "core/mock/engine_scheduler.h"
 #include "core/mock/mock_loop.h"
 #include "core/mock/mock_stats.h"
@@ -76,6 +77,10 @@ MockServer::MockServer(const MockSettings& settings) : m_settings(settings) {
   if (settings.engine) m_engine = std::make_unique<EngineScheduler>(*settings.engine, settings.threads);
   if (!settings.recordRequestsPath.empty())
     m_settings.recorder = std::make_shared<RequestRecorder>(settings.recordRequestsPath);
+  if (settings.shortageFd >= 0) {
+    m_shortage = std::make_unique<SharedAcceptShortage>(settings.shortageFd);
+    m_settings.acceptShortage = &m_shortage->get();
+  }
   for (int i = 0; i < settings.threads; ++i) {
     m_loops.push_back(std::make_unique<MockLoop>(m_settings, m_listenFd, *m_board, i, m_engine.get()));
   }

@@ -13,6 +13,7 @@ namespace plumbline::mock {
 class EngineScheduler;
 class MockLoop;
 class MockStatsBoard;
+class SharedAcceptShortage;
 
 /// A running mock server. Binds in the constructor (so the port is known before
 /// any thread starts); serves from start() until stop() or destruction.
@@ -38,6 +39,7 @@ class MockServer {
   int m_listenFd = -1;
   int m_port = 0;
   std::unique_ptr<MockStatsBoard> m_board;
+  std::unique_ptr<SharedAcceptShortage> m_shortage;  ///< shared with the run embedding this mock
   std::unique_ptr<EngineScheduler> m_engine;  ///< before the loops: they use it until they are gone
   std::vector<std::unique_ptr<MockLoop>> m_loops;
   std::vector<std::thread> m_threads;

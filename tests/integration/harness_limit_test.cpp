@@ -65,3 +65,58 @@ TEST(HarnessLimit, FileDescriptorsExhaustedIsANamedHarnessLimitNotServerErrors) 
   EXPECT_EQ(queryInt(dir.file("runs.db"), "SELECT count(*) FROM requests WHERE error_class = 10"),
             errors.value("harness_limit", int64_t{0}));
 }
+
+TEST(HarnessLimit, TheEmbeddedMockOutOfDescriptorsIsTheHarnessLimitNotServerTimeouts) {
+  TempDir dir;
+  // The embedded mock is the run's own child: it inherits the run's 256 descriptors (hard limit
+  // too, so it cannot raise them). ~1.7 s streams at 300 sessions/s want ~500 connections at
+  // once; two workers can open that many, one mock cannot accept them.
+  const json w{{"plumbline", 1},
+               {"name", "embedded fd limit"},
+               {"target",
+                {{"url", "embedded"},
+                 {"stream", true},
+                 {"timeout_s", 2},
+                 {"mock", {{"ttft_ms", 50}, {"itl_ms", 25}}}}},
+               {"load",
+                {{"arrival", "constant"},
+                 {"seed", 2},
+                 {"max_in_flight", 5000},
+                 {"stages", json::array({{{"rate", 300}, {"duration_s", 3}}})}}},
+               {"requests",
+                {{"input_tokens", {{"dist", "fixed"}, {"value", 16}}},
+                 {"output_tokens", {{"dist", "fixed"}, {"value", 64}}},
+                 {"sampling", {{"temperature", 0.0}, {"ignore_eos", true}}}}}};
+  std::ofstream(dir.file("w.json")) << w.dump();
+  ChildProcess run(
+      {"/usr/bin/prlimit", "--nofile=256:256", PLUMBLINE_BIN, "run", dir.file("w.json"), "--db",
+       dir.file("runs.db"), "--workers", "2", "--summary-json", dir.file("s.json"), "--quiet"},
+      dir.file("out.txt"));
+  ASSERT_EQ(run.wait(60'000), 3) << run.output();
+  std::ifstream in(dir.file("s.json"));
+  const json s = json::parse(in);
+  SCOPED_TRACE(s.dump(2));
+
+  EXPECT_EQ(s["verdict"], "harness_limited");
+  const std::regex want(
+      R"(^the embedded mock ran out of file descriptors \(limit 256\) at \d+\.\d s: up to \d+ connections waited to be accepted.*)");
+  bool named = false;
+  for (const auto& reason : s["verdict_reasons"])
+    named |= std::regex_match(reason.get<std::string>(), want);
+  EXPECT_TRUE(named);
+  // What the mock never took is not the server's timeout; any timeout left says why it was one.
+  const json& errors = s["errors"];
+  EXPECT_GT(errors.value("harness_limit", 0), 0);
+  if (errors.contains("timeout")) {
+    const json& samples = s["failure_samples"];
+    ASSERT_TRUE(samples.contains("timeout"));
+    EXPECT_NE(samples["timeout"]["reason"].get<std::string>().find("embedded mock"),
+              std::string::npos);
+  }
+  uint64_t failed = 0;
+  for (const auto& [k, v] : errors.items()) failed += v.get<uint64_t>();
+  EXPECT_EQ(s["completed"].get<uint64_t>() + failed + s["not_sent"].get<uint64_t>(),
+            s["planned"].get<uint64_t>());
+  EXPECT_EQ(queryInt(dir.file("runs.db"), "SELECT count(*) FROM requests WHERE error_class = 10"),
+            errors.value("harness_limit", int64_t{0}));
+}
