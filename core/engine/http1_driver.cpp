@@ -391,6 +391,7 @@ void Http1Driver::takeReplyHead(Http1Connection& c, Transfer& t) {
   t.status = c.parser.status();
   t.statusKnown = true;
   t.record.retryAfterMs = c.parser.retryAfterMs();
+  t.unreadableRetryAfter = c.parser.unreadableRetryAfter();
   if (t.status / 100 == 3) t.location = c.parser.location();
 }
 

@@ -270,7 +270,9 @@ void HttpDriver::finish(Transfer& t, int curlCode) {
   // The last response's header (-1 in the request: the final one, after any 1xx).
   if (curl_header* h = nullptr;
       curl_easy_header(t.easy, "Retry-After", 0, CURLH_HEADER, -1, &h) == CURLHE_OK && h != nullptr)
-    r.retryAfterMs = net::parseRetryAfterMsNow(h->value);
+    if (r.retryAfterMs = net::parseRetryAfterMsNow(h->value); r.retryAfterMs < 0)
+      t.unreadableRetryAfter.assign(
+          std::string_view(h->value).substr(0, net::kMaxRetryAfterShown + 1));
   if (curl_header* h = nullptr;
       t.status / 100 == 3 &&
       curl_easy_header(t.easy, "Location", 0, CURLH_HEADER, -1, &h) == CURLHE_OK && h != nullptr)

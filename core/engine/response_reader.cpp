@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/net/retry_after.h"
+
 namespace plumbline::engine {
 
 using metrics::ErrorClass;
@@ -103,6 +105,8 @@ void ResponseReader::finishCompleted(Transfer& t) {
   r.error = ErrorClass::None;
   if (t.status / 100 != 2) {
     r.error = classifyHttpStatus(t.status);
+    if (!t.unreadableRetryAfter.empty())
+      t.failureDetail = net::unreadableRetryAfterText(t.unreadableRetryAfter);
   } else if (m_config.stream) {
     finishStream(t);
   } else {

@@ -47,6 +47,7 @@ struct Transfer {
   bool retryRefused = false;  ///< libcurl tried to resend it on a fresh connection; we refused
   int socketErrno = 0;        ///< socket() failed for its connection with this errno
   std::string location;       ///< a 3xx reply's Location (redirects are not followed)
+  std::string unreadableRetryAfter;  ///< a Retry-After value that could not be read
   /// What went wrong, in the client's words, set only on a failure path ("connect to
   /// 127.0.0.1:9: Connection refused (ECONNREFUSED)"); the worker's failure sample says it.
   std::string failureDetail;
@@ -75,6 +76,7 @@ struct Transfer {
     retryRefused = false;
     socketErrno = 0;
     location.clear();
+    unreadableRetryAfter.clear();
     failureDetail.clear();
     itlGapsNs.clear();  // keeps its capacity: the next stream records without allocating
   }

@@ -27,7 +27,9 @@ struct FailureSample {
   int32_t status = 0;  ///< the reply's HTTP status (100–999); 0 when no reply head was read
   int64_t sendNs = 0;  ///< when its request was sent, on the run's clock
   std::string body;    ///< failureBodyExcerpt of what the server sent (may be empty)
-  std::string reason;  ///< failureBodyExcerpt of what went wrong; empty for an HTTP class
+  /// failureBodyExcerpt of what went wrong; for an HTTP class empty unless the reply said more
+  /// than its status and body (an error inside a 2xx reply, an unreadable Retry-After).
+  std::string reason;
   bool operator==(const FailureSample&) const = default;
 };
 

@@ -90,6 +90,7 @@ void Http1ResponseParser::reset() {
   m_length = m_remaining = 0;
   m_retryAfterMs = -1;
   m_location.clear();
+  m_unreadableRetryAfter.clear();
 }
 
 size_t Http1ResponseParser::fail(Http1Error e, size_t consumed) {
@@ -245,7 +246,12 @@ bool Http1ResponseParser::headerLine(std::string_view line) {
       return false;
     }
   } else if (equalsNoCase(name, "retry-after")) {
-    m_retryAfterMs = parseRetryAfterMsNow(value);  // a value we cannot read is recorded as none
+    // A value we cannot read is recorded as none, and kept for the failure sample to say so.
+    m_retryAfterMs = parseRetryAfterMsNow(value);
+    if (m_retryAfterMs < 0)
+      m_unreadableRetryAfter.assign(value.substr(0, kMaxRetryAfterShown + 1));
+    else
+      m_unreadableRetryAfter.clear();
   } else if (equalsNoCase(name, "location")) {
     m_location.assign(value.substr(0, kMaxLocation));
   } else if (equalsNoCase(name, "connection")) {
@@ -270,6 +276,7 @@ void Http1ResponseParser::endOfHeaders() {
     m_length = 0;
     m_retryAfterMs = -1;
     m_location.clear();
+    m_unreadableRetryAfter.clear();
     return;
   }
   m_headersDone = true;

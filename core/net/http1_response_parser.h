@@ -57,6 +57,9 @@ class Http1ResponseParser {
   /// What the response's Retry-After header asked clients to wait, in ms (retry_after.h); -1
   /// when it had none, or one that was neither delta-seconds nor an IMF-fixdate.
   int64_t retryAfterMs() const { return m_retryAfterMs; }
+  /// A Retry-After value that could not be read (its first kMaxRetryAfterShown + 1 bytes, for
+  /// unreadableRetryAfterText); empty when it had none or one that was read.
+  const std::string& unreadableRetryAfter() const { return m_unreadableRetryAfter; }
   /// The final response's Location header (a redirect's target), its first kMaxLocation bytes;
   /// empty when it had none.
   const std::string& location() const { return m_location; }
@@ -94,6 +97,7 @@ class Http1ResponseParser {
   uint64_t m_remaining = 0;     ///< bytes left in the body or the current chunk
   int64_t m_retryAfterMs = -1;
   std::string m_location;
+  std::string m_unreadableRetryAfter;
 };
 
 }  // namespace plumbline::net

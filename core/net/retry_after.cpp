@@ -75,6 +75,12 @@ int64_t parseRetryAfterMs(std::string_view value, int64_t nowUnixS) {
   return at <= nowUnixS ? 0 : (at - nowUnixS) * 1000;
 }
 
+std::string unreadableRetryAfterText(std::string_view value) {
+  std::string shown = value.empty() ? "(empty)" : std::string(value.substr(0, kMaxRetryAfterShown));
+  if (value.size() > kMaxRetryAfterShown) shown += "…";
+  return "Retry-After: " + shown + " could not be read (whole seconds or an HTTP date)";
+}
+
 int64_t parseRetryAfterMsNow(std::string_view value) {
   return parseRetryAfterMs(value, static_cast<int64_t>(std::time(nullptr)));
 }

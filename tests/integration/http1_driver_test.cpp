@@ -424,7 +424,8 @@ std::string imfFixdateIn(int secondsFromNow) {
 }
 
 /// Both clients record what each reply's Retry-After asked for: seconds, a date (from now),
-/// none for a value neither form, and none for a header on an interim 1xx reply only.
+/// none for a value neither form (its failure reason saying so), and none for a header on an
+/// interim 1xx reply only.
 void expectRetryAfterRecorded(Kind kind) {
   const std::string date = imfFixdateIn(120);
   ScriptedHttpServer server([date](int, int overall, const std::string&) {
@@ -459,6 +460,10 @@ void expectRetryAfterRecorded(Kind kind) {
   EXPECT_EQ(c.done[1].record.httpStatus, 503);
   EXPECT_NEAR(static_cast<double>(c.done[1].record.retryAfterMs), 120'000.0, 3'000.0) << date;
   EXPECT_EQ(c.done[2].record.retryAfterMs, -1);
+  // Unreadable is said, not passed over as no Retry-After at all; a readable one needs no word.
+  EXPECT_EQ(c.done[2].reason,
+            "Retry-After: soon could not be read (whole seconds or an HTTP date)");
+  EXPECT_EQ(c.done[0].reason, "");
   EXPECT_EQ(c.done[3].record.httpStatus, 429);
   EXPECT_EQ(c.done[3].record.retryAfterMs, -1);
   EXPECT_TRUE(c.done[4].record.ok());
