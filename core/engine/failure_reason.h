@@ -11,7 +11,7 @@ namespace plumbline::engine {
 /// (Transfer::failureDetail: "connect to 127.0.0.1:9: Connection refused (ECONNREFUSED)"),
 /// otherwise what the transfer's state shows for its class ("no reply within the 60 s timeout").
 /// Empty for an HTTP class, whose reply says it, unless the client set a detail (an unreadable
-/// Retry-After).
+/// Retry-After, a body in a Content-Encoding not asked for).
 std::string failureReason(const Transfer& t, int64_t timeoutMs);
 
 /// "60 s", "1.5 s", "250 ms": a timeout as the workload or a flag set it.

@@ -337,6 +337,7 @@ void Http1Driver::onBody(void* connection, const char* p, size_t n) {
   if (!t.statusKnown) {
     t.status = c.parser.status();
     t.statusKnown = true;
+    t.contentCoding = c.parser.contentCoding();  // the reader must know it before the body
   }
   t.bytesReceived += n;
   c.driver->m_reader.onBody(t, p, n, c.driver->m_readNs);
@@ -392,6 +393,7 @@ void Http1Driver::takeReplyHead(Http1Connection& c, Transfer& t) {
   t.statusKnown = true;
   t.record.retryAfterMs = c.parser.retryAfterMs();
   t.unreadableRetryAfter = c.parser.unreadableRetryAfter();
+  t.contentCoding = c.parser.contentCoding();
   if (t.status / 100 == 3) t.location = c.parser.location();
 }
 

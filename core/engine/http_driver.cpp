@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <stdexcept>
 
+#include "core/net/content_encoding.h"
 #include "core/net/http1_response_parser.h"  // the bound on a kept Location, as the native client's
 #include "core/net/retry_after.h"
 #include "core/util/clock.h"
@@ -223,6 +224,11 @@ size_t HttpDriver::onWrite(char* p, size_t size, size_t n, void* transfer) {
   if (!t->statusKnown) {
     curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &t->status);
     t->statusKnown = true;
+    // Not decoded (no CURLOPT_ACCEPT_ENCODING): the reader must know it before the body.
+    if (curl_header* h = nullptr;
+        curl_easy_header(t->easy, "Content-Encoding", 0, CURLH_HEADER, -1, &h) == CURLHE_OK &&
+        h != nullptr)
+      t->contentCoding = net::bodyContentCoding(h->value);
   }
   t->bytesReceived += len;
   d->m_reader.onBody(*t, p, len, now);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/net/content_encoding.h"
 #include "core/net/retry_after.h"
 
 namespace plumbline::engine {
@@ -33,6 +34,7 @@ ErrorClass classifyErrorInReply(int32_t code) {
 }
 
 void ResponseReader::onBody(Transfer& t, const char* p, size_t n, int64_t now) {
+  if (!t.contentCoding.empty()) return;  // compressed bytes: neither events nor a readable body
   if (t.status / 100 != 2) {  // keep the start of an error body for the log, nothing else
     if (t.response.size() < kMaxErrorBody) t.response.append(p, std::min(n, kMaxErrorBody - t.response.size()));
     return;
@@ -105,8 +107,13 @@ void ResponseReader::finishCompleted(Transfer& t) {
   r.error = ErrorClass::None;
   if (t.status / 100 != 2) {
     r.error = classifyHttpStatus(t.status);
-    if (!t.unreadableRetryAfter.empty())
+    if (!t.contentCoding.empty())
+      t.failureDetail = net::unaskedContentCodingText(t.contentCoding, false);
+    else if (!t.unreadableRetryAfter.empty())
       t.failureDetail = net::unreadableRetryAfterText(t.unreadableRetryAfter);
+  } else if (!t.contentCoding.empty()) {
+    r.error = ErrorClass::MalformedStream;
+    t.failureDetail = net::unaskedContentCodingText(t.contentCoding, true);
   } else if (m_config.stream) {
     finishStream(t);
   } else {

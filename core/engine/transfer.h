@@ -48,6 +48,7 @@ struct Transfer {
   int socketErrno = 0;        ///< socket() failed for its connection with this errno
   std::string location;       ///< a 3xx reply's Location (redirects are not followed)
   std::string unreadableRetryAfter;  ///< a Retry-After value that could not be read
+  std::string contentCoding;  ///< what Content-Encoding says the body is in; empty: none, identity
   /// What went wrong, in the client's words, set only on a failure path ("connect to
   /// 127.0.0.1:9: Connection refused (ECONNREFUSED)"); the worker's failure sample says it.
   std::string failureDetail;
@@ -77,6 +78,7 @@ struct Transfer {
     socketErrno = 0;
     location.clear();
     unreadableRetryAfter.clear();
+    contentCoding.clear();
     failureDetail.clear();
     itlGapsNs.clear();  // keeps its capacity: the next stream records without allocating
   }

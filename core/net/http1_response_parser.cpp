@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/net/content_encoding.h"
 #include "core/net/retry_after.h"
 #include "core/util/hex_digit.h"
 
@@ -91,6 +92,7 @@ void Http1ResponseParser::reset() {
   m_retryAfterMs = -1;
   m_location.clear();
   m_unreadableRetryAfter.clear();
+  m_contentCoding.clear();
 }
 
 size_t Http1ResponseParser::fail(Http1Error e, size_t consumed) {
@@ -252,6 +254,8 @@ bool Http1ResponseParser::headerLine(std::string_view line) {
       m_unreadableRetryAfter.assign(value.substr(0, kMaxRetryAfterShown + 1));
     else
       m_unreadableRetryAfter.clear();
+  } else if (equalsNoCase(name, "content-encoding")) {
+    m_contentCoding = bodyContentCoding(value);
   } else if (equalsNoCase(name, "location")) {
     m_location.assign(value.substr(0, kMaxLocation));
   } else if (equalsNoCase(name, "connection")) {
@@ -277,6 +281,7 @@ void Http1ResponseParser::endOfHeaders() {
     m_retryAfterMs = -1;
     m_location.clear();
     m_unreadableRetryAfter.clear();
+    m_contentCoding.clear();
     return;
   }
   m_headersDone = true;

@@ -60,6 +60,9 @@ class Http1ResponseParser {
   /// A Retry-After value that could not be read (its first kMaxRetryAfterShown + 1 bytes, for
   /// unreadableRetryAfterText); empty when it had none or one that was read.
   const std::string& unreadableRetryAfter() const { return m_unreadableRetryAfter; }
+  /// The coding a Content-Encoding header says the body is in (content_encoding.h); empty for
+  /// none or identity. The parser does not decode it: no request asks for one.
+  const std::string& contentCoding() const { return m_contentCoding; }
   /// The final response's Location header (a redirect's target), its first kMaxLocation bytes;
   /// empty when it had none.
   const std::string& location() const { return m_location; }
@@ -98,6 +101,7 @@ class Http1ResponseParser {
   int64_t m_retryAfterMs = -1;
   std::string m_location;
   std::string m_unreadableRetryAfter;
+  std::string m_contentCoding;
 };
 
 }  // namespace plumbline::net
