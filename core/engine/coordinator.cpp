@@ -366,9 +366,13 @@ Coordinator::WorkerSlot* Coordinator::nextAliveWorker() {
 }
 
 void Coordinator::handOut(int64_t horizonNs) {
+  const int64_t now = nowRel();
   while (m_next && m_next->plannedNs <= horizonNs) {
     WorkerSlot* w = nextAliveWorker();
     if (w == nullptr) break;
+    // Handed out a second ahead, a session is late here only if this loop was held up.
+    if (m_next->plannedNs < now)
+      m_aggregator.markHandedLate(m_next->plannedNs, now - m_next->plannedNs);
     w->batch.push_back(*m_next);
     w->ledger.handedOut(*m_next);
     m_lengths.planned(*m_next);

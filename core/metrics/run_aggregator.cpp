@@ -146,17 +146,21 @@ void RunAggregator::addWorkerSample(const WorkerSample& s) {
   }
 }
 
-void RunAggregator::markWorkerDied(uint32_t workerId, int64_t atNs) {
+HarnessState& RunAggregator::harnessAt(int64_t atNs) {
   int64_t index = std::max<int64_t>(0, windowIndexAt(atNs));
-  HarnessState* h = nullptr;
-  if (index < m_firstOpen)
-    h = &m_closedForVerdict[static_cast<size_t>(index)].harness;
-  else if (auto* w = openWindow(index))
-    h = &w->stats.harness;
-  else if (!m_open.empty())  // absurdly far ahead: still make sure the verdict hears of it
-    h = &m_open.back().stats.harness;
-  else
-    h = &openWindow(m_firstOpen)->stats.harness;
+  if (index < m_firstOpen) return m_closedForVerdict[static_cast<size_t>(index)].harness;
+  if (auto* w = openWindow(index)) return w->stats.harness;
+  if (!m_open.empty()) return m_open.back().stats.harness;  // absurdly far ahead: still judged
+  return openWindow(m_firstOpen)->stats.harness;
+}
+
+void RunAggregator::markHandedLate(int64_t plannedNs, int64_t latenessNs) {
+  HarnessState& h = harnessAt(plannedNs);
+  h.handedLateMaxNs = std::max(h.handedLateMaxNs, latenessNs);
+}
+
+void RunAggregator::markWorkerDied(uint32_t workerId, int64_t atNs) {
+  HarnessState* h = &harnessAt(atNs);
   if (h->workerDied) return;  // the first death in a window is the one named
   h->workerDied = true;
   h->diedWorkerId = workerId;

@@ -63,6 +63,8 @@ class RunAggregator {
   uint64_t notSentKnown() const { return m_notSentKnown; }
   /// A worker died at atNs: its window is marked and the verdict will say so.
   void markWorkerDied(uint32_t workerId, int64_t atNs);
+  /// A session planned at `plannedNs` was handed to its worker `latenessNs` after it was due.
+  void markHandedLate(int64_t plannedNs, int64_t latenessNs);
 
   /// Windows that closed by nowNs, in order; each is returned once. A window whose sends are
   /// not all known yet (it ends after sendsKnownThroughNs: a worker still holds requests
@@ -129,6 +131,8 @@ class RunAggregator {
 
   /// The open window at index, created with any before it; nullptr if closed or too far.
   OpenWindow* openWindow(int64_t index);
+  /// The harness state of the window holding `atNs` (run time), closed or open.
+  HarnessState& harnessAt(int64_t atNs);
   WindowStats closeFront();
   void addLatencies(const RequestRecord& r, WindowStats* w);
   void noteLateAfterStored(int64_t index);

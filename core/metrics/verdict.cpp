@@ -114,6 +114,19 @@ std::string heldUp(const std::vector<WindowEvidence>& ws, size_t i, size_t j, in
   return "a worker's event loop was held up to " + formatMs(heldNs) + " ms at once";
 }
 
+/// "sessions reached their workers up to X ms after they were due (the coordinator was held
+/// up)" when that was the tolerance or more in windows [i, j]: a worker cannot send a session
+/// on time that it is handed late, however idle it is; else empty.
+std::string handedLate(const std::vector<WindowEvidence>& ws, size_t i, size_t j,
+                       int64_t toleranceNs) {
+  int64_t lateNs = 0;
+  for (size_t k = i; k <= j; ++k) lateNs = std::max(lateNs, ws[k].harness.handedLateMaxNs);
+  if (lateNs < toleranceNs) return {};
+  return "sessions reached their workers up to " + formatMs(lateNs) +
+         " ms after they were due: the coordinator that hands them out was held up (stopped, "
+         "or without a CPU)";
+}
+
 /// "a worker waited X ms for a CPU held by other work" (in one window, the most of any) when
 /// that was the tolerance or more: runnable, not running, because other processes or threads
 /// had its core (the kernel's run-queue delay, which the worker reads itself); else empty.
@@ -243,18 +256,21 @@ std::vector<bool> judgeSendLag(const std::vector<WindowEvidence>& ws, const Verd
         // it, else held up from outside (host pauses, other load); how long, where the
         // loop-delay probe and the CPU wait saw it.
         const std::string died = diedIn(judged, i, j);
+        // A cause of the harness's own ahead of the rest: a worker that died, or sessions that
+        // reached the workers late (QA: a coordinator stopped for 3 s read "the machine").
+        const std::string first = joined({died, handedLate(judged, i, j, p.sendLagToleranceNs)});
         if (busiest < kIdleCpu) {
           const std::string cap = waitedForCap(judged, i, j);
           const std::string held = joined({heldUp(judged, i, j, p.sendLagToleranceNs),
                                            waitedForCpu(judged, i, j, p.sendLagToleranceNs)});
           reason += " while workers were mostly idle (" +
-                    (cap.empty() && died.empty()
+                    (cap.empty() && first.empty()
                          ? "the machine held them up" + (held.empty() ? "" : ": " + held)
-                         : joined({died, cap, held})) +
+                         : joined({first, cap, held})) +
                     ")";
-        } else if (!died.empty()) {
+        } else if (!first.empty()) {
           const std::string rest = lateBecause(judged, i, j, p.sendLagToleranceNs);
-          reason += " (" + died + (rest.empty() ? ")" : "; " + rest.substr(2));
+          reason += " (" + first + (rest.empty() ? ")" : "; " + rest.substr(2));
         } else {
           reason += lateBecause(judged, i, j, p.sendLagToleranceNs);
         }

@@ -26,6 +26,10 @@ struct HarnessState {
   bool workerDied = false;
   int64_t diedWorkerId = -1;     ///< first worker that died in the window, -1 if none
   int64_t diedAtNs = -1;         ///< when it died, ns since t0
+  /// The latest that a session planned in the window reached its worker after it was due: the
+  /// coordinator hands sessions out a second ahead, so only a coordinator held up (stopped, or
+  /// without a CPU for that long) makes this positive. Judged, not stored.
+  int64_t handedLateMaxNs = 0;
 };
 
 /// One time window of a run. Requests count in the window of their planned time for

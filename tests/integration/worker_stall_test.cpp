@@ -165,6 +165,22 @@ TEST(WorkerStall, RepliesThatCameWhileAWorkerWasStoppedAreNotTimeouts) {
   expectEveryPlannedRequestAccountedFor(r);
 }
 
+// The coordinator stopped for 2.5 s (Ctrl-Z, then fg): it hands sessions out a second ahead, so
+// the last 1.5 s of them reached the workers late. The verdict names the coordinator, not "the
+// machine", and nothing is lost.
+TEST(WorkerStall, ACoordinatorHeldUpIsNamedForTheLateSends) {
+  StallRun r(5, {}, [](ChildProcess& run, const std::vector<pid_t>&) {
+    run.signal(SIGSTOP);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+    run.signal(SIGCONT);
+  });
+  ASSERT_TRUE(r.summary.is_object()) << r.output;
+  EXPECT_EQ(r.summary.at("verdict"), "harness_limited") << r.summary.dump(2);
+  EXPECT_TRUE(r.reasonSays("the coordinator that hands them out was held up")) << r.summary.dump(2);
+  EXPECT_FALSE(r.reasonSays("the machine held them up")) << r.summary.dump(2);
+  expectEveryPlannedRequestAccountedFor(r);
+}
+
 TEST(WorkerStall, AfterASignalAStoppedWorkerIsKilledWhenTheGraceIsOver) {
   Clock::time_point signalledAt;
   StallRun r(20, {"--grace", "0.5"}, [&](ChildProcess& run, const std::vector<pid_t>& workers) {

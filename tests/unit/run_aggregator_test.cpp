@@ -336,3 +336,21 @@ TEST(RunAggregator, TokenRatesAreOverTheTimeTheTokensCameIn) {
   old.erase("tokens_span_s");
   EXPECT_DOUBLE_EQ(RunSummary::fromJson(old).tokensSpanS, 2.0);
 }
+
+// Sessions handed out late (the coordinator held up) reach the verdict of their planned
+// window, open or already closed, and the latest of them is what it names.
+TEST(RunAggregator, SessionsHandedOutLateAreJudgedInTheirPlannedWindow) {
+  RunAggregator a(kS, 0);
+  a.addPlanned(1, 100);
+  a.addSends(sends(0, 100, 900 * kOneMs));
+  a.markHandedLate(5, 400 * kOneMs);  // window 0, still open
+  a.takeClosedWindows(kS);
+  a.markHandedLate(10, 950 * kOneMs);  // window 0, closed by now
+  a.markHandedLate(20, 100 * kOneMs);  // not the latest: not named
+  const auto v = a.summarize(1, 100, VerdictPolicy{}).verdict;
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_NE(v.reasons[0].find("sessions reached their workers up to 950 ms after they were due"),
+            std::string::npos)
+      << v.reasons[0];
+  EXPECT_EQ(v.reasons[0].find("the machine held them up"), std::string::npos) << v.reasons[0];
+}

@@ -28,6 +28,18 @@ uint64_t sum(const std::vector<WindowEvidence>& ws, bool sent) {
   return n;
 }
 
+/// Two one-second windows, each planned and sent 100 with 0.1 ms send lag.
+std::vector<WindowStats> twoPromptWindows() {
+  std::vector<WindowStats> ws(2);
+  for (size_t i = 0; i < ws.size(); ++i) {
+    ws[i].index = static_cast<int64_t>(i);
+    ws[i].startNs = ws[i].index * 1'000'000'000;
+    ws[i].planned = ws[i].sent = 100;
+    ws[i].hist(Metric::SendLag).recordN(100'000, 100);
+  }
+  return ws;
+}
+
 Verdict judgeRun(const std::vector<WindowEvidence>& ws) {
   return judgeEvidence(ws, sum(ws, false), sum(ws, true), VerdictPolicy{});
 }
@@ -219,13 +231,7 @@ TEST(Verdict, ExtraReasonsMakeItLimited) {
 }
 
 TEST(Verdict, JudgeOverWindowStatsUsesSendLagHistogram) {
-  std::vector<WindowStats> ws(2);
-  for (size_t i = 0; i < ws.size(); ++i) {
-    ws[i].index = static_cast<int64_t>(i);
-    ws[i].startNs = ws[i].index * 1'000'000'000;
-    ws[i].planned = ws[i].sent = 100;
-    ws[i].hist(Metric::SendLag).recordN(100'000, 100);
-  }
+  std::vector<WindowStats> ws = twoPromptWindows();
   EXPECT_EQ(judge(ws, 200, 200, VerdictPolicy{}).kind, VerdictKind::KeptUp);
   ws[1].hist(Metric::SendLag).recordN(20'000'000, 5);
   auto v = judge(ws, 200, 200, VerdictPolicy{});
@@ -413,4 +419,25 @@ TEST(Verdict, JudgedSoFarAShortLastGroupWaitsForTheWindowsThatCompleteIt) {
   const Verdict live = judgeEvidence(first20, sum(first20, false), sum(first20, true), VerdictPolicy{}, {}, Judging::SoFar);
   ASSERT_EQ(live.kind, VerdictKind::HarnessLimited);
   EXPECT_EQ(live.reasons, judgeRun(bad).reasons);
+}
+
+// QA: a coordinator stopped for 3 s (Ctrl-Z, then fg) handed its sessions out late, and the
+// workers' late sends read "the machine held them up". The coordinator is named instead.
+TEST(Verdict, SessionsHandedOutLateNameTheCoordinatorNotTheMachine) {
+  std::vector<WindowStats> ws = twoPromptWindows();
+  ws[1].hist(Metric::SendLag).recordN(900'000'000, 50);
+  ws[1].harness.handedLateMaxNs = 950'000'000;
+  ws[1].harness.loopDelayMaxNs = 14'000'000;  // the workers' own probe saw little
+  auto v = judge(ws, 200, 200, VerdictPolicy{});
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0],
+            "window 1\u20132 s: send lag p99 900 ms > 1 ms tolerance while workers were mostly "
+            "idle (sessions reached their workers up to 950 ms after they were due: the "
+            "coordinator that hands them out was held up (stopped, or without a CPU); a "
+            "worker's event loop was held up to 14 ms at once)");
+  // Late by less than the tolerance: not a cause.
+  ws[1].harness.handedLateMaxNs = 500'000;
+  v = judge(ws, 200, 200, VerdictPolicy{});
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_NE(v.reasons[0].find("the machine held them up"), std::string::npos) << v.reasons[0];
 }
