@@ -236,6 +236,11 @@ RunOutcome Coordinator::run() {
   out.summary.lengthPlannedTokens = m_lengths.plannedTokens();
   out.summary.lengthServerTokens = m_lengths.serverTokens();
   if (auto shortReplies = m_lengths.note()) out.notes.push_back(*shortReplies);
+  // The verdict is about the harness; a CI job reading only it (or exit 0) must still see at
+  // once that the server served nothing (QA: a target not listening read "kept_up" first).
+  if (out.summary.sent > 0 && out.summary.completed == 0)
+    out.notes.insert(out.notes.begin(),
+                     "not one request completed: " + metrics::failedText(out.summary.toJson()));
   // Nothing came due before the stop (a Ctrl-C as it started): no load, so no verdict.
   out.summary.verdict.nothingDue =
       m_aggregator.planned() == 0 && out.summary.verdict.kind == metrics::VerdictKind::KeptUp;
@@ -342,6 +347,16 @@ void Coordinator::tick() {
   countPlannedUpTo(m_stopAtNs >= 0 ? std::min(now, m_stopAtNs) : now);
   for (auto& w : m_workers) w.ledger.forgetPlansDueBy(now);
   for (const auto& o : m_watch.check(now)) killOverdue(m_workers[o.worker], o, now);
+  for (const auto& q : m_watch.quietChanges(now)) {
+    const std::string who = "worker " + std::to_string(q.worker);
+    if (q.quiet)
+      notice("warning", who + " has sent nothing for " + fmtSeconds(WorkerWatch::kQuietNs) +
+                            " (stopped, or wedged): new sessions go to the other workers; it is "
+                            "killed if it stays silent for " +
+                            fmtSeconds(m_watch.silenceLimitNs()));
+    else
+      notice("warning", who + " answers again: it is handed sessions again");
+  }
   closeWindows(now);
   if (m_opt.observer) m_opt.observer->onProgress(now, m_aggregator);
   if (m_opt.statusLine && now - m_lastStatusNs >= 250'000'000) {
@@ -357,18 +372,29 @@ std::optional<workload::SessionPlan> Coordinator::nextPlanned() {
   return s;
 }
 
-Coordinator::WorkerSlot* Coordinator::nextAliveWorker() {
+Coordinator::WorkerSlot* Coordinator::nextAliveWorker(int64_t nowNs) {
+  // A quiet worker (stopped, or wedged) is passed over while another answers: the sessions
+  // handed to it would wait, late, until it answers or is killed.
+  WorkerSlot* quietOne = nullptr;
+  size_t quietAt = 0;
   for (size_t i = 0; i < m_workers.size(); ++i) {
-    WorkerSlot& w = m_workers[m_rr++ % m_workers.size()];
-    if (!w.dead) return &w;
+    const size_t at = m_rr + i;
+    WorkerSlot& w = m_workers[at % m_workers.size()];
+    if (w.dead) continue;
+    if (!m_watch.quiet(w.proc.id, nowNs)) {
+      m_rr = at + 1;
+      return &w;
+    }
+    if (quietOne == nullptr) quietOne = &w, quietAt = at;
   }
-  return nullptr;
+  if (quietOne != nullptr) m_rr = quietAt + 1;  // every one quiet: still in turn
+  return quietOne;
 }
 
 void Coordinator::handOut(int64_t horizonNs) {
   const int64_t now = nowRel();
   while (m_next && m_next->plannedNs <= horizonNs) {
-    WorkerSlot* w = nextAliveWorker();
+    WorkerSlot* w = nextAliveWorker(now);
     if (w == nullptr) break;
     // Handed out a second ahead, a session is late here only if this loop was held up.
     if (m_next->plannedNs < now)

@@ -93,7 +93,7 @@ class Coordinator {
   void printStatus(int64_t nowNs);
   void checkFinished();
   void settleLostWorker(WorkerSlot& w, int64_t atNs);
-  WorkerSlot* nextAliveWorker();
+  WorkerSlot* nextAliveWorker(int64_t nowNs);
   WorkerSlot* nextLiveWorker();  ///< alive and not finished: can still take sessions
   std::optional<workload::SessionPlan> nextPlanned();
   int64_t nowRel() const;

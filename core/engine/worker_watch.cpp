@@ -37,4 +37,21 @@ std::vector<WorkerWatch::Overdue> WorkerWatch::check(int64_t nowNs) {
   return out;
 }
 
+bool WorkerWatch::quiet(size_t worker, int64_t nowNs) const {
+  if (worker >= m_workers.size()) return false;
+  const Watched& w = m_workers[worker];
+  return !w.ended && w.reported && nowNs - w.lastHeardNs > kQuietNs;
+}
+
+std::vector<WorkerWatch::QuietChange> WorkerWatch::quietChanges(int64_t nowNs) {
+  std::vector<QuietChange> out;
+  for (size_t i = 0; i < m_workers.size(); ++i) {
+    const bool q = quiet(i, nowNs);
+    if (q == m_workers[i].quietSaid || (m_workers[i].ended && !q)) continue;
+    m_workers[i].quietSaid = q;
+    out.push_back({i, q});
+  }
+  return out;
+}
+
 }  // namespace plumbline::engine

@@ -22,6 +22,9 @@ class WorkerWatch {
   /// past t0, which is set from the coordinator's own load time), so its first silence may
   /// last this long. A late start shows as late sends, judged as such, not as a lost worker.
   static constexpr int64_t kFirstReportLimitNs = 30'000'000'000;
+  /// Four reports missed: the worker is said to be quiet, and new sessions go to the others
+  /// while another answers (a stopped worker would only hold them until it is killed).
+  static constexpr int64_t kQuietNs = 1'000'000'000;
 
   explicit WorkerWatch(size_t workers = 0, int64_t silenceLimitNs = kSilenceLimitNs);
 
@@ -41,11 +44,21 @@ class WorkerWatch {
   /// Call from every tick. Each overdue worker is named once, then no longer watched.
   std::vector<Overdue> check(int64_t nowNs);
 
+  /// Silent for kQuietNs after its first report, and not ended.
+  bool quiet(size_t worker, int64_t nowNs) const;
+  struct QuietChange {
+    size_t worker;
+    bool quiet;  ///< else it answers again
+  };
+  /// Call after check: the workers that turned quiet, or answered again, since the last call.
+  std::vector<QuietChange> quietChanges(int64_t nowNs);
+
  private:
   struct Watched {
     int64_t lastHeardNs = 0;
     bool reported = false;  ///< a frame came since the watch began
     bool ended = false;
+    bool quietSaid = false;  ///< quietChanges said it turned quiet, and not yet that it answered
   };
   std::vector<Watched> m_workers;
   int64_t m_silenceLimitNs;

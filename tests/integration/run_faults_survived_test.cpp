@@ -173,6 +173,10 @@ TEST(FaultsSurvived, ServerNotListeningAtStartIsConnectErrors) {
   const std::string reason = s.at("failure_samples").at("connect").at("reason");
   EXPECT_EQ(reason.rfind("connect to 127.0.0.1:", 0), 0u) << reason;
   EXPECT_NE(reason.find(": Connection refused (ECONNREFUSED)"), std::string::npos) << reason;
+  // Said first, under the verdict (which is about the harness): nothing reached a server.
+  const std::string first = s.at("notes").at(0);
+  EXPECT_EQ(first.rfind("not one request completed: ", 0), 0u) << s.dump(2);
+  EXPECT_NE(first.find("sent failed (connect "), std::string::npos) << first;
   expectNothingLost(s, run.db());
 }
 

@@ -181,6 +181,18 @@ TEST(WorkerStall, ACoordinatorHeldUpIsNamedForTheLateSends) {
   expectEveryPlannedRequestAccountedFor(r);
 }
 
+// Quiet for a second, a stopped worker is handed no more sessions while the other answers:
+// only those it held then (a second ahead, plus that second) go unsent, not its whole share
+// until it is killed 5 s in (~250 of them at 50/s).
+TEST(WorkerStall, AQuietWorkerIsHandedNoMoreSessions) {
+  StallRun r(8, {},
+             [](ChildProcess&, const std::vector<pid_t>& workers) { kill(workers[0], SIGSTOP); });
+  ASSERT_TRUE(r.summary.is_object()) << r.output;
+  EXPECT_TRUE(r.reasonSays("stopped answering at ")) << r.summary.dump(2);
+  EXPECT_LT(r.summary.at("not_sent").get<uint64_t>(), 175u) << r.summary.dump(2);
+  expectEveryPlannedRequestAccountedFor(r);
+}
+
 TEST(WorkerStall, AfterASignalAStoppedWorkerIsKilledWhenTheGraceIsOver) {
   Clock::time_point signalledAt;
   StallRun r(20, {"--grace", "0.5"}, [&](ChildProcess& run, const std::vector<pid_t>& workers) {

@@ -91,3 +91,29 @@ TEST(WorkerWatch, AStopDeadlineEndsEveryWorkerStillRunningHoweverLively) {
   EXPECT_EQ(overdue[1].worker, 1u);
   EXPECT_TRUE(watch.check(3030 * kMs).empty());
 }
+
+// Silent for a second, a worker is quiet (said once, and once more when it answers again);
+// before its first report, or once ended, it is not.
+TEST(WorkerWatch, AWorkerSilentForASecondIsQuietUntilItAnswers) {
+  WorkerWatch watch(2, 5000 * kMs);
+  EXPECT_FALSE(watch.quiet(1, 3000 * kMs));  // no report yet: still starting
+  std::vector<std::pair<int64_t, bool>> changes;
+  for (int64_t t = 0; t <= 4000 * kMs; t += 20 * kMs) {
+    watch.heard(0, t);
+    if (t <= 1000 * kMs || t >= 3000 * kMs) watch.heard(1, t);
+    EXPECT_TRUE(watch.check(t).empty());
+    for (const auto& q : watch.quietChanges(t)) {
+      EXPECT_EQ(q.worker, 1u);
+      changes.emplace_back(t, q.quiet);
+    }
+    EXPECT_EQ(watch.quiet(1, t), t > 2000 * kMs && t < 3000 * kMs) << t;
+    EXPECT_FALSE(watch.quiet(0, t));
+  }
+  ASSERT_EQ(changes.size(), 2u);
+  EXPECT_EQ(changes[0], std::make_pair(2020 * kMs, true));
+  EXPECT_EQ(changes[1], std::make_pair(3000 * kMs, false));
+  watch.ended(1);
+  watch.heard(0, 9000 * kMs);
+  EXPECT_FALSE(watch.quiet(1, 9000 * kMs));
+  EXPECT_TRUE(watch.quietChanges(9000 * kMs).empty());
+}
