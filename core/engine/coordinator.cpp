@@ -546,7 +546,12 @@ void Coordinator::noticeRetryAfter(const metrics::RequestRecord& r) {
 }
 
 void Coordinator::notice(const std::string& level, const std::string& text) {
-  if (m_opt.observer) m_opt.observer->onNotice(m_t0 == 0 ? 0 : nowRel(), level, text);
+  const int64_t at = m_t0 == 0 ? 0 : nowRel();
+  if (m_opt.observer) m_opt.observer->onNotice(at, level, text);
+  if (!m_opt.printNotices) return;
+  if (m_opt.statusLine) std::fputs("\r\x1b[K", stderr);  // the status line comes back next tick
+  std::fprintf(stderr, "plumbline run: %s at %s: %s\n", level.c_str(),
+               at > 0 ? fmtSeconds(at).c_str() : "the start", text.c_str());
 }
 
 void Coordinator::closeWindows(int64_t nowNs) {

@@ -34,6 +34,9 @@ struct CoordinatorOptions {
   int64_t lookaheadNs = 1'000'000'000; ///< sessions reach workers this far ahead of time
   int64_t graceNs = 10'000'000'000;    ///< after a stop, in-flight requests may finish this long
   bool statusLine = false;             ///< live one-line status on stderr
+  /// Notices (a worker quiet or dead, the first failure of each class, a stop) also on stderr as
+  /// they happen, not only on the live stream: a terminal user hears of them during the run.
+  bool printNotices = false;
   /// A worker died: stop the run (as SIGINT does) instead of handing its sessions that are not
   /// yet due to the surviving workers.
   bool stopOnWorkerLoss = false;

@@ -220,6 +220,7 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
   co.graceNs = static_cast<int64_t>(opt.graceS * 1e9);
   co.stopOnWorkerLoss = opt.onWorkerLoss == "stop";
   co.statusLine = !opt.quiet && isatty(STDERR_FILENO) != 0;
+  co.printNotices = !opt.quiet;
   if (embedded) co.embeddedShortage = &embedded->acceptShortage();
   StoreSink storeSink(writer);
   if (live) {

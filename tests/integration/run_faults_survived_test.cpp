@@ -457,3 +457,21 @@ TEST(FaultsSurvived, AStopAfterTheScheduleEndedIsNotCalledEarly) {
   EXPECT_EQ(notes.find("stopped early"), std::string::npos) << s.dump(2);
   expectNothingLost(s, dir.file("runs.db"));
 }
+
+// What happens during the run is said on stderr as it happens, not only on the live stream
+// (QA: a worker stopped for 4 s left the terminal silent), and not with --quiet.
+TEST(FaultsSurvived, NoticesArePrintedAsTheyHappenUnlessQuiet) {
+  TempDir dir;
+  std::ofstream(dir.file("w.json")) << faultsWorkload(true, 5).dump();
+  const std::string target = "http://127.0.0.1:" + std::to_string(closedPort());
+  for (const bool quiet : {false, true}) {
+    std::vector<std::string> args{
+        PLUMBLINE_BIN, "run", dir.file("w.json"), "--db", dir.file("runs.db"), "--target", target};
+    if (quiet) args.push_back("--quiet");
+    ChildProcess run(args, dir.file("out.txt"));
+    EXPECT_EQ(run.wait(30000), 0) << run.output();
+    const bool said = run.output().find("plumbline run: warning at ") != std::string::npos &&
+                      run.output().find("first connect failure") != std::string::npos;
+    EXPECT_EQ(said, !quiet) << run.output();
+  }
+}
