@@ -126,6 +126,14 @@ class LiveViewReplayTest : public QObject {
     QCOMPARE(banner.text(),
              QStringLiteral("Kept up until the run stopped: the harness sent what was "
                             "planned before the stop (run incomplete)"));
+    // Stopped before anything came due: the summary's verdict is null, and there is none.
+    const nlohmann::json nothingDue = {{"verdict", nullptr},
+                                       {"verdict_reasons", nlohmann::json::array()},
+                                       {"sent", 0},
+                                       {"errors", nlohmann::json::object()}};
+    banner.showEnd(QStringLiteral("incomplete"), nothingDue);
+    QCOMPARE(banner.state(), VerdictBanner::State::NoVerdict);
+    QCOMPARE(banner.text(), QStringLiteral("No verdict (run incomplete)"));
   }
 
   // QA: after Stop the requested and achieved rates fell to 0 at the end (History stops them

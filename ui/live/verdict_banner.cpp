@@ -49,7 +49,12 @@ void VerdictBanner::showRunning(const QString& text) {
 
 void VerdictBanner::showEnd(const QString& status, const nlohmann::json& summary) {
   m_reasons.clear();
-  const std::string verdict = summary.is_object() ? summary.value("verdict", std::string()) : std::string();
+  // Null when the run was stopped before anything came due (no load, no verdict): value()
+  // would throw converting it.
+  const std::string verdict =
+      summary.is_object() && summary.contains("verdict") && summary.at("verdict").is_string()
+          ? summary.at("verdict").get<std::string>()
+          : std::string();
   if (summary.is_object() && summary.contains("verdict_reasons") && summary["verdict_reasons"].is_array()) {
     for (const auto& r : summary["verdict_reasons"]) {
       if (r.is_string()) m_reasons.append(QString::fromStdString(r.get<std::string>()));
