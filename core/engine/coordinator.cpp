@@ -347,16 +347,7 @@ void Coordinator::tick() {
   countPlannedUpTo(m_stopAtNs >= 0 ? std::min(now, m_stopAtNs) : now);
   for (auto& w : m_workers) w.ledger.forgetPlansDueBy(now);
   for (const auto& o : m_watch.check(now)) killOverdue(m_workers[o.worker], o, now);
-  for (const auto& q : m_watch.quietChanges(now)) {
-    const std::string who = "worker " + std::to_string(q.worker);
-    if (q.quiet)
-      notice("warning", who + " has sent nothing for " + fmtSeconds(WorkerWatch::kQuietNs) +
-                            " (stopped, or wedged): new sessions go to the other workers; it is "
-                            "killed if it stays silent for " +
-                            fmtSeconds(m_watch.silenceLimitNs()));
-    else
-      notice("warning", who + " answers again: it is handed sessions again");
-  }
+  tellQuietChanges(now);
   closeWindows(now);
   if (m_opt.observer) m_opt.observer->onProgress(now, m_aggregator);
   if (m_opt.statusLine && now - m_lastStatusNs >= 250'000'000) {
@@ -518,40 +509,6 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
   } catch (const ProtocolError& e) {
     onWorkerClosed(w, e.what());
   }
-}
-
-void Coordinator::pollEmbeddedShortage(int64_t nowNs) {
-  if (const std::string first = m_embeddedShortage.poll(nowNs); !first.empty())
-    notice("error", "harness limit: " + first);
-}
-
-void Coordinator::explainTimeoutSample(metrics::FailureSample& sample) {
-  pollEmbeddedShortage(nowRel());
-  const auto timeoutNs = static_cast<int64_t>(m_spec.target.timeoutS * 1e9);
-  if (m_embeddedShortage.overlaps(sample.sendNs, sample.sendNs + timeoutNs))
-    sample.reason +=
-        "; sent while the harness's own embedded mock could not accept connections (see the "
-        "verdict)";
-}
-
-void Coordinator::noticeRetryAfter(const metrics::RequestRecord& r) {
-  // Once per run, while it goes: the summary, report and History count every such reply.
-  m_retryAfterNoticed = true;
-  const std::string status = r.httpStatus > 0 ? " (HTTP " + std::to_string(r.httpStatus) + ")" : "";
-  // The notice carries its own time: the text says what and how long.
-  notice("warning",
-         "a reply" + status + " asked to retry after " +
-             metrics::retryAfterWaitText(r.retryAfterMs, r.retryAfterMs) +
-             "; not obeyed: the run keeps its plan (every such reply is counted in the summary)");
-}
-
-void Coordinator::notice(const std::string& level, const std::string& text) {
-  const int64_t at = m_t0 == 0 ? 0 : nowRel();
-  if (m_opt.observer) m_opt.observer->onNotice(at, level, text);
-  if (!m_opt.printNotices) return;
-  if (m_opt.statusLine) std::fputs("\r\x1b[K", stderr);  // the status line comes back next tick
-  std::fprintf(stderr, "plumbline run: %s at %s: %s\n", level.c_str(),
-               at > 0 ? fmtSeconds(at).c_str() : "the start", text.c_str());
 }
 
 void Coordinator::closeWindows(int64_t nowNs) {

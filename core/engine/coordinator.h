@@ -103,6 +103,8 @@ class Coordinator {
   void notice(const std::string& level, const std::string& text);
   void noticeRetryAfter(const metrics::RequestRecord& r);
   void pollEmbeddedShortage(int64_t nowNs);
+  /// Says which workers turned quiet, or answered again, since the last tick.
+  void tellQuietChanges(int64_t nowNs);
   /// A first timeout sent while the embedded mock could not accept says so.
   void explainTimeoutSample(metrics::FailureSample& sample);
 

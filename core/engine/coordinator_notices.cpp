@@ -1,0 +1,61 @@
+// What the coordinator says while the run goes: notices on the live stream (and stderr unless
+// --quiet), the embedded target's shortages, a worker turning quiet. The rest of the coordinator
+// is in coordinator.cpp.
+#include <cstdio>
+#include <string>
+
+#include "core/engine/coordinator.h"
+#include "core/engine/coordinator_text.h"
+
+namespace plumbline::engine {
+
+using coordinator_text::fmtSeconds;
+
+void Coordinator::tellQuietChanges(int64_t nowNs) {
+  for (const auto& q : m_watch.quietChanges(nowNs)) {
+    const std::string who = "worker " + std::to_string(q.worker);
+    if (q.quiet)
+      notice("warning", who + " has sent nothing for " + fmtSeconds(WorkerWatch::kQuietNs) +
+                            " (stopped, or wedged): new sessions go to the other workers; it is "
+                            "killed if it stays silent for " +
+                            fmtSeconds(m_watch.silenceLimitNs()));
+    else
+      notice("warning", who + " answers again: it is handed sessions again");
+  }
+}
+
+void Coordinator::pollEmbeddedShortage(int64_t nowNs) {
+  if (const std::string first = m_embeddedShortage.poll(nowNs); !first.empty())
+    notice("error", "harness limit: " + first);
+}
+
+void Coordinator::explainTimeoutSample(metrics::FailureSample& sample) {
+  pollEmbeddedShortage(nowRel());
+  const auto timeoutNs = static_cast<int64_t>(m_spec.target.timeoutS * 1e9);
+  if (m_embeddedShortage.overlaps(sample.sendNs, sample.sendNs + timeoutNs))
+    sample.reason +=
+        "; sent while the harness's own embedded mock could not accept connections (see the "
+        "verdict)";
+}
+
+void Coordinator::noticeRetryAfter(const metrics::RequestRecord& r) {
+  // Once per run, while it goes: the summary, report and History count every such reply.
+  m_retryAfterNoticed = true;
+  const std::string status = r.httpStatus > 0 ? " (HTTP " + std::to_string(r.httpStatus) + ")" : "";
+  // The notice carries its own time: the text says what and how long.
+  notice("warning",
+         "a reply" + status + " asked to retry after " +
+             metrics::retryAfterWaitText(r.retryAfterMs, r.retryAfterMs) +
+             "; not obeyed: the run keeps its plan (every such reply is counted in the summary)");
+}
+
+void Coordinator::notice(const std::string& level, const std::string& text) {
+  const int64_t at = m_t0 == 0 ? 0 : nowRel();
+  if (m_opt.observer) m_opt.observer->onNotice(at, level, text);
+  if (!m_opt.printNotices) return;
+  if (m_opt.statusLine) std::fputs("\r\x1b[K", stderr);  // the status line comes back next tick
+  std::fprintf(stderr, "plumbline run: %s at %s: %s\n", level.c_str(),
+               at > 0 ? fmtSeconds(at).c_str() : "the start", text.c_str());
+}
+
+}  // namespace plumbline::engine
