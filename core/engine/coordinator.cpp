@@ -384,12 +384,15 @@ Coordinator::WorkerSlot* Coordinator::nextAliveWorker(int64_t nowNs) {
 
 void Coordinator::handOut(int64_t horizonNs) {
   const int64_t now = nowRel();
+  int64_t lateMaxNs = 0;
   while (m_next && m_next->plannedNs <= horizonNs) {
     WorkerSlot* w = nextAliveWorker(now);
     if (w == nullptr) break;
     // Handed out a second ahead, a session is late here only if this loop was held up.
-    if (m_next->plannedNs < now)
+    if (m_next->plannedNs < now) {
       m_aggregator.markHandedLate(m_next->plannedNs, now - m_next->plannedNs);
+      lateMaxNs = std::max(lateMaxNs, now - m_next->plannedNs);
+    }
     w->batch.push_back(*m_next);
     w->ledger.handedOut(*m_next);
     m_lengths.planned(*m_next);
@@ -399,6 +402,7 @@ void Coordinator::handOut(int64_t horizonNs) {
     m_next = nextPlanned();
     if (!m_next) m_planExhausted = true;
   }
+  if (lateMaxNs > 0) tellHandedLate(now, lateMaxNs);
   for (auto& w : m_workers) {
     if (!w.batch.empty() && !w.dead) sendBatch(w);
     w.batch.clear();

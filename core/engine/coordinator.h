@@ -105,6 +105,9 @@ class Coordinator {
   void pollEmbeddedShortage(int64_t nowNs);
   /// Says which workers turned quiet, or answered again, since the last tick.
   void tellQuietChanges(int64_t nowNs);
+  /// Tells the observer, and says at most every 5 s, that sessions were handed out late (by up to
+  /// lateMaxNs at nowNs) when that was the verdict's send-lag tolerance or more.
+  void tellHandedLate(int64_t nowNs, int64_t lateMaxNs);
   /// A first timeout sent while the embedded mock could not accept says so.
   void explainTimeoutSample(metrics::FailureSample& sample);
 
@@ -153,6 +156,7 @@ class Coordinator {
   bool m_planExhausted = false;
   bool m_endSent = false;
   bool m_retryAfterNoticed = false;  ///< the live notice of the run's first Retry-After went out
+  int64_t m_handedLateNoticedNs = -1;  ///< when the latest "handed out late" notice went out
   std::vector<std::string> m_reasons;
   metrics::FailureSamples m_failureSamples;  ///< the earliest sent of each failing HTTP class
   std::vector<std::string> m_notes;

@@ -9,7 +9,13 @@
 
 namespace plumbline::engine {
 
+using coordinator_text::fmtMs;
 using coordinator_text::fmtSeconds;
+
+namespace {
+/// A coordinator held up again and again says so once per this long, not on every tick.
+constexpr int64_t kHandedLateNoticeGapNs = 5'000'000'000;
+}  // namespace
 
 void Coordinator::tellQuietChanges(int64_t nowNs) {
   for (const auto& q : m_watch.quietChanges(nowNs)) {
@@ -22,6 +28,16 @@ void Coordinator::tellQuietChanges(int64_t nowNs) {
     else
       notice("warning", who + " answers again: it is handed sessions again");
   }
+}
+
+void Coordinator::tellHandedLate(int64_t nowNs, int64_t lateMaxNs) {
+  if (m_opt.observer) m_opt.observer->onHandedLate(nowNs, lateMaxNs);
+  if (lateMaxNs < static_cast<int64_t>(m_spec.verdict.sendLagToleranceMs * 1e6)) return;
+  if (m_handedLateNoticedNs >= 0 && nowNs - m_handedLateNoticedNs < kHandedLateNoticeGapNs) return;
+  m_handedLateNoticedNs = nowNs;
+  notice("warning", "sessions reached their workers up to " + fmtMs(lateMaxNs) +
+                        " after they were due: the coordinator that hands them out was held up "
+                        "(stopped, or without a CPU), so their sends are late");
 }
 
 void Coordinator::pollEmbeddedShortage(int64_t nowNs) {

@@ -55,6 +55,10 @@ void LivePublisher::onNotice(int64_t atNs, const std::string& level, const std::
 
 void LivePublisher::onWorkerGone(uint32_t workerId) { m_ticks.removeWorker(workerId); }
 
+void LivePublisher::onHandedLate(int64_t atNs, int64_t latenessNs) {
+  m_ticks.addHandedLate(atNs, latenessNs);
+}
+
 void LivePublisher::onRunOver(int64_t nowNs, const metrics::RunAggregator& aggregator,
                               const metrics::RunSummary& summary) {
   live::LiveTick t = m_ticks.build(std::max(nowNs, m_lastNowNs), aggregator);

@@ -55,6 +55,11 @@ void LiveTickBuilder::addStats(const StatsReport& stats) {
   m_connectionsOpen[stats.sample.workerId] = stats.connectionsOpen;
 }
 
+void LiveTickBuilder::addHandedLate(int64_t atNs, int64_t latenessNs) {
+  Slice& s = sliceAt(atNs);
+  s.handedLateMaxNs = std::max(s.handedLateMaxNs, latenessNs);
+}
+
 void LiveTickBuilder::removeWorker(uint32_t workerId) {
   m_latestSample.erase(workerId);
   m_connectionsOpen.erase(workerId);
@@ -99,11 +104,13 @@ live::LiveTick LiveTickBuilder::build(int64_t atNs, const metrics::RunAggregator
   const int64_t last = sliceIndex(atNs) - 1;
   std::array<metrics::LatencyHistogram, 6> merged;
   int64_t loopDelayMaxNs = 0;
+  int64_t handedLateMaxNs = 0;
   std::map<uint32_t, int64_t> cpuWaitNs;  // by worker, over the second
   std::map<uint32_t, CpuSamples> cpu;     // by worker, over the second
   for (auto it = m_slices.lower_bound(last - kSlicesPerSecond + 1); it != m_slices.end() && it->first <= last; ++it) {
     for (size_t i = 0; i < merged.size(); ++i) merged[i].merge(it->second.latency[i]);
     loopDelayMaxNs = std::max(loopDelayMaxNs, it->second.loopDelayMaxNs);
+    handedLateMaxNs = std::max(handedLateMaxNs, it->second.handedLateMaxNs);
     for (const auto& [id, ns] : it->second.cpuWaitNs) cpuWaitNs[id] += ns;
     for (const auto& [id, c] : it->second.cpu) {
       cpu[id].sum += c.sum;
@@ -116,6 +123,7 @@ live::LiveTick LiveTickBuilder::build(int64_t atNs, const metrics::RunAggregator
   for (size_t i = 0; i < merged.size(); ++i)
     t.*kTickMember[i] = {nsToMs(merged[i].percentile(0.5)), nsToMs(merged[i].percentile(0.99)), merged[i].count()};
   t.loopDelayMaxMs = nsToMs(loopDelayMaxNs);
+  t.handedLateMaxMs = nsToMs(handedLateMaxNs);
   dropSlicesBefore(last - kSlicesPerSecond + 1);
 
   // Worker CPU as a window has it: the busiest worker's mean over its samples, and the mean of

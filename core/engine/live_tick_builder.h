@@ -25,6 +25,8 @@ class LiveTickBuilder {
   void addRecords(const std::vector<metrics::RequestRecord>& records);
   void addStats(const StatsReport& stats);
   void removeWorker(uint32_t workerId);
+  /// A session handed out at atNs, latenessNs after it was due.
+  void addHandedLate(int64_t atNs, int64_t latenessNs);
 
   /// The tick due at nowNs (the first one at 250 ms), or nullopt before it is due. When
   /// several are due at once (a stalled loop) only the latest is built.
@@ -37,11 +39,12 @@ class LiveTickBuilder {
     double sum = 0;  ///< of the samples' shares of one core
     int count = 0;
   };
-  /// Latencies, worst loop delay and each worker's wait for a CPU of one 250 ms slice, by
-  /// end (or sample) time.
+  /// Latencies, worst loop delay, latest hand-out and each worker's wait for a CPU of one 250 ms
+  /// slice, by end (or sample) time.
   struct Slice {
     std::array<metrics::LatencyHistogram, 6> latency;  ///< in LivePercentiles order
     int64_t loopDelayMaxNs = 0;
+    int64_t handedLateMaxNs = 0;
     std::map<uint32_t, int64_t> cpuWaitNs;  ///< by worker, samples that knew it
     std::map<uint32_t, CpuSamples> cpu;     ///< by worker
   };

@@ -23,6 +23,9 @@ class RunObserver {
   virtual void onRunOver(int64_t nowNs, const metrics::RunAggregator& aggregator, const metrics::RunSummary& summary) = 0;
   /// A worker is gone: its last sample no longer describes anything running.
   virtual void onWorkerGone(uint32_t workerId) = 0;
+  /// At atNs the coordinator handed out a session latenessNs after it was due (it hands them
+  /// out a second ahead, so it was held up).
+  virtual void onHandedLate(int64_t /*atNs*/, int64_t /*latenessNs*/) {}
 };
 
 }  // namespace plumbline::engine

@@ -69,6 +69,11 @@ std::optional<double> LiveJsonFields::f64OrNull(const char* name) const {
   return f64(name);
 }
 
+std::optional<double> LiveJsonFields::f64OrNullOrAbsent(const char* name) const {
+  if (!m_payload.contains(name)) return std::nullopt;
+  return f64OrNull(name);
+}
+
 bool LiveJsonFields::boolean(const char* name) const {
   const auto& v = field(name);
   if (!v.is_boolean()) fail(name, "is " + typeName(v) + ", expected a boolean");

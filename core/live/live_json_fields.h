@@ -27,6 +27,8 @@ class LiveJsonFields {
   double f64Or(const char* name, double absent) const;
   /// The number, or none when the field is null (a window without a sample of a latency).
   std::optional<double> f64OrNull(const char* name) const;
+  /// As f64OrNull, and none as well when the field is missing (added after the first version).
+  std::optional<double> f64OrNullOrAbsent(const char* name) const;
   bool boolean(const char* name) const;
   std::string str(const char* name) const;
   /// One of the allowed strings.

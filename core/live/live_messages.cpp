@@ -80,6 +80,7 @@ Json tickToJson(const LiveTick& t) {
          {"worker_cpu_mean", t.workerCpuMean},
          {"loop_delay_max_ms", t.loopDelayMaxMs},
          {"cpu_wait_max_ms", t.cpuWaitMaxMs},
+         {"handed_late_max_ms", t.handedLateMaxMs},
          {"ticks_dropped", t.ticksDropped}};
   for (const auto& [name, member] : kTickLatencies) j[name] = percentilesToJson(t.*member);
   return j;
@@ -105,6 +106,7 @@ LiveTick tickFromJson(const LiveJsonFields& f) {
   t.workerCpuMean = f.f64("worker_cpu_mean");
   t.loopDelayMaxMs = f.f64("loop_delay_max_ms");
   t.cpuWaitMaxMs = f.f64Or("cpu_wait_max_ms", -1);  // absent from streams of earlier versions
+  t.handedLateMaxMs = f.f64Or("handed_late_max_ms", 0);  // as above
   t.ticksDropped = f.u64("ticks_dropped");
   return t;
 }
@@ -137,6 +139,7 @@ store::WindowRow windowFromJson(const LiveJsonFields& f) {
   w.workerCpuMean = f.f64("worker_cpu_mean");
   w.loopDelayMaxMs = f.f64("loop_delay_max_ms");
   w.cpuWaitMaxMs = f.f64Or("cpu_wait_max_ms", -1);  // absent from streams of earlier versions
+  w.handedLateMaxMs = f.f64OrNullOrAbsent("handed_late_max_ms");  // as above
   w.inFlightCapHits = f.i64("in_flight_cap_hits");
   w.workerDied = f.boolean("worker_died");
   return w;

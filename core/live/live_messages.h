@@ -59,6 +59,9 @@ struct LiveTick {
   double workerCpuMax = 0, workerCpuMean = 0;  ///< 0..1 of one core, latest samples
   double loopDelayMaxMs = 0;
   double cpuWaitMaxMs = -1;  ///< most one worker waited for a CPU over the last second; -1 unknown
+  /// The latest that a session handed out in the last second reached its worker after it was
+  /// due (the coordinator was held up); 0 when none was late.
+  double handedLateMaxMs = 0;
   uint64_t ticksDropped = 0;       ///< ticks this client missed because it read too slowly
 
   bool operator==(const LiveTick&) const = default;

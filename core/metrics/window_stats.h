@@ -28,7 +28,8 @@ struct HarnessState {
   int64_t diedAtNs = -1;         ///< when it died, ns since t0
   /// The latest that a session planned in the window reached its worker after it was due: the
   /// coordinator hands sessions out a second ahead, so only a coordinator held up (stopped, or
-  /// without a CPU for that long) makes this positive. Judged, not stored.
+  /// without a CPU for that long) makes this positive. Stored (windows.handed_late_max_ms) and
+  /// judged.
   int64_t handedLateMaxNs = 0;
 };
 

@@ -110,6 +110,7 @@ Json windowToJson(const WindowRow& w) {
               {"worker_cpu_mean", w.workerCpuMean},
               {"loop_delay_max_ms", w.loopDelayMaxMs},
               {"cpu_wait_max_ms", w.cpuWaitMaxMs},
+              {"handed_late_max_ms", optional(w.handedLateMaxMs)},
               {"in_flight_cap_hits", w.inFlightCapHits},
               {"worker_died", w.workerDied}};
 }

@@ -57,8 +57,9 @@ class RunWriter::Connection {
             "completed, errors, errors_json, input_tokens, output_tokens, in_flight, ttft_p50_ms, "
             "ttft_p99_ms, itl_p50_ms, itl_p99_ms, e2e_p50_ms, e2e_p99_ms, send_lag_p50_ms, "
             "send_lag_p99_ms, send_lag_max_ms, worker_cpu_max, worker_cpu_mean, loop_delay_max_ms, "
-            "in_flight_cap_hits, worker_died, connections_open, cpu_wait_max_ms) VALUES "
-            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
+            "in_flight_cap_hits, worker_died, connections_open, cpu_wait_max_ms, "
+            "handed_late_max_ms) VALUES "
+            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
         m_histogram(m_db.prepare("INSERT OR REPLACE INTO histograms VALUES (?,?,?,?)")) {}
 
   /// A run is not added to a database whose runs (or the highest id given) cannot be read
@@ -172,6 +173,7 @@ class RunWriter::Connection {
       s.bindNull(28);
     else
       s.bindDouble(28, w.cpuWaitMaxMs);
+    s.bindDouble(29, w.handedLateMaxMs);
     s.run();
   }
 

@@ -151,13 +151,20 @@ UPDATE windows SET send_lag_p50_ms = NULL, send_lag_p99_ms = NULL, send_lag_max_
   WHERE h.run_id = windows.run_id AND h.window_idx = windows.idx AND h.metric = 'send_lag');
 )sql";
 
-constexpr std::array<Migration, 7> kMigrations = {{{1, kSchemaV1},
+// v8: the latest that a session planned in each window reached its worker after it was due (the
+// coordinator, which hands sessions out a second ahead, was held up); NULL for runs stored before.
+constexpr const char* kSchemaV8 = R"sql(
+ALTER TABLE windows ADD COLUMN handed_late_max_ms REAL;
+)sql";
+
+constexpr std::array<Migration, 8> kMigrations = {{{1, kSchemaV1},
                                                    {2, kSchemaV2},
                                                    {3, kSchemaV3},
                                                    {4, kSchemaV4},
                                                    {5, kSchemaV5},
                                                    {6, kSchemaV6},
-                                                   {7, kSchemaV7}}};
+                                                   {7, kSchemaV7},
+                                                   {8, kSchemaV8}}};
 
 }  // namespace
 

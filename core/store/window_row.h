@@ -34,6 +34,9 @@ struct WindowRow {
   double workerCpuMean = 0;
   double loopDelayMaxMs = 0;
   double cpuWaitMaxMs = -1;  ///< most one worker waited for a CPU in the window; -1 unknown (NULL)
+  /// The latest that a session planned in the window reached its worker after it was due (0:
+  /// none late); none (NULL) for runs stored before schema v8.
+  std::optional<double> handedLateMaxMs;
   int64_t inFlightCapHits = 0;
   bool workerDied = false;
 

@@ -63,7 +63,7 @@ struct StallRun {
 
   template <typename Act>
   StallRun(double durationS, std::vector<std::string> extra, Act act, int outputTokens = 60,
-           int timeoutS = 60) {
+           int timeoutS = 60, bool quiet = true) {
     std::vector<std::string> args{PLUMBLINE_BIN,
                                   "run",
                                   writeStallWorkload(dir, 100, durationS, outputTokens, timeoutS),
@@ -72,8 +72,8 @@ struct StallRun {
                                   "--workers",
                                   "2",
                                   "--summary-json",
-                                  dir.file("s.json"),
-                                  "--quiet"};
+                                  dir.file("s.json")};
+    if (quiet) args.emplace_back("--quiet");
     args.insert(args.end(), extra.begin(), extra.end());
     ChildProcess run(args, dir.file("out.txt"));
     for (int i = 0; i < 200 && workers.size() < 2; ++i) {
@@ -169,16 +169,28 @@ TEST(WorkerStall, RepliesThatCameWhileAWorkerWasStoppedAreNotTimeouts) {
 // the last 1.5 s of them reached the workers late. The verdict names the coordinator, not "the
 // machine", and nothing is lost.
 TEST(WorkerStall, ACoordinatorHeldUpIsNamedForTheLateSends) {
-  StallRun r(5, {}, [](ChildProcess& run, const std::vector<pid_t>&) {
-    run.signal(SIGSTOP);
-    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
-    run.signal(SIGCONT);
-  });
+  StallRun r(
+      5, {},
+      [](ChildProcess& run, const std::vector<pid_t>&) {
+        run.signal(SIGSTOP);
+        std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+        run.signal(SIGCONT);
+      },
+      60, 60, /*quiet=*/false);
   ASSERT_TRUE(r.summary.is_object()) << r.output;
   EXPECT_EQ(r.summary.at("verdict"), "harness_limited") << r.summary.dump(2);
   EXPECT_TRUE(r.reasonSays("the coordinator that hands them out was held up")) << r.summary.dump(2);
   EXPECT_FALSE(r.reasonSays("the machine held them up")) << r.summary.dump(2);
   expectEveryPlannedRequestAccountedFor(r);
+  // Stored with the windows it judged (handed out a second ahead, a 2.5 s stop leaves sessions
+  // up to ~1.5 s late), and said on the terminal as it happened.
+  EXPECT_GT(queryInt(r.db(), "SELECT CAST(max(handed_late_max_ms) AS INTEGER) FROM windows"), 500);
+  EXPECT_EQ(queryInt(r.db(), "SELECT count(*) FROM windows WHERE handed_late_max_ms IS NULL"), 0);
+  EXPECT_NE(r.output.find("sessions reached their workers up to "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("the coordinator that hands them out was held up (stopped, or without a "
+                          "CPU), so their sends are late"),
+            std::string::npos)
+      << r.output;
 }
 
 // Quiet for a second, a stopped worker is handed no more sessions while the other answers:

@@ -126,6 +126,38 @@ class RunChartsTest : public QObject {
              QPointF(3.25, 15));
   }
 
+  // The coordinator's late hand-outs share the send lag chart, and only once one was late:
+  // a run handed out on time (or stored before they were kept) draws no line along the axis.
+  void sessionsHandedOutLateAreDrawnFromTheFirstLateOne() {
+    RunCharts charts;
+    const QString sendLag = QStringLiteral("send_lag"), late = QStringLiteral("handed out late");
+    WindowRow a = window(0, 10, 10, 80), b = window(1, 10, 10, 80), c = window(2, 10, 10, 80);
+    charts.setWindows({a, b, c});  // none known
+    QVERIFY(!charts.seriesNames(sendLag).contains(late));
+    a.handedLateMaxMs = b.handedLateMaxMs = c.handedLateMaxMs = 0;
+    charts.setWindows({a, b, c});
+    QVERIFY(!charts.seriesNames(sendLag).contains(late));
+    b.handedLateMaxMs = 950;
+    charts.setWindows({a, b, c});
+    QCOMPARE(charts.drawnPoints(sendLag, late), (QList<QPointF>{{1, 0}, {2, 950}, {3, 0}}));
+    // Live: nothing until the first late tick, which rises from 0 at the tick before.
+    charts.clear();
+    LiveTick t = tick(250, 100, 0);
+    charts.appendTick(t);
+    t.atNs = 500'000'000;
+    charts.appendTick(t);
+    charts.flush();
+    QVERIFY(!charts.seriesNames(sendLag).contains(late));
+    t.atNs = 750'000'000;
+    t.handedLateMaxMs = 300;
+    charts.appendTick(t);
+    t.atNs = 1'000'000'000;
+    t.handedLateMaxMs = 0;
+    charts.appendTick(t);
+    charts.flush();
+    QCOMPARE(charts.drawnPoints(sendLag, late), (QList<QPointF>{{0.5, 0}, {0.75, 300}, {1, 0}}));
+  }
+
   void aStoredRunsRatesStopAtItsEndWithThePartialWindowOverItsRealLength() {
     RunCharts charts;
     // A 2.5 s run: window 2 holds its last half second of sending, window 3 only the drain

@@ -53,6 +53,7 @@ TEST(LiveMessages, FieldNamesAreSnakeCase) {
   EXPECT_EQ(tick.at("ticks_dropped"), 3);
   EXPECT_EQ(tick.at("connections_open"), 7);
   EXPECT_DOUBLE_EQ(tick.at("cpu_wait_max_ms").get<double>(), 12.25);
+  EXPECT_DOUBLE_EQ(tick.at("handed_late_max_ms").get<double>(), 950.5);
   EXPECT_DOUBLE_EQ(tick.at("ttft").at("p99").get<double>(), 40.25);
   EXPECT_EQ(tick.at("send_lag").at("count"), 20);
   EXPECT_EQ(tick.at("errors").at("http_5xx"), 2);
@@ -70,7 +71,7 @@ TEST(LiveMessages, WindowPayloadIsTheExportedWindowObject) {
 
 // Fields added after the protocol's first version: a stream written before them still reads,
 // with the field "unknown".
-const std::set<std::string> kAddedLater = {"cpu_wait_max_ms"};
+const std::set<std::string> kAddedLater = {"cpu_wait_max_ms", "handed_late_max_ms"};
 
 TEST(LiveMessages, FieldsAddedLaterMayBeAbsentAndReadAsUnknown) {
   json tick = toJson(sampleTick());
@@ -86,6 +87,28 @@ TEST(LiveMessages, FieldsAddedLaterMayBeAbsentAndReadAsUnknown) {
   window["cpu_wait_max_ms"] = "soon";  // there, but not a number: still an error
   const std::string err = messageErrorOf(typeOf(LiveMessage{sampleWindow()}), window);
   EXPECT_NE(err.find("\"cpu_wait_max_ms\" is a string, expected a number"), std::string::npos)
+      << err;
+}
+
+TEST(LiveMessages, HandedLateIsNoneInWindowsAndZeroInTicksOfEarlierStreams) {
+  json tick = toJson(sampleTick());
+  tick.erase("handed_late_max_ms");
+  EXPECT_EQ(
+      std::get<LiveTick>(messageFromJson(typeOf(LiveMessage{sampleTick()}), tick)).handedLateMaxMs,
+      0);
+  json window = toJson(sampleWindow());
+  EXPECT_DOUBLE_EQ(window.at("handed_late_max_ms").get<double>(), 40.75);
+  window.erase("handed_late_max_ms");
+  auto read = [&] {
+    return std::get<plumbline::store::WindowRow>(
+        messageFromJson(typeOf(LiveMessage{sampleWindow()}), window));
+  };
+  EXPECT_EQ(read().handedLateMaxMs, std::nullopt);  // absent: unknown, as a run stored before v8
+  window["handed_late_max_ms"] = nullptr;
+  EXPECT_EQ(read().handedLateMaxMs, std::nullopt);
+  window["handed_late_max_ms"] = "late";  // there, but not a number: an error naming it
+  const std::string err = messageErrorOf(typeOf(LiveMessage{sampleWindow()}), window);
+  EXPECT_NE(err.find("\"handed_late_max_ms\" is a string, expected a number"), std::string::npos)
       << err;
 }
 

@@ -50,6 +50,7 @@ inline LiveTick sampleTick() {
   t.workerCpuMean = 0.2;
   t.loopDelayMaxMs = 1.5;
   t.cpuWaitMaxMs = 12.25;
+  t.handedLateMaxMs = 950.5;
   t.ticksDropped = 3;
   return t;
 }
@@ -81,6 +82,7 @@ inline store::WindowRow sampleWindow(int64_t idx = 2) {
   w.workerCpuMean = 0.2;
   w.loopDelayMaxMs = 1.25;
   w.cpuWaitMaxMs = 23.5;
+  w.handedLateMaxMs = 40.75;
   w.inFlightCapHits = 1;
   w.workerDied = true;
   return w;

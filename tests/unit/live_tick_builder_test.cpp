@@ -218,3 +218,17 @@ TEST(LiveTickBuilder, CpuWaitIsTheMostOneWorkerWaitedInTheLastSecond) {
   EXPECT_DOUBLE_EQ(b.build(1000 * kMs, a).cpuWaitMaxMs, 9);  // worker 0: 4 + 3 + 2
   EXPECT_DOUBLE_EQ(b.build(1500 * kMs, a).cpuWaitMaxMs, 6);  // worker 1 alone; 0 has 5
 }
+
+// A tick carries the latest a session handed out in its last second reached its worker after it
+// was due; hand-outs of an earlier second add nothing, and none late reads 0.
+TEST(LiveTickBuilder, HandedLateIsTheLatestHandOutOfTheLastSecond) {
+  LiveTickBuilder b;
+  metrics::RunAggregator a;
+  EXPECT_DOUBLE_EQ(b.build(250 * kMs, a).handedLateMaxMs, 0);
+  b.addHandedLate(300 * kMs, 950 * kMs);
+  b.addHandedLate(400 * kMs, 120 * kMs);
+  b.addHandedLate(1200 * kMs, 40 * kMs);
+  EXPECT_DOUBLE_EQ(b.build(1000 * kMs, a).handedLateMaxMs, 950);
+  EXPECT_DOUBLE_EQ(b.build(1500 * kMs, a).handedLateMaxMs, 40);  // 0.3 s is out of (0.5, 1.5]
+  EXPECT_DOUBLE_EQ(b.build(2500 * kMs, a).handedLateMaxMs, 0);
+}

@@ -36,8 +36,8 @@ TEST(StoreDatabase, WriterCreatesDirectoryAndLatestSchema) {
   TempDir dir;
   std::string path = dir.file("a/b/runs.db");
   Database db = Database::open(path, Database::Mode::ReadWrite);
-  EXPECT_EQ(db.userVersion(), 7);
-  EXPECT_EQ(Database::kSchemaVersion, 7);
+  EXPECT_EQ(db.userVersion(), 8);
+  EXPECT_EQ(Database::kSchemaVersion, 8);
   Statement mode = db.prepare("PRAGMA journal_mode");
   ASSERT_TRUE(mode.step());
   EXPECT_EQ(mode.columnText(0), "wal");
@@ -85,6 +85,7 @@ TEST(StoreDatabase, Version1DatabaseMigratesKeepingItsWindows) {
   EXPECT_EQ(windows[0].inFlightCapHits, 2);
   EXPECT_EQ(windows[0].connectionsOpen, 0);  // not measured before v2
   EXPECT_EQ(windows[0].cpuWaitMaxMs, -1);    // nor the CPU wait before v4: unknown, not 0
+  EXPECT_EQ(windows[0].handedLateMaxMs, std::nullopt);  // nor a late hand-out before v8
 }
 
 // QA: `runs show` and `export` of a database an older Plumbline wrote failed on "no such column"

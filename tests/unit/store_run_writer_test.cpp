@@ -49,6 +49,7 @@ WindowRow sampleWindow(int64_t idx) {
   w.workerCpuMean = 0.61;
   w.loopDelayMaxMs = 0.8;
   w.cpuWaitMaxMs = idx == 1 ? -1 : 24.5 + static_cast<double>(idx);  // window 1: unknown (NULL)
+  w.handedLateMaxMs = idx == 2 ? 950.25 : 0;  // the coordinator held up in window 2
   w.inFlightCapHits = idx % 2;
   w.workerDied = idx == 2;
   return w;

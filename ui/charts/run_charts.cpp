@@ -24,6 +24,8 @@ double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
 
 /// Worker CPU's third series: where the worker wanted its core and something else had it.
 const QString kWaitedForCpu = QStringLiteral("waited for a CPU");
+/// Send lag's third series: the latest a session reached its worker after it was due.
+const QString kHandedLate = QStringLiteral("handed out late");
 
 void plotOrBreak(MetricChart* c, const QString& series, double x, const std::optional<double>& y) {
   if (y)
@@ -145,6 +147,7 @@ void RunCharts::clear() {
   m_prevTickNs = -1;
   m_prevErrors.clear();
   m_windowErrorClasses.clear();
+  m_handedLateShown = false;
   m_cdf->clear();
   showCdf(false);
 }
@@ -178,6 +181,7 @@ void RunCharts::setWindows(const std::vector<store::WindowRow>& windows, std::op
     const nlohmann::json errors = nlohmann::json::parse(w.errorsJson, nullptr, false);
     if (errors.is_object())
       for (const auto& [cls, n] : errors.items()) m_windowErrorClasses.insert(cls);
+    m_handedLateShown |= w.handedLateMaxMs.value_or(0) > 0;  // then drawn from the first window
   }
   for (const store::WindowRow& w : windows) appendWindow(w);
   // A stored run's time axis spans its windows, drain included, not the live view's 10 s: a
@@ -215,6 +219,7 @@ void RunCharts::appendWindow(const store::WindowRow& w) {
   plotPercentiles(chart(kItl), end, w.itlP50Ms, w.itlP99Ms);
   plotPercentiles(chart(kE2e), end, w.e2eP50Ms, w.e2eP99Ms);
   plotPercentiles(chart(kSendLag), end, w.sendLagP50Ms, w.sendLagP99Ms);
+  if (w.handedLateMaxMs) appendHandedLate(start, end, *w.handedLateMaxMs);
   // Completions go on past the end, through the whole window: these rates use its full length.
   chart(kTokens)->append(QStringLiteral("output tokens/s"), end, static_cast<double>(w.outputTokens) / len);
   chart(kInFlight)->append(QStringLiteral("in flight"), end, static_cast<double>(w.inFlight));
@@ -258,6 +263,7 @@ void RunCharts::appendTick(const ::plumbline::live::LiveTick& t) {
   pct(chart(kE2e), t.e2e);
   pct(chart(kE2e), t.e2eFromPlanned, planned);
   pct(chart(kSendLag), t.sendLag);
+  appendHandedLate(dtS > 0 ? x - dtS : -1, x, t.handedLateMaxMs);
   chart(kTokens)->append(QStringLiteral("output tokens/s"), x, t.outputTokensPerS);
   chart(kInFlight)->append(QStringLiteral("in flight"), x, static_cast<double>(t.inFlight));
   chart(kCpu)->append(QStringLiteral("max"), x, t.workerCpuMax * 100);
@@ -272,6 +278,15 @@ void RunCharts::appendRequestedAchieved(double x, double requested, double achie
   // Achieved first: the series made later is drawn on top, and requested is the dashed one.
   chart(kRate)->append(QStringLiteral("achieved"), x, achieved);
   chart(kRate)->append(QStringLiteral("requested"), x, requested);
+}
+
+void RunCharts::appendHandedLate(double fromX, double x, double ms) {
+  if (!m_handedLateShown) {
+    if (ms <= 0) return;  // never late: no line lying along the axis under the send lag's
+    m_handedLateShown = true;
+    if (fromX >= 0) chart(kSendLag)->append(kHandedLate, fromX, 0);
+  }
+  chart(kSendLag)->append(kHandedLate, x, ms);
 }
 
 void RunCharts::appendErrorRates(double x, const std::map<std::string, uint64_t>& cumulative, double dtS) {

@@ -87,6 +87,9 @@ class RunCharts : public QWidget {
   void scheduleRedraw();
   void showCdf(bool shown);
   void appendErrorRates(double x, const std::map<std::string, uint64_t>& cumulative, double dtS);
+  /// Send lag's "handed out late" series: drawn from the first time the coordinator handed a
+  /// session out late (rising from 0 at fromX), and then at every point.
+  void appendHandedLate(double fromX, double x, double ms);
 
   std::map<std::string, MetricChart*> m_charts;
   LatencyCdfChart* m_cdf = nullptr;
@@ -99,6 +102,7 @@ class RunCharts : public QWidget {
   std::map<std::string, uint64_t> m_prevErrors;
   std::set<std::string>
       m_windowErrorClasses;  ///< every class a window so far (or a stored run) had
+  bool m_handedLateShown = false;  ///< a session was handed out late: the series is drawn
   int m_redraws = 0;
 };
 
