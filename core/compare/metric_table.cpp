@@ -65,6 +65,13 @@ std::optional<double> MetricRow::relativeDelta(size_t run) const {
 int MetricRow::direction(size_t run) const {
   auto d = absoluteDelta(run);
   if (neutral || !d || *d == 0) return 0;
+  if (!judgedOn.empty()) {  // the share of what was asked, not the value
+    if (run >= judgedOn.size() || !judgedOn[0] || !judgedOn[run]) return 0;
+    d = *judgedOn[run] - *judgedOn[0];
+    if (std::fabs(*d) < 1e-3 * std::max(1e-9, std::fabs(*judgedOn[0]))) return 0;
+  } else if (resolution > 0 && std::fabs(*d) < resolution * std::fabs(*values[0])) {
+    return 0;
+  }
   return (*d < 0) == lowerIsBetter ? 1 : -1;
 }
 
@@ -76,6 +83,18 @@ std::vector<MetricRow> metricTable(const std::vector<ComparedRun>& runs,
     const std::string key = d.key;
     row.neutral = key == "requested_rps" || key == "input_tokens_per_s";
     for (const auto& r : runs) row.values.push_back(r.summaryNumber(d.summaryKey, d.sub));
+    // QA 23b: "achieved 20 → 10, −50 %" in red between two runs that each achieved what they
+    // were asked for; and a 7 µs TTFT difference, below what a histogram resolves, in red.
+    const char* asked = key == "achieved_rps" ? "requested_rps"
+                        : key == "completed"  ? "planned"
+                                              : nullptr;
+    if (asked != nullptr)
+      for (const auto& r : runs) {
+        const auto value = r.summaryNumber(d.summaryKey), whole = r.summaryNumber(asked);
+        row.judgedOn.push_back(value && whole && *whole > 0 ? std::optional(*value / *whole)
+                                                            : std::nullopt);
+      }
+    if (d.sub[0] != '\0') row.resolution = 1.0 / 128;  // a latency percentile
     rows.push_back(std::move(row));
   }
   MetricRow errors{"error_rate_pct", "errors (% of sent)", true, {}};

@@ -23,6 +23,13 @@ struct MetricRow {
   /// without streaming)"). A figure with a note was not measured like its neighbours (goodput
   /// judged on fewer limits): it has no delta, and no delta is taken against it.
   std::vector<std::string> notes{};
+  /// One per run or empty: what better or worse is judged on in place of the value, where the
+  /// value follows what was asked (achieved ÷ requested, completed ÷ planned: a run asked for
+  /// half the rate achieves half, and is not worse for it).
+  std::vector<std::optional<double>> judgedOn{};
+  /// Changes smaller than this share of the baseline are within what the figure can resolve
+  /// (latency histograms hold a value to 1/128): no better or worse.
+  double resolution = 0;
 
   /// The note of a run's value, empty when it has none.
   const std::string& note(size_t run) const;
@@ -32,7 +39,7 @@ struct MetricRow {
   /// (value − baseline) / |baseline|; nullopt when either is unknown, the baseline is 0 or
   /// the row is a percentage.
   std::optional<double> relativeDelta(size_t run) const;
-  /// +1 better than baseline, -1 worse, 0 equal, unknown or neutral.
+  /// +1 better than baseline, -1 worse, 0 equal, unknown, neutral or within the resolution.
   int direction(size_t run) const;
 };
 

@@ -92,8 +92,15 @@ void Coordinator::start() {
   m_watch = WorkerWatch(m_workers.size());  // silence is counted from t0: configs load before it
   for (const auto& w : m_workers)
     if (w.dead) m_watch.ended(w.proc.id);
-  const int64_t perWorkerCap = std::max<int64_t>(
-      1, (m_spec.load.maxInFlight + m_opt.workers - 1) / static_cast<int64_t>(m_opt.workers));
+  // Whole shares that add up to the cap (run_command runs no more workers than the cap): the
+  // first workers take one more each where it does not divide evenly.
+  const auto workerCount = static_cast<int64_t>(m_opt.workers);
+  const auto capOf = [&](uint32_t workerId) {
+    return std::max<int64_t>(
+        1, m_spec.load.maxInFlight / workerCount +
+               (static_cast<int64_t>(workerId) < m_spec.load.maxInFlight % workerCount));
+  };
+  const int64_t perWorkerCap = capOf(0);  // the largest share
   // Only a cap the workload asked for is worth a warning; the default is a ceiling, not a plan.
   const bool capAskedFor = m_spec.document.contains("load") && m_spec.document["load"].contains("max_in_flight");
   if (const std::string shortfall =
@@ -119,7 +126,7 @@ void Coordinator::start() {
     c.model = m_spec.target.model;
     c.stream = m_spec.target.stream;
     c.timeoutMs = static_cast<int64_t>(m_spec.target.timeoutS * 1000);
-    c.maxInFlight = perWorkerCap;
+    c.maxInFlight = capOf(w.proc.id);
     c.promptSeed = m_spec.load.seed;
     c.prompt = m_spec.requests.prompt;
     c.prompt.materials.reset();  // each worker loads its own (tokenizers serve one thread)
@@ -533,7 +540,7 @@ void Coordinator::printStatus(int64_t nowNs) {
   if (m_lastWindow) {
     const double len = static_cast<double>(m_lastWindow->lengthNs) / 1e9;
     reqRps = static_cast<double>(m_lastWindow->planned) / len;
-    achRps = static_cast<double>(m_lastWindow->sent) / len;
+    achRps = static_cast<double>(m_lastWindow->sentDuring) / len;
     ttftP99 = static_cast<double>(m_lastWindow->hist(metrics::Metric::Ttft).percentile(0.99)) / 1e6;
   }
   uint64_t errors = 0;

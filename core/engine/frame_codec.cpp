@@ -218,6 +218,7 @@ std::string encodeStats(const StatsReport& s) {
     w.i64(send.windowIndex);
     w.u64(send.sent);
     w.bytes(send.sendLag.serialize());
+    w.u64(send.sentDuring);
   }
   w.bytes(s.itl.serialize());
   w.i64(s.sendsThroughNs);
@@ -243,6 +244,7 @@ StatsReport decodeStats(std::string_view payload) {
     if (send.windowIndex < 0) throw ProtocolError("stats frame: negative window index");
     send.sent = r.u64();
     send.sendLag = decodeHistogram(r);
+    send.sentDuring = r.u64();
   }
   s.itl = decodeHistogram(r);
   s.sendsThroughNs = r.i64();

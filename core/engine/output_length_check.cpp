@@ -11,7 +11,9 @@ OutputLengthCheck::OutputLengthCheck(const workload::WorkloadSpec& spec)
 
 void OutputLengthCheck::planned(const workload::SessionPlan& s) {
   if (!m_on || !s.requests.empty() || s.id >= kMaxSessions) return;
-  const int64_t asked = m_maxTokens ? *m_maxTokens : static_cast<int64_t>(s.outputTokens);
+  // What the request asked for: its drawn length, capped by max_tokens (RequestBodyBuilder).
+  int64_t asked = s.outputTokens;
+  if (m_maxTokens) asked = std::min(asked, *m_maxTokens);
   if (m_plannedById.size() <= s.id) m_plannedById.resize(s.id + 1, 0);
   m_plannedById[s.id] = static_cast<uint32_t>(std::clamp<int64_t>(asked, 0, UINT32_MAX));
 }

@@ -40,7 +40,7 @@ class OutputLengthCheck {
 
  private:
   bool m_on = false;
-  std::optional<int64_t> m_maxTokens;   ///< sent in place of each drawn length when set
+  std::optional<int64_t> m_maxTokens;   ///< caps each drawn length when set
   std::vector<uint32_t> m_plannedById;  ///< 0: not checked (shaped, or not handed out)
   uint64_t m_requests = 0, m_plannedTokens = 0, m_serverTokens = 0;
 };

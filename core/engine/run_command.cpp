@@ -174,7 +174,19 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
       throw UsageError(e.what());
     }
   }
-  const uint32_t workers = opt.workers != 0 ? opt.workers : std::max(1u, std::thread::hardware_concurrency());
+  uint32_t workers =
+      opt.workers != 0 ? opt.workers : std::max(1u, std::thread::hardware_concurrency());
+  // Each worker holds a whole share of the in-flight cap (QA 23b: 5 over 2 workers let 3 + 3 =
+  // 6 fly): a cap below the worker count leaves the extra workers nothing to send with.
+  if (spec.load.maxInFlight < static_cast<int64_t>(workers)) {
+    const auto capped = static_cast<uint32_t>(std::max<int64_t>(1, spec.load.maxInFlight));
+    if (opt.workers != 0 && !opt.quiet)
+      std::cerr << "plumbline run: warning: --workers " << workers << ": load.max_in_flight is "
+                << spec.load.maxInFlight << ", so " << capped
+                << (capped == 1 ? " worker runs" : " workers run")
+                << ", each with a request in flight at most\n";
+    workers = capped;
+  }
 
   if (std::string why = diagnosticSwitchesError(); !why.empty()) throw UsageError(why);
   std::unique_ptr<mock::EmbeddedTarget> embedded;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/engine/connection_reuse.h"
+#include "core/mock/mock_request.h"
 #include "core/util/clock.h"
 
 
@@ -31,9 +32,7 @@ SessionRunner::SessionRunner(event_base* base, const WorkerConfig& config, Reque
 
 SessionRunner::~SessionRunner() { event_free(m_timer); }
 
-void SessionRunner::start(const workload::SessionPlan& plan) {
-  if (m_stopping) return dropUnstarted(plan);
-  Active& a = m_sessions[plan.id];
+void SessionRunner::initActive(Active& a, const workload::SessionPlan& plan) {
   a.plan = plan;
   const size_t n = plan.requests.size();
   a.nodes.resize(n);
@@ -41,10 +40,55 @@ void SessionRunner::start(const workload::SessionPlan& plan) {
   a.open = static_cast<uint32_t>(n);
   for (uint32_t i = 0; i < n; ++i) {
     a.nodes[i].parentsLeft = static_cast<uint32_t>(plan.requests[i].parents.size());
+    a.nodes[i].root = plan.requests[i].parents.empty();
     for (uint32_t p : plan.requests[i].parents) a.children[p].push_back(i);
   }
-  for (uint32_t i = 0; i < n; ++i)
-    if (plan.requests[i].parents.empty()) send(a, i, plan.plannedNs);
+}
+
+std::unique_ptr<SessionRunner::Prepared> SessionRunner::prepare(const workload::SessionPlan& plan) {
+  auto p = std::make_unique<Prepared>();
+  initActive(p->active, plan);
+  for (uint32_t i = 0; i < p->active.nodes.size(); ++i)
+    if (p->active.nodes[i].root) p->active.nodes[i].built = build(p->active, i);
+  return p;
+}
+
+void SessionRunner::discard(std::unique_ptr<Prepared> prepared) {
+  if (prepared) discardBuilt(prepared->active);
+}
+
+void SessionRunner::discardBuilt(Active& a) {
+  for (Node& n : a.nodes) {
+    if (n.built != nullptr) m_http.discard(n.built);
+    n.built = nullptr;
+  }
+}
+
+void SessionRunner::start(const workload::SessionPlan& plan, std::unique_ptr<Prepared> prepared) {
+  if (m_stopping) {
+    discard(std::move(prepared));
+    return dropUnstarted(plan);
+  }
+  Active& a = m_sessions[plan.id];
+  if (prepared)
+    a = std::move(prepared->active);
+  else
+    initActive(a, plan);
+  bool capped = false;
+  for (uint32_t i = 0; i < a.nodes.size(); ++i) {
+    if (!a.nodes[i].root) continue;
+    if (static_cast<int64_t>(m_http.inFlight()) < m_config.maxInFlight) {
+      send(a, i, plan.plannedNs);
+      continue;
+    }
+    // Over the cap (QA 23a: a summarize session's 8 chunks went out at once, 17 in flight under
+    // a cap of 3): due from the session's instant, sent as slots free up (onDone, pump).
+    a.nodes[i].state = State::Due;
+    a.nodes[i].readyNs = plan.plannedNs;
+    m_due.push(Due{plan.plannedNs, plan.id, i});
+    capped = true;
+  }
+  if (capped) ++m_capHits;
   m_http.drainFinished();  // a reply already read is timestamped now
 }
 
@@ -120,7 +164,7 @@ nlohmann::json SessionRunner::messagesFor(Active& a, uint32_t index) {
   return messages;
 }
 
-void SessionRunner::send(Active& a, uint32_t index, int64_t plannedNs) {
+Transfer* SessionRunner::build(Active& a, uint32_t index) {
   Node& node = a.nodes[index];
   nlohmann::json messages = messagesFor(a, index);
   Transfer* t = m_http.acquire();
@@ -129,13 +173,22 @@ void SessionRunner::send(Active& a, uint32_t index, int64_t plannedNs) {
     node.conversation = std::move(messages);
     t->keepReply = true;
   }
-  node.state = State::InFlight;
   auto& r = t->record;
   r.sessionId = a.plan.id;
   r.turn = index;
   r.workerId = m_config.workerId;
-  r.plannedNs = plannedNs;
   r.inputTokensClient = static_cast<int32_t>(std::min<int64_t>(node.contextTokens + a.plan.prefixTokens, INT32_MAX));
+  return t;
+}
+
+void SessionRunner::send(Active& a, uint32_t index, int64_t plannedNs) {
+  Node& node = a.nodes[index];
+  // A root was built ahead; a dependent request carries replies that came only now.
+  Transfer* t = node.built != nullptr ? node.built : build(a, index);
+  node.built = nullptr;
+  node.state = State::InFlight;
+  auto& r = t->record;
+  r.plannedNs = plannedNs;
   r.sendNs = m_http.nowRel();
   m_onSend(plannedNs, r.sendNs);  // before the start: once it completes, the run may finish
   ConnectionReuse::apply(*t, m_http.socketsOpen(), m_http.inFlight());
@@ -152,7 +205,10 @@ bool SessionRunner::onDone(Transfer& t) {
     Node& node = a.nodes[index];
     if (t.record.ok()) {
       node.reply = std::move(t.reply);
-      node.replyTokens = std::max<int32_t>(0, t.record.outputTokensClient);
+      // Counted by the client: chunks of a stream, the tokenizer's count; else (a whole body,
+      // no tokenizer) in words, as prompts are (QA 23a: each reply resent counted 0).
+      node.replyTokens = t.record.outputTokensClient >= 0 ? t.record.outputTokensClient
+                                                          : mock::countWords(node.reply);
       if (!a.children[index].empty()) node.conversation.push_back(message("assistant", node.reply));
       finishNode(a, index, State::Done);
       for (uint32_t child : a.children[index]) makeReady(a, child, t.record.endNs);
@@ -210,12 +266,13 @@ void SessionRunner::stop() {
       // Due by now and not sent (the in-flight cap held it, or the worker was behind): it was
       // part of the plan. Due later (a think time running past the stop) it never was: a run
       // stopped mid-conversation is not behind on the turns it stopped.
-      if (n.state == State::Due && n.readyNs <= now)
+      if (n.state == State::Due && n.readyNs <= now && !n.root)
         ++m_progress.dueByWindow[n.readyNs / m_config.windowNs];
       n.state = State::Skipped;
       --a.open;
       ++m_progress.notSentRunEnded;
     }
+    discardBuilt(a);
     it = a.open == 0 ? m_sessions.erase(it) : std::next(it);
   }
 }
@@ -239,7 +296,8 @@ void SessionRunner::pump() {
     m_due.pop();
     const auto it = m_sessions.find(due.session);
     if (it == m_sessions.end() || it->second.nodes[due.index].state != State::Due) continue;
-    ++m_progress.dueByWindow[due.atNs / m_config.windowNs];
+    // A root is part of the plan already (the coordinator counts it with its session).
+    if (!it->second.nodes[due.index].root) ++m_progress.dueByWindow[due.atNs / m_config.windowNs];
     send(it->second, due.index, due.atNs);
   }
   m_http.drainFinished();

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <queue>
 #include <string>
 #include <unordered_map>
@@ -36,8 +37,16 @@ class SessionRunner {
   SessionRunner(const SessionRunner&) = delete;
   SessionRunner& operator=(const SessionRunner&) = delete;
 
-  /// Sends the session's root requests now (its planned instant has come).
-  void start(const workload::SessionPlan& session);
+  /// A session's root requests built ahead of its planned instant (Worker::prepareSoon):
+  /// their conversations and bodies, so that none is built when it is due.
+  struct Prepared;
+  std::unique_ptr<Prepared> prepare(const workload::SessionPlan& session);
+  /// Releases a prepared session that will not start.
+  void discard(std::unique_ptr<Prepared> prepared);
+  /// Sends the session's root requests now (its planned instant has come), built ahead when
+  /// `prepared` holds them. Roots beyond the in-flight cap wait for free slots, as dependent
+  /// requests do, due from the session's planned instant.
+  void start(const workload::SessionPlan& session, std::unique_ptr<Prepared> prepared = nullptr);
   /// A request finished; false when it was not one of ours. Never sends inline.
   bool onDone(Transfer& t);
   /// The session will never start (run stopped or schedule over): all its requests are not sent.
@@ -60,6 +69,8 @@ class SessionRunner {
   enum class State : uint8_t { Waiting, Due, InFlight, Done, Failed, Skipped };
   struct Node {
     State state = State::Waiting;
+    bool root = false;          ///< planned with its session (the coordinator counts it)
+    Transfer* built = nullptr;  ///< its request, built ahead (a root), until it is sent
     uint32_t parentsLeft = 0;
     int64_t readyNs = 0;             ///< when the last parent ended + delay
     int64_t contextTokens = 0;       ///< conversation before the prefix, as sent (client count)
@@ -73,6 +84,13 @@ class SessionRunner {
     std::vector<std::vector<uint32_t>> children;
     uint32_t open = 0;               ///< nodes not yet done, failed or skipped
   };
+
+ public:
+  struct Prepared {
+    Active active;
+  };
+
+ private:
   struct Due {
     int64_t atNs;
     uint64_t session;
@@ -83,7 +101,13 @@ class SessionRunner {
   static void onTimer(int, short, void* self);
   void pump();
   void armTimer();
+  /// Nodes and edges of a session not yet started.
+  static void initActive(Active& a, const workload::SessionPlan& plan);
+  /// A request's transfer with its body and record (all but the planned and send instants).
+  Transfer* build(Active& a, uint32_t index);
   void send(Active& a, uint32_t index, int64_t plannedNs);
+  /// Releases the requests built ahead for nodes that will not be sent.
+  void discardBuilt(Active& a);
   nlohmann::json messagesFor(Active& a, uint32_t index);
   void appendSystem(const Active& a, uint32_t index, nlohmann::json& messages);
   std::string newText(const Active& a, uint32_t index);

@@ -48,6 +48,7 @@ store::WindowRow toWindowRow(const metrics::WindowStats& w) {
   r.loopDelayMaxMs = sinkNsToMs(w.harness.loopDelayMaxNs);
   r.cpuWaitMaxMs = w.harness.cpuWaitMaxNs < 0 ? -1.0 : sinkNsToMs(w.harness.cpuWaitMaxNs);
   r.handedLateMaxMs = sinkNsToMs(w.harness.handedLateMaxNs);
+  r.sentDuring = static_cast<int64_t>(w.sentDuring);
   r.inFlightCapHits = w.harness.inFlightCapHits;
   r.workerDied = w.harness.workerDied;
   return r;

@@ -118,7 +118,7 @@ void Worker::onFrame(Frame&& f) {
         mergeInPlannedOrder(m_pending, std::move(sessions), [this](size_t i) {
           // Ahead of a body already built: its own is built when it is sent.
           if (i < m_prepared.size())
-            m_prepared.insert(m_prepared.begin() + static_cast<std::ptrdiff_t>(i), nullptr);
+            m_prepared.insert(m_prepared.begin() + static_cast<std::ptrdiff_t>(i), Prepared{});
         });
         warmConnections();
         return sendDue();  // sends what is due and re-arms the send timer for the new front
@@ -210,9 +210,9 @@ void Worker::sendDue() {
       return;  // resumed when a request finishes
     }
     const workload::SessionPlan session = s;
-    Transfer* prepared = takePrepared();
+    Prepared prepared = takePrepared();
     m_pending.pop_front();
-    startSession(session, prepared);
+    startSession(session, std::move(prepared));
   }
   prepareSoon();  // after the sends: building the next bodies never delays a due one
   armSendTimer();
@@ -281,15 +281,16 @@ void Worker::prepareSoon() {
     // Until a body has been built its cost is unknown: the first is built as soon as it is
     // known (before t0 for the first sends), and sets how far ahead the next ones are.
     if (m_buildMaxNs >= 0 && s.plannedNs > now + m_prepareNs) break;
-    if (!s.requests.empty()) {
-      m_prepared.push_back(nullptr);
-      continue;
-    }
     // A build as long as the longest yet would hold a send already built and due before it
     // ends: that send goes first (sendDue calls here again after it).
     if (!m_prepared.empty() && m_pending.front().plannedNs < now + m_buildMaxNs) break;
     const int64_t start = util::monotonicNs();
-    m_prepared.push_back(buildRequest(s));
+    // A shaped session's roots too (QA 23a: with a shared prefix, 20k-token prompts were built
+    // at their instant, send lag p50 1.9 ms against 0.0005 ms for the same prompts unshared).
+    if (s.requests.empty())
+      m_prepared.push_back(Prepared{buildRequest(s), nullptr});
+    else
+      m_prepared.push_back(Prepared{nullptr, m_sessionRunner->prepare(s)});
     m_buildMaxNs = std::max(m_buildMaxNs, util::monotonicNs() - start);
     m_prepareNs = std::clamp(kPrepareFactor * m_buildMaxNs, kPrepareNs, kMaxPrepareNs);
   }
@@ -307,16 +308,21 @@ Transfer* Worker::buildRequest(const workload::SessionPlan& s) {
   return t;
 }
 
-Transfer* Worker::takePrepared() {
-  if (m_prepared.empty()) return nullptr;
-  Transfer* t = m_prepared.front();
+Worker::Prepared Worker::takePrepared() {
+  if (m_prepared.empty()) return {};
+  Prepared p = std::move(m_prepared.front());
   m_prepared.pop_front();
-  return t;
+  return p;
+}
+
+void Worker::discard(Prepared& p) {
+  if (p.single != nullptr) m_http->discard(p.single);
+  p.single = nullptr;
+  m_sessionRunner->discard(std::move(p.roots));
 }
 
 void Worker::dropPending() {
-  for (Transfer* t : m_prepared)
-    if (t != nullptr) m_http->discard(t);
+  for (Prepared& p : m_prepared) discard(p);
   m_prepared.clear();
   m_notSent += m_pending.size();
   for (const auto& s : m_pending) m_sessionRunner->dropUnstarted(s);
@@ -329,11 +335,15 @@ void Worker::noteSend(int64_t plannedNs, int64_t sendNs) {
   report.windowIndex = window;
   ++report.sent;
   report.sendLag.record(sendNs - plannedNs);
+  const int64_t during = std::max<int64_t>(0, sendNs) / m_config->windowNs;
+  auto& at = m_sends[during];
+  at.windowIndex = during;
+  ++at.sentDuring;
 }
 
-void Worker::startSession(const workload::SessionPlan& s, Transfer* prepared) {
-  if (!s.requests.empty()) return m_sessionRunner->start(s);
-  Transfer* t = prepared != nullptr ? prepared : buildRequest(s);
+void Worker::startSession(const workload::SessionPlan& s, Prepared prepared) {
+  if (!s.requests.empty()) return m_sessionRunner->start(s, std::move(prepared.roots));
+  Transfer* t = prepared.single != nullptr ? prepared.single : buildRequest(s);
   auto& r = t->record;
   r.sendNs = m_http->nowRel();
   // Count the send before starting it: once it completes, the run may finish.

@@ -56,9 +56,16 @@ class Worker {
   /// first sessions received).
   void warmConnections();
   void spinUntil(int64_t plannedNs);
-  void startSession(const workload::SessionPlan& s, Transfer* prepared);
+  /// What prepareSoon built for one pending session: a plain request's transfer, or a shaped
+  /// session's root requests; neither for one whose turn to be built has not come.
+  struct Prepared {
+    Transfer* single = nullptr;
+    std::unique_ptr<SessionRunner::Prepared> roots;
+  };
+  void startSession(const workload::SessionPlan& s, Prepared prepared);
   void prepareSoon();
-  Transfer* takePrepared();
+  Prepared takePrepared();
+  void discard(Prepared& p);
   Transfer* buildRequest(const workload::SessionPlan& s);
   void scheduleCounting(int64_t delayNs);
   void countReplies();
@@ -89,9 +96,9 @@ class Worker {
   std::unique_ptr<ReplyTokenQueue> m_replyTokens;
 
   std::deque<workload::SessionPlan> m_pending;
-  /// Bodies built ahead of their planned instant: entry i belongs to m_pending[i] (null for a
-  /// shaped session, whose requests the SessionRunner builds).
-  std::deque<Transfer*> m_prepared;
+  /// Bodies built ahead of their planned instant: entry i belongs to m_pending[i] (a shaped
+  /// session's are its root requests; those that depend on replies are built when due).
+  std::deque<Prepared> m_prepared;
   int64_t m_buildMaxNs = -1;  ///< the longest a request body took to build; -1 before the first
   int64_t m_prepareNs;        ///< bodies are built this long before their send (prepareSoon)
   std::vector<metrics::RequestRecord> m_records;

@@ -74,6 +74,11 @@ std::optional<double> LiveJsonFields::f64OrNullOrAbsent(const char* name) const 
   return f64OrNull(name);
 }
 
+std::optional<int64_t> LiveJsonFields::i64OrNullOrAbsent(const char* name) const {
+  if (!m_payload.contains(name) || field(name).is_null()) return std::nullopt;
+  return i64(name);
+}
+
 bool LiveJsonFields::boolean(const char* name) const {
   const auto& v = field(name);
   if (!v.is_boolean()) fail(name, "is " + typeName(v) + ", expected a boolean");

@@ -29,6 +29,7 @@ class LiveJsonFields {
   std::optional<double> f64OrNull(const char* name) const;
   /// As f64OrNull, and none as well when the field is missing (added after the first version).
   std::optional<double> f64OrNullOrAbsent(const char* name) const;
+  std::optional<int64_t> i64OrNullOrAbsent(const char* name) const;
   bool boolean(const char* name) const;
   std::string str(const char* name) const;
   /// One of the allowed strings.

@@ -140,6 +140,7 @@ store::WindowRow windowFromJson(const LiveJsonFields& f) {
   w.loopDelayMaxMs = f.f64("loop_delay_max_ms");
   w.cpuWaitMaxMs = f.f64Or("cpu_wait_max_ms", -1);  // absent from streams of earlier versions
   w.handedLateMaxMs = f.f64OrNullOrAbsent("handed_late_max_ms");  // as above
+  w.sentDuring = f.i64OrNullOrAbsent("sent_during");              // as above
   w.inFlightCapHits = f.i64("in_flight_cap_hits");
   w.workerDied = f.boolean("worker_died");
   return w;

@@ -63,6 +63,7 @@ void RunAggregator::addSends(const SendReport& report) {
   m_total[static_cast<size_t>(Metric::SendLag)].merge(report.sendLag);
   if (auto* w = openWindow(report.windowIndex)) {
     w->stats.sent += report.sent;
+    w->stats.sentDuring += report.sentDuring;
     w->stats.hist(Metric::SendLag).merge(report.sendLag);
   } else if (report.windowIndex >= 0 && report.windowIndex < m_firstOpen) {
     m_closedForVerdict[static_cast<size_t>(report.windowIndex)].addLateSends(report.sent,

@@ -27,8 +27,9 @@ struct WorkerSample {
 /// Sends a worker made, grouped by the window of their planned time (reported with samples).
 struct SendReport {
   int64_t windowIndex = 0;
-  uint64_t sent = 0;
-  LatencyHistogram sendLag;
+  uint64_t sent = 0;         ///< sends planned in the window
+  LatencyHistogram sendLag;  ///< of those sends
+  uint64_t sentDuring = 0;   ///< sends made during the window, whenever they were planned
 };
 
 /// Builds the run's windows and totals from what workers report. Single-threaded: the

@@ -40,7 +40,8 @@ struct WindowStats {
   int64_t startNs = 0;
   int64_t lengthNs = 1'000'000'000;
   uint64_t planned = 0;
-  uint64_t sent = 0;
+  uint64_t sent = 0;        ///< of those planned in the window
+  uint64_t sentDuring = 0;  ///< sends made during the window, whenever planned (the achieved rate)
   uint64_t completed = 0;
   std::array<uint64_t, kErrorClassCount> errors{};  ///< [None] unused
   uint64_t inputTokens = 0;

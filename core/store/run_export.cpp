@@ -111,6 +111,7 @@ Json windowToJson(const WindowRow& w) {
               {"loop_delay_max_ms", w.loopDelayMaxMs},
               {"cpu_wait_max_ms", w.cpuWaitMaxMs},
               {"handed_late_max_ms", optional(w.handedLateMaxMs)},
+              {"sent_during", optional(w.sentDuring)},
               {"in_flight_cap_hits", w.inFlightCapHits},
               {"worker_died", w.workerDied}};
 }

@@ -149,8 +149,8 @@ std::vector<WindowRow> RunReader::windows(int64_t id) const {
       "input_tokens, output_tokens, in_flight, ttft_p50_ms, ttft_p99_ms, itl_p50_ms, itl_p99_ms, "
       "e2e_p50_ms, e2e_p99_ms, send_lag_p50_ms, send_lag_p99_ms, send_lag_max_ms, "
       "worker_cpu_max, worker_cpu_mean, loop_delay_max_ms, in_flight_cap_hits, worker_died, "
-      "connections_open, cpu_wait_max_ms, handed_late_max_ms FROM windows WHERE run_id = ? "
-      "ORDER BY idx");
+      "connections_open, cpu_wait_max_ms, handed_late_max_ms, sent_during FROM windows WHERE "
+      "run_id = ? ORDER BY idx");
   s.bindInt(1, id);
   std::vector<WindowRow> rows;
   while (s.step()) {
@@ -183,6 +183,7 @@ std::vector<WindowRow> RunReader::windows(int64_t id) const {
     w.connectionsOpen = s.columnInt(25);
     w.cpuWaitMaxMs = s.isNull(26) ? -1 : s.columnDouble(26);
     w.handedLateMaxMs = optDouble(s, 27);
+    if (!s.isNull(28)) w.sentDuring = s.columnInt(28);
     rows.push_back(std::move(w));
   }
   return rows;

@@ -58,8 +58,8 @@ class RunWriter::Connection {
             "ttft_p99_ms, itl_p50_ms, itl_p99_ms, e2e_p50_ms, e2e_p99_ms, send_lag_p50_ms, "
             "send_lag_p99_ms, send_lag_max_ms, worker_cpu_max, worker_cpu_mean, loop_delay_max_ms, "
             "in_flight_cap_hits, worker_died, connections_open, cpu_wait_max_ms, "
-            "handed_late_max_ms) VALUES "
-            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
+            "handed_late_max_ms, sent_during) VALUES "
+            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
         m_histogram(m_db.prepare("INSERT OR REPLACE INTO histograms VALUES (?,?,?,?)")) {}
 
   /// A run is not added to a database whose runs (or the highest id given) cannot be read
@@ -174,6 +174,10 @@ class RunWriter::Connection {
     else
       s.bindDouble(28, w.cpuWaitMaxMs);
     s.bindDouble(29, w.handedLateMaxMs);
+    if (w.sentDuring)
+      s.bindInt(30, *w.sentDuring);
+    else
+      s.bindNull(30);
     s.run();
   }
 

@@ -152,9 +152,12 @@ UPDATE windows SET send_lag_p50_ms = NULL, send_lag_p99_ms = NULL, send_lag_max_
 )sql";
 
 // v8: the latest that a session planned in each window reached its worker after it was due (the
-// coordinator, which hands sessions out a second ahead, was held up); NULL for runs stored before.
+// coordinator, which hands sessions out a second ahead, was held up); and the sends made during
+// each window, whenever planned (`sent` counts those planned in it: a run that fell behind sent
+// its first window's requests over the next ones). NULL for runs stored before.
 constexpr const char* kSchemaV8 = R"sql(
 ALTER TABLE windows ADD COLUMN handed_late_max_ms REAL;
+ALTER TABLE windows ADD COLUMN sent_during INTEGER;
 )sql";
 
 constexpr std::array<Migration, 8> kMigrations = {{{1, kSchemaV1},

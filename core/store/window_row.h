@@ -11,7 +11,10 @@ struct WindowRow {
   int64_t startNs = 0;
   int64_t lengthNs = 0;
   int64_t planned = 0;
-  int64_t sent = 0;
+  int64_t sent = 0;  ///< of those planned in the window
+  /// Sends made during the window, whenever they were planned (what it achieved); none (NULL)
+  /// for runs stored before schema v8.
+  std::optional<int64_t> sentDuring;
   int64_t completed = 0;
   int64_t errors = 0;
   std::string errorsJson = "{}";  ///< {"class name": count}

@@ -28,17 +28,18 @@ LengthHistogram lengthHistogram(const LengthDist& dist, uint64_t seed, uint32_t 
   out.p99 = nearestRank(values, 99);
   out.mean = sum / draws;
 
-  // Whole-token bins: never narrower than one token, so a narrow range is not split into
-  // bins that can hold no value.
+  // Bins of the same whole number of tokens each: lengths are integers, and bins of 2 and 3
+  // values side by side drew a flat distribution as a comb (QA 23b: uniform 32-128 in 40 bins
+  // alternated by up to 50 %). The last bin is as wide as the others, past p99.9 if need be.
   const uint32_t upper = nearestRank(values, 99.9);
-  out.tailFolded = upper < out.max;
-  const double span = static_cast<double>(upper - out.min) + 1.0;
-  const uint32_t bins = static_cast<uint32_t>(std::min<double>(binCount, span));
-  const double width = span / bins;
+  const uint64_t span = static_cast<uint64_t>(upper - out.min) + 1;
+  const uint64_t width = (span + binCount - 1) / binCount;
+  const auto bins = static_cast<uint32_t>((span + width - 1) / width);
+  out.tailFolded = static_cast<uint64_t>(out.min) + bins * width - 1 < out.max;
   out.bins.resize(bins);
   for (uint32_t i = 0; i < bins; ++i) {
-    out.bins[i].low = out.min + i * width;
-    out.bins[i].high = out.min + (i + 1) * width;
+    out.bins[i].low = static_cast<double>(out.min + i * width);
+    out.bins[i].high = static_cast<double>(out.min + (i + 1) * width);
   }
   for (uint32_t v : values) {
     auto index = static_cast<size_t>((v - out.min) / width);

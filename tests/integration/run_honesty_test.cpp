@@ -227,14 +227,20 @@ TEST(RunHonesty, SendsHeldBackByTheInFlightCapAreBlamedOnTheCap) {
             s["planned"].get<int64_t>());
   EXPECT_EQ(s["notes"].dump().find("only after their window's row was stored"), std::string::npos)
       << s["notes"].dump(2);
+  // What each window achieved is what was sent during it (QA 23b: History drew the sends by the
+  // window they were planned in, all in the first second of a run that sent them over ten):
+  // every send is in exactly one window, and the cap's ~25/s shows in each second.
+  EXPECT_EQ(plumbline::test::queryInt(db, "SELECT sum(sent_during) FROM windows"),
+            s["sent"].get<int64_t>());
+  EXPECT_EQ(plumbline::test::queryInt(db,
+                                      "SELECT count(*) FROM windows WHERE idx IN (0, 1) AND "
+                                      "sent_during BETWEEN 10 AND 60"),
+            2);
 }
 
-// QA: a request body is built shortly before its send, and a prompt of 800k tokens took longer
-// than that (its first build ~100 ms): every send went out late, and the verdict blamed the
-// machine. Bodies are built as far ahead as the longest build needs, the first as soon as it is
-// known.
-TEST(RunHonesty, VeryLongPromptsAreBuiltAheadOfTheirSends) {
-  json w = honestyWorkload(1, 4, false, 4);
+/// Four 800k-token prompts at 1/s on one worker; the smaller of two runs' largest send lag
+/// (one run when the first is within the budget).
+static double bestMaxSendLagOfVeryLongPrompts(json w) {
   w["requests"]["input_tokens"] = json{{"dist", "fixed"}, {"value", 800'000}};
   w["target"]["timeout_s"] = 60;
   double bestMaxLagMs = 1e9;
@@ -242,11 +248,33 @@ TEST(RunHonesty, VeryLongPromptsAreBuiltAheadOfTheirSends) {
     TempDir dir;
     auto mock = startHonestyMock(1.0, 1.0);
     const HonestyRun r = runPlumbline(dir, w, mock.baseUrl(), {"--workers", "1"}, 180'000);
-    ASSERT_TRUE(r.exitCode == 0 || r.exitCode == 3) << r.output;
+    EXPECT_TRUE(r.exitCode == 0 || r.exitCode == 3) << r.output;
     json s = r.summary;  // non-const: a missing key reads as null instead of undefined behaviour
-    ASSERT_EQ(s["completed"], 4) << s.dump(2);
+    EXPECT_EQ(s["completed"], 4) << s.dump(2);
+    if (!s["send_lag_ms"]["max"].is_number()) return 1e9;
     bestMaxLagMs = std::min(bestMaxLagMs, s["send_lag_ms"]["max"].get<double>());
   }
+  return bestMaxLagMs;
+}
+
+// QA: a request body is built shortly before its send, and a prompt of 800k tokens took longer
+// than that (its first build ~100 ms): every send went out late, and the verdict blamed the
+// machine. Bodies are built as far ahead as the longest build needs, the first as soon as it is
+// known.
+TEST(RunHonesty, VeryLongPromptsAreBuiltAheadOfTheirSends) {
+  const double bestMaxLagMs = bestMaxSendLagOfVeryLongPrompts(honestyWorkload(1, 4, false, 4));
+  if (!kTimingChecked) GTEST_SKIP() << "timing precision is checked in optimised builds";
+  EXPECT_LT(bestMaxLagMs, kMachinePauseBudgetMs);
+}
+
+// QA 23a: a shared prefix (like trace blocks, or any session shape) sends a request through the
+// sessions' runner, which built its first requests at their instant: 20k-token prompts went out
+// 1.9 ms late at p50 where the same prompts unshared went out on time. They are built ahead too.
+TEST(RunHonesty, ASessionsFirstRequestsAreBuiltAheadOfTheirSends) {
+  json w = honestyWorkload(1, 4, false, 4);
+  w["requests"]["prompt"] = {{"source", "synthetic"},
+                             {"shared_prefix", {{"groups", 1}, {"tokens", 1}}}};
+  const double bestMaxLagMs = bestMaxSendLagOfVeryLongPrompts(w);
   if (!kTimingChecked) GTEST_SKIP() << "timing precision is checked in optimised builds";
   EXPECT_LT(bestMaxLagMs, kMachinePauseBudgetMs);
 }

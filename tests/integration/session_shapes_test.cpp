@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "tests/integration/db_query.h"
 #include "tests/integration/recording_mock.h"
 
 using nlohmann::json;
@@ -139,6 +140,43 @@ TEST(SessionShapes, SummarizeReducesOverEveryChunkSummaryAfterAllOfThem) {
   const std::string text = messages(reduce).at(0).at("content");
   EXPECT_EQ(countWords(text), static_cast<size_t>(summaryTokens));
   EXPECT_EQ(text.find_first_not_of("tok \n"), std::string::npos) << text;  // nothing but the replies
+}
+
+// QA 23a: a summarize session's chunks all went out at its instant, 17 in flight under a cap
+// of 3; the cap held back only the requests that depend on replies. QA 23b: the cap was split
+// rounding up, 5 over 2 workers let 6 fly. Two sessions 50 ms apart, on two workers.
+TEST(SessionShapes, ASessionsFirstRequestsWaitForTheInFlightCap) {
+  auto w = shapesWorkload({{"shape", "summarize"}, {"chunks", {{"dist", "fixed"}, {"value", 8}}}},
+                          20, 0.1);
+  w["load"]["max_in_flight"] = 3;
+  TempDir dir;
+  const auto run = runAgainstRecordingMock(w, dir);
+  expectCountsAgree(run, 18);
+  // The most requests in flight at once, from each send instant.
+  EXPECT_EQ(plumbline::test::queryInt(
+                dir.file("runs.db"),
+                "SELECT max(c) FROM (SELECT (SELECT count(*) FROM requests b WHERE b.send_ns <= "
+                "a.send_ns AND b.end_ns > a.send_ns) AS c FROM requests a)"),
+            3);
+}
+
+// QA 23a: without a stream or a tokenizer a reply has no client count, and a reduce request
+// that resent every chunk's reply counted 0 input tokens. Replies are counted in words then, as
+// prompts are.
+TEST(SessionShapes, RepliesResentWithoutAStreamAreCountedInTheClientsInput) {
+  auto w =
+      shapesWorkload({{"shape", "summarize"}, {"chunks", {{"dist", "fixed"}, {"value", 4}}}}, 1, 1);
+  w["target"]["stream"] = false;
+  TempDir dir;
+  const auto run = runAgainstRecordingMock(w, dir);
+  expectCountsAgree(run, 5);
+  const std::string db = dir.file("runs.db");
+  const int64_t replies = plumbline::test::queryInt(
+      db, "SELECT sum(output_tokens_server) FROM requests WHERE turn < 4");
+  EXPECT_GT(replies, 0);
+  EXPECT_EQ(
+      plumbline::test::queryInt(db, "SELECT input_tokens_client FROM requests WHERE turn = 4"),
+      replies);
 }
 
 TEST(SessionShapes, SharedPrefixGroupsShareOneSystemPrompt) {

@@ -45,10 +45,29 @@ TEST(CompareMetrics, DeltasAreAgainstTheBaseline) {
   EXPECT_NEAR(*rps.values[1], 20, 0.01);
   EXPECT_NEAR(*rps.relativeDelta(1), 1.0, 0.01);
   EXPECT_EQ(rps.direction(1), 0);  // what was asked: neither better nor worse (not coloured)
+  // Twice the rate achieved, where twice was asked: each achieved what it was asked for (QA
+  // 23b: "achieved −50 %" in red between two runs that both kept up).
   const MetricRow& achieved = row(c, "achieved_rps");
-  EXPECT_EQ(achieved.direction(1), 1);  // more throughput is better
+  EXPECT_NEAR(*achieved.relativeDelta(1), 1.0, 0.01);
+  EXPECT_EQ(achieved.direction(1), 0);
+  EXPECT_EQ(row(c, "completed").direction(1), 0);
   EXPECT_EQ(row(c, "input_tokens_per_s").direction(1), 0);
   EXPECT_EQ(deltaText(rps, 1), "+10, +100.0%");
+}
+
+// Better or worse where the figure follows what was asked: the share of it achieved; and a
+// latency change below a histogram's resolution (1/128) is neither (QA 23b: +7 µs in red).
+TEST(CompareMetrics, AchievedIsJudgedOnItsShareOfWhatWasAskedAndNoiseIsNotColoured) {
+  MetricRow achieved{"achieved_rps", "achieved (req/s)", false, {20.0, 10.0}};
+  achieved.judgedOn = {1.0, 0.5};  // the second run achieved half of what it was asked
+  EXPECT_EQ(achieved.direction(1), -1);
+  achieved.judgedOn = {0.5, 1.0};
+  EXPECT_EQ(achieved.direction(1), 1);
+  MetricRow ttft{"ttft_p50_ms", "TTFT p50 (ms)", true, {50.02, 50.027}};
+  ttft.resolution = 1.0 / 128;
+  EXPECT_EQ(ttft.direction(1), 0);
+  ttft.values[1] = 51.0;  // 2 %: resolved, and worse
+  EXPECT_EQ(ttft.direction(1), -1);
 }
 
 // QA (session 18): "errors (% of sent) 33 → 100 (+67, +203.0%)" read as a relative change of a

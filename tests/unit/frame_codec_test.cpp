@@ -88,6 +88,7 @@ TEST(FrameCodec, StatsRoundTrip) {
   send.windowIndex = 3;
   send.sent = 10;
   send.sendLag.record(5000);
+  send.sentDuring = 7;
   s.sends.push_back(send);
   s.itl.record(10'000'000);
   StatsReport back = decodeStats(encodeStats(s));
@@ -96,6 +97,7 @@ TEST(FrameCodec, StatsRoundTrip) {
   ASSERT_EQ(back.sends.size(), 1u);
   EXPECT_EQ(back.sends[0].sent, 10u);
   EXPECT_EQ(back.sends[0].sendLag.count(), 1u);
+  EXPECT_EQ(back.sends[0].sentDuring, 7u);
   EXPECT_EQ(back.itl.count(), 1u);
   EXPECT_EQ(back.connectionsOpen, 9u);
   EXPECT_EQ(back.sample.cpuWaitNs, 2'345'678);

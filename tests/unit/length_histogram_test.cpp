@@ -80,3 +80,21 @@ TEST(LengthHistogram, LongTailIsFoldedIntoTheLastBin) {
   const auto fixed = lengthHistogram(lengthDist(R"({"dist":"fixed","value":7})"), 4);
   EXPECT_FALSE(fixed.tailFolded);
 }
+
+// QA 23b: uniform 32-128 (97 lengths) in 40 bins of 2 or 3 lengths each drew a comb, bins
+// alternating by up to 50 %. Every bin holds the same whole number of lengths.
+TEST(LengthHistogram, EveryBinHoldsTheSameNumberOfWholeLengths) {
+  const auto h =
+      lengthHistogram(lengthDist(R"({"dist":"uniform","min":32,"max":128})"), 7, 20000, 40);
+  ASSERT_GE(h.bins.size(), 2u);
+  const double width = h.bins.front().high - h.bins.front().low;
+  EXPECT_EQ(width, std::floor(width));
+  for (const auto& bin : h.bins) EXPECT_EQ(bin.high - bin.low, width);
+  EXPECT_EQ(h.bins.front().low, 32);
+  EXPECT_GT(h.bins.back().high, 128);  // the last bin holds 128
+  EXPECT_EQ(total(h), 20000u);
+  // Flat: each full bin holds width/97 of the draws, within sampling noise.
+  const double expected = 20000.0 * width / 97;
+  for (size_t i = 0; i + 1 < h.bins.size(); ++i)
+    EXPECT_NEAR(static_cast<double>(h.bins[i].count), expected, expected * 0.15) << "bin " << i;
+}

@@ -71,7 +71,7 @@ TEST(LiveMessages, WindowPayloadIsTheExportedWindowObject) {
 
 // Fields added after the protocol's first version: a stream written before them still reads,
 // with the field "unknown".
-const std::set<std::string> kAddedLater = {"cpu_wait_max_ms", "handed_late_max_ms"};
+const std::set<std::string> kAddedLater = {"cpu_wait_max_ms", "handed_late_max_ms", "sent_during"};
 
 TEST(LiveMessages, FieldsAddedLaterMayBeAbsentAndReadAsUnknown) {
   json tick = toJson(sampleTick());
@@ -104,6 +104,9 @@ TEST(LiveMessages, HandedLateIsNoneInWindowsAndZeroInTicksOfEarlierStreams) {
         messageFromJson(typeOf(LiveMessage{sampleWindow()}), window));
   };
   EXPECT_EQ(read().handedLateMaxMs, std::nullopt);  // absent: unknown, as a run stored before v8
+  EXPECT_EQ(read().sentDuring, 21);
+  window.erase("sent_during");
+  EXPECT_EQ(read().sentDuring, std::nullopt);
   window["handed_late_max_ms"] = nullptr;
   EXPECT_EQ(read().handedLateMaxMs, std::nullopt);
   window["handed_late_max_ms"] = "late";  // there, but not a number: an error naming it

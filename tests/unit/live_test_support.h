@@ -83,6 +83,7 @@ inline store::WindowRow sampleWindow(int64_t idx = 2) {
   w.loopDelayMaxMs = 1.25;
   w.cpuWaitMaxMs = 23.5;
   w.handedLateMaxMs = 40.75;
+  w.sentDuring = 21;
   w.inFlightCapHits = 1;
   w.workerDied = true;
   return w;

@@ -90,5 +90,16 @@ TEST(OutputLengthCheck, AMaxTokensSentInPlaceOfTheDrawnLengthIsThePlan) {
   EXPECT_FALSE(check.note().has_value());
 }
 
+// QA 23a: max_tokens 100 over drawn lengths of 10 sends max_tokens 10 (the smaller), and a
+// server that gave 10 was said not to honour ignore_eos ("replies were 10%").
+TEST(OutputLengthCheck, AMaxTokensAboveTheDrawnLengthLeavesTheDrawnLengthThePlan) {
+  const auto spec = specWith(true, 100);
+  OutputLengthCheck check(spec);
+  for (uint64_t id = 0; id < 10; ++id) check.planned(workload::SessionPlan(id, 0, 16, 10));
+  for (uint64_t id = 0; id < 10; ++id) check.recorded(completed(id, 10));
+  EXPECT_EQ(check.plannedTokens(), 100u);
+  EXPECT_FALSE(check.note().has_value()) << *check.note();
+}
+
 }  // namespace
 }  // namespace plumbline::engine

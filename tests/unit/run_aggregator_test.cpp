@@ -52,6 +52,26 @@ TEST(RunAggregator, AnOutputRateNoRequestCountedIsUnknownNotZero) {
   EXPECT_TRUE(a.summarize(1.0, 1.0, {}).outputTokensPerS.has_value());
 }
 
+// A window's sends by the window they were planned in, and by the window they were made in: a
+// worker behind sends window 0's requests during windows 0-2.
+TEST(RunAggregator, SendsCountInTheirPlannedWindowAndInTheWindowTheyWereMadeIn) {
+  RunAggregator a;
+  a.addPlanned(100 * kOneMs, 30);
+  a.addSends(sends(0, 30, 900 * kOneMs));
+  for (int64_t w = 0; w < 3; ++w) {
+    SendReport during;
+    during.windowIndex = w;
+    during.sentDuring = 10;
+    a.addSends(during);
+  }
+  auto ws = a.takeAllWindows();
+  ASSERT_EQ(ws.size(), 3u);
+  EXPECT_EQ(ws[0].sent, 30u);
+  EXPECT_EQ(ws[1].sent, 0u);
+  for (const auto& w : ws) EXPECT_EQ(w.sentDuring, 10u);
+  EXPECT_EQ(a.sent(), 30u);  // the run's total counts each send once
+}
+
 TEST(RunAggregator, WindowIndexFloorsNegativeTimes) {
   RunAggregator a;
   EXPECT_EQ(a.windowIndexAt(0), 0);

@@ -86,6 +86,7 @@ TEST(StoreDatabase, Version1DatabaseMigratesKeepingItsWindows) {
   EXPECT_EQ(windows[0].connectionsOpen, 0);  // not measured before v2
   EXPECT_EQ(windows[0].cpuWaitMaxMs, -1);    // nor the CPU wait before v4: unknown, not 0
   EXPECT_EQ(windows[0].handedLateMaxMs, std::nullopt);  // nor a late hand-out before v8
+  EXPECT_EQ(windows[0].sentDuring, std::nullopt);       // nor the sends by send time
 }
 
 // QA: `runs show` and `export` of a database an older Plumbline wrote failed on "no such column"

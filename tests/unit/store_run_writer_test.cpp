@@ -50,6 +50,7 @@ WindowRow sampleWindow(int64_t idx) {
   w.loopDelayMaxMs = 0.8;
   w.cpuWaitMaxMs = idx == 1 ? -1 : 24.5 + static_cast<double>(idx);  // window 1: unknown (NULL)
   w.handedLateMaxMs = idx == 2 ? 950.25 : 0;  // the coordinator held up in window 2
+  if (idx != 1) w.sentDuring = 90 + idx;      // window 1: unknown (NULL)
   w.inFlightCapHits = idx % 2;
   w.workerDied = idx == 2;
   return w;
