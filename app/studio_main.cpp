@@ -13,6 +13,7 @@
 
 #include "core/store/default_paths.h"
 #include "ui/common/ui_stall_monitor.h"
+#include "ui/designer/designer_view.h"
 #include "ui/live/live_view.h"
 #include "ui/main_window.h"
 
@@ -141,16 +142,22 @@ int main(int argc, char** argv) {
 
   plumbline::ui::MainWindow window(context);
   window.liveView()->setLoadOverride(rate, duration);
+  bool ready = false;  // a valid workload is prepared on Live run
   if (parser.isSet(openOption)) {
     if (!QFileInfo(parser.value(openOption)).isReadable()) {
       std::fprintf(stderr, "plumbline-studio: --open %s: cannot read the file\n", qPrintable(parser.value(openOption)));
       return 2;
     }
-    window.openWorkload(parser.value(openOption));
+    ready = window.openWorkload(parser.value(openOption));
+    if (!ready && parser.isSet(startOption))
+      std::fprintf(stderr,
+                   "plumbline-studio: --start: %s is not a valid workload (%s): not started\n",
+                   qPrintable(parser.value(openOption)),
+                   qPrintable(window.designerView()->validationText()));
   }
   window.show();
   if (parser.isSet(startOption)) {
-    window.liveView()->start();
+    if (ready) window.liveView()->start();
   } else {
     window.liveView()->attachToRunningRun();  // a run left going by an earlier session
   }

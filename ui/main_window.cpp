@@ -52,10 +52,17 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->ignore();
 }
 
-void MainWindow::openWorkload(const QString& path) {
-  if (!m_designer->openWorkload(path)) return;
+bool MainWindow::openWorkload(const QString& path) {
+  if (!m_designer->openWorkload(path)) return false;
+  // QA 23b: an invalid workload opened on Live run with Start enabled, and the run it started
+  // died naming the studio's temporary copy. The Designer shows the error at its field.
+  if (!m_designer->validationText().isEmpty()) {
+    m_tabs->setCurrentWidget(m_designer);
+    return false;
+  }
   m_live->prepareRun(m_designer->currentJson(), path);
   m_tabs->setCurrentWidget(m_live);
+  return true;
 }
 
 }  // namespace plumbline::ui

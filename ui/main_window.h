@@ -20,8 +20,9 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(const StudioContext& context, QWidget* parent = nullptr);
 
   /// Loads a workload into the designer and prepares the live view to run it against the
-  /// embedded simulator, then shows the live view (one click from live charts).
-  void openWorkload(const QString& path);
+  /// embedded simulator, then shows the live view (one click from live charts). A workload
+  /// that is not valid stays in the Designer, its error at the field it names: false.
+  bool openWorkload(const QString& path);
 
   designer::DesignerView* designerView() const { return m_designer; }
   live::LiveView* liveView() const { return m_live; }

@@ -457,6 +457,22 @@ class DesignerTest : public QObject {
     QCOMPARE(RateChartWidget::axisUnit(), QStringLiteral("sessions/s"));
   }
 
+  // QA 23b: a trace's caption said "peak 2.47 sessions/s", its mean, under bars reaching 23/s.
+  void aTracesPreviewGivesItsMeanAndItsBusiestBar() {
+    DesignerView view(contextWith(m_userDir.path()));
+    QVERIFY(view.openWorkload(catalogFile("azure_code_replay.json")));
+    view.revalidateNow();
+    const RateChartWidget* chart = view.form()->rateChart();
+    double busiest = 0;
+    for (const auto& bar : chart->arrivalBars()) busiest = std::max(busiest, bar.rate);
+    QVERIFY(busiest > 0);
+    const QString caption = chart->caption();
+    QVERIFY2(!caption.contains(QStringLiteral("peak")), qPrintable(caption));
+    QVERIFY2(caption.contains(QStringLiteral(" · mean ")), qPrintable(caption));
+    QVERIFY2(caption.endsWith(QStringLiteral(": %1 sessions/s").arg(busiest, 0, 'g', 4)),
+             qPrintable(caption));
+  }
+
   void saveRevertAndRun() {
     DesignerView view(contextWith(m_userDir.path()));
     QVERIFY(view.openWorkload(catalogFile("poisson_ramp.json")));

@@ -123,6 +123,7 @@ class LiveViewReplayTest : public QObject {
                                     {"sent", 79},
                                     {"errors", nlohmann::json::object()}};
     banner.showEnd(QStringLiteral("incomplete"), stopped);
+    QCOMPARE(banner.state(), VerdictBanner::State::Stopped);  // amber, as History shows it
     QCOMPARE(banner.text(),
              QStringLiteral("Kept up until the run stopped: the harness sent what was "
                             "planned before the stop (run incomplete)"));
@@ -132,8 +133,9 @@ class LiveViewReplayTest : public QObject {
                                        {"sent", 0},
                                        {"errors", nlohmann::json::object()}};
     banner.showEnd(QStringLiteral("incomplete"), nothingDue);
-    QCOMPARE(banner.state(), VerdictBanner::State::NoVerdict);
-    QCOMPARE(banner.text(), QStringLiteral("No verdict (run incomplete)"));
+    QCOMPARE(banner.state(), VerdictBanner::State::Stopped);  // not the red of a failed run
+    QCOMPARE(banner.text(), QStringLiteral("No verdict: stopped before the first request came "
+                                           "due, so nothing was sent (run incomplete)"));
   }
 
   // QA: after Stop the requested and achieved rates fell to 0 at the end (History stops them

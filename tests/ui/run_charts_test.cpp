@@ -110,6 +110,24 @@ class RunChartsTest : public QObject {
              (QList<QList<QPointF>>{{{0.25, 40}, {0.5, 40}}, {{1, 40}}}));
   }
 
+  // QA 23b: a run 8 s behind drew "achieved" 50/s in its first second and 0 after: the sends
+  // counted in the window they were planned in. Achieved is what was sent during each window;
+  // a run stored before that was kept has only the other.
+  void achievedIsWhatWasSentDuringEachWindow() {
+    RunCharts charts;
+    WindowRow a = window(0, 40, 50, 80), b = window(1, 40, 0, 80), c = window(2, 40, 0, 80);
+    a.sentDuring = 5;
+    b.sentDuring = 6;
+    c.sentDuring = 4;
+    charts.setWindows({a, b, c});
+    QCOMPARE(charts.drawnPoints(QStringLiteral("rate"), QStringLiteral("achieved")),
+             (QList<QPointF>{{1, 5}, {2, 6}, {3, 4}}));
+    a.sentDuring = b.sentDuring = c.sentDuring = std::nullopt;
+    charts.setWindows({a, b, c});
+    QCOMPARE(charts.drawnPoints(QStringLiteral("rate"), QStringLiteral("achieved")),
+             (QList<QPointF>{{1, 50}, {2, 0}, {3, 0}}));
+  }
+
   void theWorkersWaitForACpuIsDrawnAsAShareOfTheTime() {
     RunCharts charts;
     WindowRow a = window(0, 10, 10, 80), b = window(1, 10, 10, 80), c = window(2, 10, 10, 80);

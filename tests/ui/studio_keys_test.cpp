@@ -57,6 +57,50 @@ class StudioKeysTest : public QObject {
     QVERIFY(catalog->wordWrap());  // long names wrap, not "conversatio…"
   }
 
+  // QA 23b: --open of an invalid workload showed Live run with Start enabled; the run died
+  // naming the studio's temporary copy. It stays in the Designer, which names the field.
+  void anInvalidWorkloadOpensInTheDesignerAndCannotBeStarted() {
+    MainWindow window(context());
+    const QString path = m_dir.filePath(QStringLiteral("invalid.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QFile catalog(QStringLiteral(PLUMBLINE_SOURCE_DIR "/workloads/quickstart.json"));
+    QVERIFY(catalog.open(QIODevice::ReadOnly));
+    f.write(catalog.readAll().replace("\"rate\": 5", "\"rate\": -5"));
+    f.close();
+    QVERIFY(!window.openWorkload(path));
+    auto* tabs = window.findChild<QTabWidget*>();
+    QVERIFY(tabs);
+    QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(window.designerView()));
+    QVERIFY2(window.designerView()->validationText().contains(QStringLiteral("must be >= 0")),
+             qPrintable(window.designerView()->validationText()));
+    QPushButton* start = buttonNamed(window.liveView(), QStringLiteral("Start"));
+    QVERIFY(start);
+    QVERIFY(!start->isEnabled());
+    // A valid one opens on Live run, ready to start.
+    QVERIFY(window.openWorkload(QStringLiteral(PLUMBLINE_SOURCE_DIR "/workloads/quickstart.json")));
+    QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(window.liveView()));
+    QVERIFY(start->isEnabled());
+  }
+
+  // QA 23b: the window grew to 1446 px at start and whenever Compare showed a result, cutting
+  // off Run ▶, Compare and Export SVG on a 1400 px screen. It fits a 1366 × 768 laptop.
+  void theWindowFitsALaptopScreen() {
+    MainWindow window(context());
+    auto* tabs = window.findChild<QTabWidget*>();
+    QVERIFY(tabs);
+    for (int i = 0; i < tabs->count(); ++i) {
+      const QSize hint = tabs->widget(i)->minimumSizeHint();
+      QVERIFY2(
+          hint.width() <= 1340,
+          qPrintable(QStringLiteral("%1 tab needs %2 px").arg(tabs->tabText(i)).arg(hint.width())));
+    }
+    QVERIFY2(window.minimumSizeHint().width() <= 1366,
+             qPrintable(QString::number(window.minimumSizeHint().width())));
+    QVERIFY2(window.minimumSizeHint().height() <= 740,
+             qPrintable(QString::number(window.minimumSizeHint().height())));
+  }
+
   void runStartAndSaveHaveKeysTheirTooltipsName() {
     MainWindow window(context());
     window.show();

@@ -210,8 +210,12 @@ void RunCharts::appendWindow(const store::WindowRow& w) {
   const double end = start + sendingLen;
   m_coveredUntilS = end;
   if (!drain) {
+    // Achieved: what was sent during the window. `sent` counts the window's planned requests
+    // whenever they went (QA 23b: a run 8 s behind drew 50/s in its first second, then 0);
+    // runs stored before schema v8 have only that.
+    const auto achieved = static_cast<double>(w.sentDuring.value_or(w.sent));
     appendRequestedAchieved(end, static_cast<double>(w.planned) / sendingLen,
-                            static_cast<double>(w.sent) / sendingLen);
+                            achieved / sendingLen);
   }
   // A latency the window has no sample of (none without streaming, none where nothing ended)
   // gets no point and breaks its line; inter-token gaps arrive without completions.

@@ -84,10 +84,14 @@ void CompareView::buildUi() {
       QStringLiteral("Goodput: the whole reply, from the planned send time; the limit "
                      "a non-streaming run is judged on (it has no TTFT or gaps)"));
   m_compare = new QPushButton(QStringLiteral("Compare"), this);
-  bar->addWidget(m_sloTtft);
-  bar->addWidget(m_sloItl);
-  bar->addWidget(m_sloE2e);
-  bar->addWidget(m_compare);
+  // The goodput limits and the button under the pickers: on one row they needed 1442 px, and
+  // the window grew past a 1400 px screen, cutting off Compare (QA 23b).
+  auto* limits = new QHBoxLayout();
+  limits->addWidget(m_sloTtft);
+  limits->addWidget(m_sloItl);
+  limits->addWidget(m_sloE2e);
+  limits->addStretch(1);
+  limits->addWidget(m_compare);
   connect(m_compare, &QPushButton::clicked, this, &CompareView::compareFromPickers);
 
   m_warnings = new QLabel(this);
@@ -132,6 +136,7 @@ void CompareView::buildUi() {
   m_status = new QLabel(this);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(bar);
+  layout->addLayout(limits);
   layout->addWidget(m_warnings);
   layout->addWidget(splitter, 1);
   layout->addWidget(m_status);

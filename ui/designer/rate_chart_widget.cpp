@@ -44,6 +44,7 @@ void RateChartWidget::paintEvent(QPaintEvent*) {
   double peak = 1;
   for (const auto& point : m_planned) peak = std::max(peak, point.rate);
   for (const auto& point : m_arrivals) peak = std::max(peak, point.rate);
+  const double topLabel = peak;  // QA 23b: labelled at the top, it read 10 % low
   peak *= 1.1;
   auto xOf = [&](double t) { return plot.left() + t / m_durationS * plot.width(); };
   auto yOf = [&](double r) { return plot.bottom() - r / peak * plot.height(); };
@@ -66,8 +67,11 @@ void RateChartWidget::paintEvent(QPaintEvent*) {
   p.drawLine(plot.bottomLeft(), plot.bottomRight());
   p.drawLine(plot.bottomLeft(), plot.topLeft());
   p.setPen(palette().color(QPalette::Text));
-  p.drawText(QRect(0, plot.top() - fm.height() / 2, axis - 4, fm.height()), Qt::AlignRight,
-             QString::number(peak / 1.1, 'g', 4));
+  // The highest value drawn, at its own height (the plot's top is 10 % above it).
+  const int labelY = static_cast<int>(yOf(topLabel));
+  p.drawLine(QPointF(plot.left() - 3, labelY), QPointF(plot.left(), labelY));
+  p.drawText(QRect(0, labelY - fm.height() / 2, axis - 4, fm.height()), Qt::AlignRight,
+             QString::number(topLabel, 'g', 4));
   p.drawText(QRect(0, plot.bottom() - fm.height() / 2, axis - 4, fm.height()), Qt::AlignRight,
              QStringLiteral("0"));
   p.drawText(QRect(plot.left(), plot.bottom() + 3, plot.width(), fm.height()), Qt::AlignLeft,

@@ -144,7 +144,9 @@ void HistoryView::refresh() {
   // A long name or target is cut (its tooltip has it all) rather than pushing the figures
   // off to the right.
   // (At most 170 px each: at 260 the Tags column was off the right edge of a 1400 px window.)
-  for (int c : {RunTableModel::Name, RunTableModel::Workload, RunTableModel::Target})
+  // The verdict's too (QA 23b: "incomplete · kept_up until stopped" pushed Tags off again).
+  for (int c : {RunTableModel::Name, RunTableModel::Workload, RunTableModel::Target,
+                RunTableModel::Verdict})
     m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 170));
   if (counted)
     showRunCount();

@@ -114,7 +114,11 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
       return parts.join(QLatin1Char(' ')).toLower();
     }
     case Qt::ToolTipRole:
-      if (index.column() == Verdict && e.row.verdictReasonsJson) return q(*e.row.verdictReasonsJson);
+      if (index.column() == Verdict)  // the column may cut it too: the whole verdict, then why
+        return QString(display(e, Verdict).toString() +
+                       (e.row.verdictReasonsJson
+                            ? QStringLiteral("\n") + q(*e.row.verdictReasonsJson)
+                            : QString()));
       if (index.column() == Name) return display(e, Name);  // the column may cut a long name
       if (index.column() == TtftP99 && !e.row.ttftP99Ms && e.row.completed)
         return QStringLiteral("no request got a first token");

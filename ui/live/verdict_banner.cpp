@@ -12,6 +12,10 @@ QString styleFor(VerdictBanner::State s) {
   switch (s) {
     case VerdictBanner::State::KeptUp: bg = "#1e7b34"; fg = "#ffffff"; break;
     case VerdictBanner::State::HarnessLimited: bg = "#c77700"; fg = "#ffffff"; break;
+    case VerdictBanner::State::Stopped:
+      bg = "#fdf1c7";
+      fg = "#6b4a00";
+      break;
     case VerdictBanner::State::NoVerdict: bg = "#9b2226"; fg = "#ffffff"; break;
     case VerdictBanner::State::Running: bg = "#dfe7f2"; fg = "#1d3557"; break;
     case VerdictBanner::State::Idle: break;
@@ -69,7 +73,8 @@ void VerdictBanner::showEnd(const QString& status, const nlohmann::json& summary
       failed.empty() ? QString() : QStringLiteral(" · ") + QString::fromStdString(failed);
   if (verdict == "kept_up") {
     // A stopped run was judged on what was planned before the stop, not on what was asked.
-    apply(State::KeptUp,
+    // QA 23b: green here, amber in History for the same stopped run.
+    apply(complete ? State::KeptUp : State::Stopped,
           (complete ? QStringLiteral("Kept up: the harness sent the load it was asked for")
                     : QStringLiteral("Kept up until the run stopped: the harness sent "
                                      "what was planned before the stop")) +
@@ -78,6 +83,12 @@ void VerdictBanner::showEnd(const QString& status, const nlohmann::json& summary
     apply(State::HarnessLimited,
           QStringLiteral("Harness limited: these figures understate what was asked") + tail +
               failures + why);
+  } else if (status == QStringLiteral("incomplete") && summary.is_object() &&
+             summary.contains("verdict") && summary.at("verdict").is_null()) {
+    // Stopped before the first request came due: nothing failed, there was nothing to judge.
+    apply(State::Stopped, QStringLiteral("No verdict: stopped before the first request came due, "
+                                         "so nothing was sent") +
+                              tail + failures + why);
   } else {
     apply(State::NoVerdict, QStringLiteral("No verdict") + tail + failures + why);
   }

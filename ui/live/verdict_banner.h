@@ -11,7 +11,10 @@ namespace plumbline::ui::live {
 class VerdictBanner : public QLabel {
   Q_OBJECT
  public:
-  enum class State { Idle, Running, KeptUp, HarnessLimited, NoVerdict };
+  /// Stopped: the run was stopped (a signal, Stop) and kept up until then, or stopped before
+  /// anything came due; amber as History shows it, neither the green of a whole run nor the red
+  /// of a failure.
+  enum class State { Idle, Running, KeptUp, HarnessLimited, Stopped, NoVerdict };
 
   explicit VerdictBanner(QWidget* parent = nullptr);
 
