@@ -36,6 +36,10 @@ constexpr double kMaxRate = 1e6;
 constexpr double kMaxSeconds = 1e7;
 /// A request that has not finished in a week will not.
 constexpr double kMaxTimeoutS = 7 * 24 * 3600;
+/// Gamma gaps of shape 1/cv²: past this the sampler returns exactly 0 for over 93% of gaps and
+/// the schedule opens with a burst of about (cv² − 1) / 2 sessions (5,000 at 100) beyond
+/// rate × duration; at 1e5 it never advances at all (measured: docs in README, gamma).
+constexpr double kMaxGammaCv = 100;
 
 /// "at most 1e+06 sessions/s, got 1e+12": a bound with its unit.
 void checkBelowLimit(double value, double highest, const std::string& path, const char* unit) {
@@ -175,6 +179,11 @@ void parseArrivalOptions(const JsonFields& fields, const std::string& baseDir, L
     if (load.arrival != Arrival::Gamma)
       throw WorkloadError(fields.childPath("cv"), "only allowed with arrival \"gamma\"");
     checkPositive(*cv, fields.childPath("cv"));
+    if (*cv > kMaxGammaCv)
+      throw WorkloadError(fields.childPath("cv"),
+                          "at most " + formatNumber(kMaxGammaCv) + ", got " + formatNumber(*cv) +
+                              " (the gaps would be almost all 0 and the schedule would open "
+                              "with a burst of about (cv² - 1) / 2 sessions beyond the rate)");
     load.cv = *cv;
   } else if (load.arrival == Arrival::Gamma) {
     throw WorkloadError(fields.childPath("cv"),

@@ -19,6 +19,8 @@ constexpr double kRequestsForP99 = 1000;
 constexpr double kSessionsPerStage = 10;
 /// Verdict windows are 1 s; fewer than this many make a thin verdict.
 constexpr double kShortRunS = 10;
+/// A gamma schedule's opening burst past 1/this of its sessions changes its mean rate (5%).
+constexpr double kGammaBurstDivisor = 20;
 
 std::string format(const char* text, auto... args) {
   char buffer[512];
@@ -100,6 +102,23 @@ void traceWarnings(const WorkloadSpec& spec, std::vector<WorkloadWarning>& out) 
                  format("the window (%.3f s on the run's clock) reaches past the trace's last row, "
                         "%.3f s in: the replay ends there and its rates are over %.3f s",
                         schedule->windowPastEndS, schedule->durationS, schedule->durationS)});
+}
+
+/// A gamma schedule starts at an arrival, inside a burst: a renewal process started so plans
+/// about (cv² − 1) / 2 sessions beyond rate × duration (measured: 450 at cv 30, 5,000 at 100).
+void gammaBurstWarning(const LoadSpec& load, std::vector<WorkloadWarning>& out) {
+  if (load.arrival != Arrival::Gamma) return;
+  double sessions = 0;
+  for (const Stage& stage : load.stages) sessions += expectedSessions(stage);
+  const double extra = (load.cv * load.cv - 1) / 2;
+  if (!(extra * kGammaBurstDivisor > sessions)) return;
+  out.push_back(
+      {"load.cv", format("cv %g opens the schedule with a burst of about %.0f sessions beyond "
+                         "rate × duration (%.0f%% more than its %.0f): the mean rate will be "
+                         "above the rate asked for; a schedule of %.0f sessions or more keeps "
+                         "it under 5%%, or lower cv",
+                         load.cv, extra, 100 * extra / sessions, sessions,
+                         std::ceil(extra * kGammaBurstDivisor))});
 }
 
 void loadWarnings(const WorkloadSpec& spec, double meanIn, double meanOut,
@@ -188,6 +207,7 @@ std::vector<WorkloadWarning> workloadWarnings(const WorkloadSpec& spec) {
   const LengthHistogram output = lengthHistogram(spec.requests.outputTokens, kSeed, 4000, 1);
   std::vector<WorkloadWarning> out;
   traceWarnings(spec, out);
+  gammaBurstWarning(spec.load, out);
   loadWarnings(spec, input.mean, output.mean, out);
   samplingWarnings(spec, output.p99, out);
   return out;

@@ -77,6 +77,21 @@ TEST(WorkloadWarnings, ShortRunsAndTooFewRequests) {
   EXPECT_EQ(std::count(paths.begin(), paths.end(), "load.stages"), 2);
 }
 
+TEST(WorkloadWarnings, GammaBurstBeyondTheRateOfAShortSchedule) {
+  auto d = quietDocument();  // 3000 sessions
+  d["load"]["arrival"] = "gamma";
+  d["load"]["cv"] = 10;  // a burst of 49.5: 1.65%
+  EXPECT_FALSE(hasPath(pathsOf(d), "load.cv"));
+  d["load"]["cv"] = 30;  // 449.5: 15%
+  const auto warnings = workloadWarnings(parseWorkload(d));
+  ASSERT_FALSE(warnings.empty());
+  EXPECT_EQ(warnings[0].path, "load.cv");
+  EXPECT_EQ(warnings[0].message,
+            "cv 30 opens the schedule with a burst of about 450 sessions beyond rate × duration "
+            "(15% more than its 3000): the mean rate will be above the rate asked for; a schedule "
+            "of 8990 sessions or more keeps it under 5%, or lower cv");
+}
+
 TEST(WorkloadWarnings, PlanPrintsThemAndJsonHasThem) {
   std::ostringstream out, err;
   const std::string file = std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/constant_500rps_stream.json";
