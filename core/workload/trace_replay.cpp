@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/workload/json_fields.h"
+#include "core/workload/load_limits.h"
 #include "core/workload/workload_error.h"
 
 namespace plumbline::workload {
@@ -13,6 +14,8 @@ namespace {
 
 /// A replay whose rows all share one instant still lasts this long, so rates stay finite.
 constexpr double kMinDurationS = 0.001;
+/// Trace instants are int64 nanoseconds (≤ 9.2e9 s); no row lies past this offset.
+constexpr double kMaxTraceSeconds = 9e9;
 
 TraceFormat parseFormat(const JsonFields& fields) {
   const std::string format = fields.requireString("format");
@@ -20,6 +23,45 @@ TraceFormat parseFormat(const JsonFields& fields) {
   if (format == "mooncake_jsonl") return TraceFormat::MooncakeJsonl;
   throw WorkloadError(fields.childPath("format"),
                       "expected \"azure_csv\" or \"mooncake_jsonl\", got '" + format + "'");
+}
+
+/// What to name when a replay breaks a load limit: the time_scale that made it so, or the
+/// --duration that cut it.
+std::string limitPath(const std::string& path) {
+  return path.rfind("--", 0) == 0 ? path : path + ".time_scale";
+}
+
+/// The scaled span of the rows, checked before any instant is rounded to int64 nanoseconds
+/// (QA: time_scale 1e9 overflowed them and planned gaps of nonsense).
+void checkReplayLength(double traceSpanS, const TraceSpec& spec, const std::string& path) {
+  const double replayS = traceSpanS * spec.timeScale;
+  if (replayS > kMaxSeconds)
+    throw WorkloadError(limitPath(path), formatNumber(spec.timeScale) + " makes the replay " +
+                                             formatNumber(replayS) + " s long (" +
+                                             formatNumber(traceSpanS) +
+                                             " s of trace rows); at most " +
+                                             formatNumber(kMaxSeconds) + " s of schedule");
+}
+
+/// The limits stages are held to, for the schedule a replay plans (QA: time_scale 1e-9 planned
+/// 3 million sessions/s).
+void checkReplayRate(const TraceSchedule& schedule, const TraceSpec& spec,
+                     const std::string& path) {
+  if (schedule.durationS > kMaxSeconds)  // a window longer than its rows' span
+    throw WorkloadError(path.rfind("--", 0) == 0 ? path : path + ".window_s",
+                        "makes the replay " + formatNumber(schedule.durationS) +
+                            " s long; at most " + formatNumber(kMaxSeconds) + " s of schedule");
+  const auto rows = static_cast<double>(schedule.rows.size());
+  if (rows > kMaxExpectedSessions)
+    throw WorkloadError(
+        path, "the replay plans " + formatNumber(rows) + " sessions; at most 1e8 are supported");
+  if (schedule.meanRate() > kMaxRate)
+    throw WorkloadError(limitPath(path),
+                        (path.rfind("--", 0) == 0 ? "" : formatNumber(spec.timeScale) + " ") +
+                            "replays " + formatNumber(rows) + " rows in " +
+                            formatNumber(schedule.durationS) + " s, " +
+                            formatNumber(schedule.meanRate()) + " sessions/s; at most " +
+                            formatNumber(kMaxRate) + " sessions/s");
 }
 
 }  // namespace
@@ -42,6 +84,7 @@ TraceSpec parseTraceSpec(const nlohmann::json& value, const std::string& path,
   }
   if (auto offset = fields.number("start_offset_s")) {
     checkNonNegative(*offset, fields.childPath("start_offset_s"));
+    checkAtMost(*offset, kMaxTraceSeconds, fields.childPath("start_offset_s"));
     spec.startOffsetS = *offset;
   }
   if (auto window = fields.number("window_s")) {
@@ -62,8 +105,10 @@ TraceSchedule selectTraceWindow(std::vector<TraceRow> rows, const TraceSpec& spe
   TraceSchedule schedule;
   schedule.rowsInFile = rows.size();
   const auto startNs = static_cast<int64_t>(std::llround(spec.startOffsetS * 1e9));
-  const int64_t endNs = spec.windowS ? startNs + std::llround(*spec.windowS * 1e9)
-                                     : std::numeric_limits<int64_t>::max();
+  // A window reaching past int64 nanoseconds reaches past every row.
+  const double endS = spec.startOffsetS + spec.windowS.value_or(kMaxTraceSeconds);
+  const int64_t endNs =
+      endS < kMaxTraceSeconds ? std::llround(endS * 1e9) : std::numeric_limits<int64_t>::max();
   const auto first = std::lower_bound(rows.begin(), rows.end(), startNs,
                                       [](const TraceRow& r, int64_t t) { return r.timestampNs < t; });
   const auto last = std::lower_bound(first, rows.end(), endNs,
@@ -77,6 +122,7 @@ TraceSchedule selectTraceWindow(std::vector<TraceRow> rows, const TraceSpec& spe
                                   formatNumber(spanS) + " s)");
   }
   schedule.firstRow = static_cast<size_t>(first - rows.begin());
+  checkReplayLength(static_cast<double>((last - 1)->timestampNs - startNs) * 1e-9, spec, path);
   schedule.rows.assign(std::make_move_iterator(first), std::make_move_iterator(last));
   schedule.plannedNs.reserve(schedule.rows.size());
   for (const TraceRow& row : schedule.rows) {
@@ -100,6 +146,7 @@ TraceSchedule selectTraceWindow(std::vector<TraceRow> rows, const TraceSpec& spe
     schedule.durationS = lastS;
   }
   schedule.durationS = std::max({schedule.durationS, lastS, kMinDurationS});
+  checkReplayRate(schedule, spec, path);
   return schedule;
 }
 

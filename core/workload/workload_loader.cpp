@@ -14,6 +14,7 @@
 #include "core/util/json_syntax_error.h"
 #include "core/util/label_text.h"
 #include "core/workload/json_fields.h"
+#include "core/workload/load_limits.h"
 #include "core/workload/planner.h"
 #include "core/workload/prompt_materials.h"
 #include "core/workload/requests_parser.h"
@@ -25,15 +26,6 @@ namespace plumbline::workload {
 namespace {
 
 constexpr int kFormatVersion = 1;
-/// Beyond this the plan preview and the schedule would take minutes and gigabytes (the
-/// preview holds every planned instant: 1e8 of them are ~0.8 GB).
-constexpr double kMaxExpectedSessions = 1e8;
-/// Far beyond what one machine can send (the coordinator hands out a second of sessions at a
-/// time, so this also bounds what it holds at once).
-constexpr double kMaxRate = 1e6;
-/// A schedule or a timeout longer than this (~116 days) is a typo; every time in the engine is
-/// int64 nanoseconds, which end at ~292 years.
-constexpr double kMaxSeconds = 1e7;
 /// A request that has not finished in a week will not.
 constexpr double kMaxTimeoutS = 7 * 24 * 3600;
 /// Gamma gaps of shape 1/cv²: past this the sampler returns exactly 0 for over 93% of gaps and
