@@ -12,5 +12,7 @@ constexpr double kMaxRate = 1e6;
 /// A schedule, a think time or a timeout longer than this (~116 days) is a typo; every time in
 /// the engine is int64 nanoseconds, which end at ~292 years.
 constexpr double kMaxSeconds = 1e7;
+/// A length distribution's `max` unless set, and the most a replayed trace row may ask for.
+constexpr double kMaxRowTokens = 1e6;
 
 }  // namespace plumbline::workload

@@ -64,6 +64,25 @@ void checkReplayRate(const TraceSchedule& schedule, const TraceSpec& spec,
                             formatNumber(kMaxRate) + " sessions/s");
 }
 
+/// Rows replayed with their own lengths ask for no more than a distribution may by default
+/// (QA: a 4e9-token row was accepted and took the worker down building its body). With
+/// lengths "workload" a row's counts are never used, so they are not checked.
+void checkRowLengths(const TraceSchedule& schedule, const TraceSpec& spec) {
+  if (!spec.lengthsFromTrace) return;
+  const bool azure = spec.format == TraceFormat::AzureCsv;
+  auto check = [&](uint32_t tokens, const TraceRow& row, const char* field) {
+    if (tokens > kMaxRowTokens)
+      throw WorkloadError(spec.resolvedPath + ":" + std::to_string(row.line),
+                          std::string("field '") + field + "': at most " +
+                              formatNumber(kMaxRowTokens) + " tokens, got " +
+                              std::to_string(tokens) + " (lengths \"trace\" sends each row's own)");
+  };
+  for (const TraceRow& row : schedule.rows) {
+    check(row.inputTokens, row, azure ? "ContextTokens" : "input_length");
+    check(row.outputTokens, row, azure ? "GeneratedTokens" : "output_length");
+  }
+}
+
 }  // namespace
 
 TraceSpec parseTraceSpec(const nlohmann::json& value, const std::string& path,
@@ -147,6 +166,7 @@ TraceSchedule selectTraceWindow(std::vector<TraceRow> rows, const TraceSpec& spe
   }
   schedule.durationS = std::max({schedule.durationS, lastS, kMinDurationS});
   checkReplayRate(schedule, spec, path);
+  checkRowLengths(schedule, spec);
   return schedule;
 }
 

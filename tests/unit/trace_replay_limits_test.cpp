@@ -28,16 +28,21 @@ std::vector<TraceRow> rowsOneSecondApart(size_t count) {
   return rows;
 }
 
-std::string windowErrorOf(size_t rows, double timeScale, const std::string& path = "load.trace") {
-  TraceSpec spec;
-  spec.file = "t.csv";
-  spec.timeScale = timeScale;
+std::string selectErrorOf(std::vector<TraceRow> rows, const TraceSpec& spec,
+                          const std::string& path = "load.trace") {
   try {
-    selectTraceWindow(rowsOneSecondApart(rows), spec, path);
+    selectTraceWindow(std::move(rows), spec, path);
   } catch (const WorkloadError& e) {
     return e.path() + " | " + e.reason();
   }
   return "accepted";
+}
+
+std::string windowErrorOf(size_t rows, double timeScale, const std::string& path = "load.trace") {
+  TraceSpec spec;
+  spec.file = "t.csv";
+  spec.timeScale = timeScale;
+  return selectErrorOf(rowsOneSecondApart(rows), spec, path);
 }
 
 std::string replayErrorOf(const json& trace) {
@@ -87,4 +92,27 @@ TEST(TraceReplayLimits, AStartOffsetPastInt64NanosecondsIsRefused) {
                            {"format", "azure_csv"},
                            {"start_offset_s", 1e10}}),
             "load.trace.start_offset_s | must be <= 9000000000, got 10000000000");
+}
+
+// QA: a 4e9-token row was accepted and the worker died building a ~24 GB body. Rows replayed
+// with their lengths are held to a distribution's default max; with lengths "workload" their
+// counts are never used.
+TEST(TraceReplayLimits, RowLengthsPastAMillionTokensAreBadRowsWhenReplayed) {
+  TraceSpec spec;
+  spec.file = spec.resolvedPath = "t.csv";
+  auto rows = rowsOneSecondApart(3);
+  rows[1].inputTokens = 1'000'000;
+  EXPECT_EQ(selectErrorOf(rows, spec), "accepted");
+  rows[1].inputTokens = 4'000'000'000;
+  EXPECT_EQ(selectErrorOf(rows, spec),
+            "t.csv:3 | field 'ContextTokens': at most 1000000 tokens, got 4000000000 (lengths "
+            "\"trace\" sends each row's own)");
+  spec.format = TraceFormat::MooncakeJsonl;
+  rows[1].inputTokens = 7;
+  rows[2].outputTokens = 1'000'001;
+  EXPECT_EQ(selectErrorOf(rows, spec),
+            "t.csv:4 | field 'output_length': at most 1000000 tokens, got 1000001 (lengths "
+            "\"trace\" sends each row's own)");
+  spec.lengthsFromTrace = false;
+  EXPECT_EQ(selectErrorOf(rows, spec), "accepted");
 }
