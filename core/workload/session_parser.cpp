@@ -1,6 +1,7 @@
 #include "core/workload/session_parser.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "core/workload/json_fields.h"
@@ -24,6 +25,22 @@ const ShapeKeys kShapes[] = {
     {"summarize", SessionShape::Summarize, {"shape", "chunks"}},
 };
 
+/// A count whose centre lies above kMaxSessionCount would be cut to it, silently: refused as a
+/// fixed value above it is (QA: a median of 5000 turns planned 1000 per session).
+void checkCountCentre(const LengthDist& dist, const std::string& path) {
+  const bool exponential = dist.kind == DistKind::Exponential;
+  const char* key = dist.kind == DistKind::Lognormal ? "median" : "mean";
+  if (dist.kind != DistKind::Normal && dist.kind != DistKind::Lognormal && !exponential) return;
+  const double median = exponential ? dist.p1 * std::log(2.0) : dist.p1;
+  if (median <= static_cast<double>(kMaxSessionCount)) return;
+  const std::string subject = exponential ? formatNumber(dist.p1) + " puts the median (" +
+                                                formatNumber(std::round(median * 10) / 10) + ")"
+                                          : formatNumber(dist.p1) + " is";
+  throw WorkloadError(path + "." + key, subject + " above " + std::to_string(kMaxSessionCount) +
+                                            ", the most a count may be; every draw above it "
+                                            "would be cut to it");
+}
+
 /// A count distribution (turns, steps, chunks): a length distribution capped at kMaxSessionCount.
 LengthDist parseCount(const JsonFields& fields, std::string_view key) {
   const std::string path = fields.childPath(key);
@@ -32,6 +49,7 @@ LengthDist parseCount(const JsonFields& fields, std::string_view key) {
   if (dist.kind == DistKind::Fixed) checkAtMost(dist.p1, kMaxSessionCount, path + ".value");
   if (source.contains("max") || dist.kind == DistKind::Uniform)
     checkAtMost(static_cast<double>(dist.clampMax), kMaxSessionCount, path + ".max");
+  checkCountCentre(dist, path);
   dist.clampMax = std::min<int64_t>(dist.clampMax, kMaxSessionCount);
   return dist;
 }

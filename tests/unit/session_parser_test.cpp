@@ -119,6 +119,33 @@ TEST(SessionParser, CountWithoutMaxIsCappedAtTheLimit) {
   EXPECT_EQ(spec.session.count.clampMax, kMaxSessionCount);
 }
 
+// QA: a lognormal median of 5000 turns (or a normal mean of 2000) planned 1000 per session
+// with no word, while a fixed 2000 is refused.
+TEST(SessionParser, ACountCentredAboveTheLimitIsRefusedNotCut) {
+  auto turns = [](const nlohmann::json& dist) {
+    return sessionError({{"shape", "multi_turn"}, {"turns", dist}, {"think_time_s", kThink}});
+  };
+  const auto median = turns({{"dist", "lognormal"}, {"median", 5000}, {"sigma", 0.1}});
+  EXPECT_EQ(median.path(), "session.turns.median");
+  EXPECT_EQ(median.reason(),
+            "5000 is above 1000, the most a count may be; every draw above it would be cut to it");
+  const auto mean = turns({{"dist", "normal"}, {"mean", 2000}, {"stddev", 1}});
+  EXPECT_EQ(mean.path(), "session.turns.mean");
+  EXPECT_EQ(mean.reason(),
+            "2000 is above 1000, the most a count may be; every draw above it would be cut to it");
+  const auto exponential =
+      sessionError({{"shape", "summarize"}, {"chunks", {{"dist", "exponential"}, {"mean", 1500}}}});
+  EXPECT_EQ(exponential.path(), "session.chunks.mean");
+  EXPECT_EQ(exponential.reason(),
+            "1500 puts the median (1039.7) above 1000, the most a count may be; every draw above "
+            "it would be cut to it");
+  // A median of 970 is within the cap: the draws above it are its tail.
+  EXPECT_EQ(specWithSession(
+                {{"shape", "summarize"}, {"chunks", {{"dist", "exponential"}, {"mean", 1400}}}})
+                .session.count.clampMax,
+            kMaxSessionCount);
+}
+
 TEST(SessionParser, SharedPrefix) {
   auto document = validDocument();
   document["requests"]["prompt"] = {{"source", "synthetic"}, {"shared_prefix", {{"groups", 4}, {"tokens", 300}}}};
