@@ -6,6 +6,7 @@
 
 #include "core/workload/json_fields.h"
 #include "core/workload/length_dist_parser.h"
+#include "core/workload/load_limits.h"
 #include "core/workload/workload_error.h"
 
 namespace plumbline::workload {
@@ -85,6 +86,14 @@ bool hasOnly(const nlohmann::json& value, const ShapeKeys& shape) {
   return true;
 }
 
+/// A delay past the longest schedule is a slip, not a plan (QA: a think time of 1e6 s kept a
+/// 2 s run open for 11.6 days, and 1e12 was cut silently to 1e9).
+void checkSecondsLimit(double seconds, const std::string& path) {
+  if (seconds > kMaxSeconds)
+    throw WorkloadError(path, "at most " + formatNumber(kMaxSeconds) +
+                                  " s (the longest schedule), got " + formatNumber(seconds));
+}
+
 }  // namespace
 
 int64_t treeNodes(int64_t branching, int64_t depth) {
@@ -106,8 +115,15 @@ SecondsDist parseSecondsDist(const nlohmann::json& value, const std::string& pat
   SecondsDist dist;
   dist.source = value;
   auto clamps = [&](const JsonFields& fields) {
-    if (auto min = fields.number("min")) checkNonNegative(*min, fields.childPath("min")), dist.clampMin = *min;
-    if (auto max = fields.number("max")) checkNonNegative(*max, fields.childPath("max")), dist.clampMax = *max;
+    auto bound = [&](const char* key, double& out) {
+      const auto given = fields.number(key);
+      if (!given) return;
+      checkNonNegative(*given, fields.childPath(key));
+      checkSecondsLimit(*given, fields.childPath(key));
+      out = *given;
+    };
+    bound("min", dist.clampMin);
+    bound("max", dist.clampMax);
     if (dist.clampMin > dist.clampMax)
       throw WorkloadError(fields.childPath("min"), "min (" + formatNumber(dist.clampMin) + ") > max (" +
                                                        formatNumber(dist.clampMax) + ")");
@@ -117,6 +133,7 @@ SecondsDist parseSecondsDist(const nlohmann::json& value, const std::string& pat
     dist.kind = DistKind::Fixed;
     dist.p1 = fields.requireNumber("value");
     checkNonNegative(dist.p1, fields.childPath("value"));
+    checkSecondsLimit(dist.p1, fields.childPath("value"));
     clamps(fields);
     checkCenterWithinClamps(dist.p1, fields, "value", dist.clampMin, dist.clampMax);
   } else if (name == "uniform") {
@@ -138,6 +155,7 @@ SecondsDist parseSecondsDist(const nlohmann::json& value, const std::string& pat
     if (normal) checkNonNegative(dist.p1, fields.childPath(center));
     else checkPositive(dist.p1, fields.childPath(center));
     checkNonNegative(dist.p2, fields.childPath(spread));
+    checkSecondsLimit(dist.p1, fields.childPath(center));
     clamps(fields);
     checkCenterWithinClamps(dist.p1, fields, center, dist.clampMin, dist.clampMax);
   } else if (name == "exponential") {
@@ -145,6 +163,7 @@ SecondsDist parseSecondsDist(const nlohmann::json& value, const std::string& pat
     dist.kind = DistKind::Exponential;
     dist.p1 = fields.requireNumber("mean");
     checkPositive(dist.p1, fields.childPath("mean"));
+    checkSecondsLimit(dist.p1, fields.childPath("mean"));
     clamps(fields);
     checkCenterWithinClamps(dist.p1, fields, "mean", dist.clampMin, dist.clampMax,
                             /*exponential=*/true);
@@ -152,6 +171,7 @@ SecondsDist parseSecondsDist(const nlohmann::json& value, const std::string& pat
     throw WorkloadError(path + ".dist", "unknown distribution '" + name +
                                             "' (expected fixed, uniform, normal, lognormal or exponential)");
   }
+  dist.clampMax = std::min(dist.clampMax, kMaxSeconds);  // a spread's tail stops at the limit too
   return dist;
 }
 

@@ -121,6 +121,26 @@ void gammaBurstWarning(const LoadSpec& load, std::vector<WorkloadWarning>& out) 
                          std::ceil(extra * kGammaBurstDivisor))});
 }
 
+/// Where a think time or tool latency centres (its value, mean or median; uniform's midpoint).
+double delayCentreS(const SecondsDist& delay) {
+  return delay.kind == DistKind::Uniform ? (delay.p1 + delay.p2) / 2 : delay.p1;
+}
+
+/// A delay longer than the whole schedule is most likely milliseconds written as seconds.
+void delayWarning(const WorkloadSpec& spec, std::vector<WorkloadWarning>& out) {
+  const SessionShape shape = spec.session.kind;
+  if (shape != SessionShape::MultiTurn && shape != SessionShape::Agentic) return;
+  const double centreS = delayCentreS(spec.session.delay);
+  const double scheduleS = spec.totalDurationS();
+  if (!(centreS > scheduleS)) return;
+  const bool think = shape == SessionShape::MultiTurn;
+  out.push_back({think ? "session.think_time_s" : "session.tool_latency_s",
+                 format("%s of about %g s is longer than the whole schedule (%g s): every "
+                        "session's later requests come after it, and the run stays open for "
+                        "them; the unit is seconds, not milliseconds",
+                        think ? "a think time" : "a tool latency", centreS, scheduleS)});
+}
+
 void loadWarnings(const WorkloadSpec& spec, double meanIn, double meanOut,
                   std::vector<WorkloadWarning>& out) {
   const double perSession = requestsPerSession(spec);
@@ -209,6 +229,7 @@ std::vector<WorkloadWarning> workloadWarnings(const WorkloadSpec& spec) {
   traceWarnings(spec, out);
   gammaBurstWarning(spec.load, out);
   loadWarnings(spec, input.mean, output.mean, out);
+  delayWarning(spec, out);
   samplingWarnings(spec, output.p99, out);
   return out;
 }

@@ -146,6 +146,32 @@ TEST(SessionParser, ACountCentredAboveTheLimitIsRefusedNotCut) {
             kMaxSessionCount);
 }
 
+// QA: a think time of 1e6 s kept a 2 s run open (11.6 days), and 1e12 was cut to 1e9 silently.
+TEST(SessionParser, DelaysAreBoundedByTheLongestSchedule) {
+  auto think = [](const nlohmann::json& dist) {
+    return sessionError({{"shape", "multi_turn"}, {"turns", kFixed3}, {"think_time_s", dist}});
+  };
+  const auto fixed = think({{"dist", "fixed"}, {"value", 1e12}});
+  EXPECT_EQ(fixed.path(), "session.think_time_s.value");
+  EXPECT_EQ(fixed.reason(), "at most 10000000 s (the longest schedule), got 1000000000000");
+  EXPECT_EQ(think({{"dist", "uniform"}, {"min", 1}, {"max", 2e7}}).path(),
+            "session.think_time_s.max");
+  EXPECT_EQ(think({{"dist", "lognormal"}, {"median", 2e7}, {"sigma", 1}}).path(),
+            "session.think_time_s.median");
+  const auto tool = sessionError({{"shape", "agentic"},
+                                  {"steps", kFixed3},
+                                  {"tool_result_tokens", kFixed3},
+                                  {"tool_latency_s", {{"dist", "exponential"}, {"mean", 1.5e7}}}});
+  EXPECT_EQ(tool.path(), "session.tool_latency_s.mean");
+  EXPECT_EQ(tool.reason(), "at most 10000000 s (the longest schedule), got 15000000");
+  // The limit itself is allowed, and a spread's tail stops there.
+  const auto spec =
+      specWithSession({{"shape", "multi_turn"},
+                       {"turns", kFixed3},
+                       {"think_time_s", {{"dist", "normal"}, {"mean", 1e7}, {"stddev", 1e9}}}});
+  EXPECT_DOUBLE_EQ(spec.session.delay.clampMax, 1e7);
+}
+
 TEST(SessionParser, SharedPrefix) {
   auto document = validDocument();
   document["requests"]["prompt"] = {{"source", "synthetic"}, {"shared_prefix", {{"groups", 4}, {"tokens", 300}}}};

@@ -92,6 +92,26 @@ TEST(WorkloadWarnings, GammaBurstBeyondTheRateOfAShortSchedule) {
             "of 8990 sessions or more keeps it under 5%, or lower cv");
 }
 
+// QA: a think time of 1e6 s on a 2 s schedule was accepted with no word.
+TEST(WorkloadWarnings, ADelayLongerThanTheScheduleIsAUnitSlip) {
+  auto d = quietDocument();  // 60 s
+  d["session"] = json::parse(R"({"shape":"multi_turn","turns":{"dist":"fixed","value":2},
+                                 "think_time_s":{"dist":"uniform","min":30,"max":60}})");
+  EXPECT_FALSE(hasPath(pathsOf(d), "session.think_time_s"));
+  d["session"]["think_time_s"] = json::parse(R"({"dist":"fixed","value":1000})");
+  const auto warnings = workloadWarnings(parseWorkload(d));
+  ASSERT_FALSE(warnings.empty());
+  EXPECT_EQ(warnings.back().path, "session.think_time_s");
+  EXPECT_EQ(warnings.back().message,
+            "a think time of about 1000 s is longer than the whole schedule (60 s): every "
+            "session's later requests come after it, and the run stays open for them; the unit "
+            "is seconds, not milliseconds");
+  d["session"] = json::parse(R"({"shape":"agentic","steps":{"dist":"fixed","value":2},
+                                 "tool_result_tokens":{"dist":"fixed","value":5},
+                                 "tool_latency_s":{"dist":"exponential","mean":400}})");
+  EXPECT_TRUE(hasPath(pathsOf(d), "session.tool_latency_s"));
+}
+
 TEST(WorkloadWarnings, PlanPrintsThemAndJsonHasThem) {
   std::ostringstream out, err;
   const std::string file = std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/constant_500rps_stream.json";
