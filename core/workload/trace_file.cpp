@@ -178,6 +178,14 @@ void parseMooncakeRow(std::string_view line, uint32_t number, const std::string&
   if (!row.is_object()) err.fail("(line)", "expected one JSON object per line");
   if (const auto duplicate = util::firstDuplicateKey(line))
     err.fail(duplicate->path, duplicate->reason());
+  // A misspelt key is not a missing one (QA: "hash_id" silently removed all prefix reuse).
+  for (const auto& item : row.items()) {
+    if (item.key() != "timestamp" && item.key() != "input_length" &&
+        item.key() != "output_length" && item.key() != "hash_ids")
+      err.fail(item.key(),
+               "unknown key (a row holds timestamp, input_length, output_length "
+               "and hash_ids)");
+  }
   TraceRow out;
   out.line = number;
   const auto ts = row.find("timestamp");

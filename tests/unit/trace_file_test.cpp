@@ -134,6 +134,21 @@ TEST(TraceFile, MooncakeErrorsNameLineAndField) {
   EXPECT_EQ(traceErrorOf(ok + "[1, 2]\n", TraceFormat::MooncakeJsonl), "t.txt:2 | field '(line)': expected one JSON object per line");
 }
 
+// QA: a row with "hash_id" for "hash_ids" was accepted, and the replay lost all prefix reuse.
+TEST(TraceFile, MooncakeUnknownKeysAreErrorsNamingTheKey) {
+  const std::string ok = "{\"timestamp\": 0, \"input_length\": 1, \"output_length\": 1}\n";
+  EXPECT_EQ(traceErrorOf(ok + "{\"timestamp\": 5, \"input_length\": 1, \"output_length\": 1, "
+                              "\"hash_id\": [1]}\n",
+                         TraceFormat::MooncakeJsonl),
+            "t.txt:2 | field 'hash_id': unknown key (a row holds timestamp, input_length, "
+            "output_length and hash_ids)");
+  EXPECT_EQ(
+      traceErrorOf("{\"foo\": 1, \"timestamp\": 0, \"input_length\": 1, \"output_length\": 1}\n",
+                   TraceFormat::MooncakeJsonl)
+          .rfind("t.txt:1 | field 'foo': unknown key", 0),
+      0u);
+}
+
 TEST(TraceFile, MissingFileNamesIt) {
   try {
     readTraceFile(kTraces + "nope.csv", TraceFormat::AzureCsv);
