@@ -286,6 +286,16 @@ std::string readFile(const std::string& path) {
                       "invalid JSON: " + where.reason);
 }
 
+/// A schedule with no arrival in it would be a run of nothing: `run` refuses it, so plan and the
+/// designer do too (QA: plan previewed "0 sessions" and exited 0 for a rate of 1e-9/s).
+void checkSomeArrivalFalls(const WorkloadSpec& spec) {
+  Planner probe(spec);
+  if (SessionPlan first; !probe.next(first))
+    throw WorkloadError(spec.load.trace ? "load.trace" : "load.stages",
+                        "the schedule plans no request: no arrival falls in its stages at these "
+                        "rates and durations; raise a rate or a duration");
+}
+
 /// A replay's schedule is the trace: --rate cannot apply, --duration cuts it short.
 void overrideTraceLoad(WorkloadSpec& spec, std::optional<double> rate,
                        std::optional<double> durationS) {
@@ -351,6 +361,7 @@ WorkloadSpec parseWorkload(const nlohmann::json& document, const std::string& ba
   if (const auto* verdict = fields.find("verdict"))
     spec.verdict = parseVerdict(*verdict, "verdict");
   spec.document = document;
+  checkSomeArrivalFalls(spec);
   return spec;
 }
 

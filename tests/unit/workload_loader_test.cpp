@@ -1,10 +1,13 @@
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "core/workload/plan_command.h"
 #include "core/workload/workload_loader.h"
+#include "temp_text_file.h"
 #include "workload_test_support.h"
 
 using namespace plumbline::workload;
@@ -55,7 +58,7 @@ TEST(WorkloadLoader, AcceptsEveryKeyOfTheFormat) {
     "target": {"url": "https://api.example.com", "api": "completions", "model": "llama",
                "stream": false, "api_key_env": "MY_KEY_2", "timeout_s": 12.5},
     "load": {"arrival": "poisson", "seed": 18446744073709551615,
-             "stages": [{"rate": 1, "duration_s": 1}], "max_in_flight": 1},
+             "stages": [{"rate": 1, "duration_s": 10}], "max_in_flight": 1},
     "requests": {
       "input_tokens": {"dist": "uniform", "min": 1, "max": 9},
       "output_tokens": {"dist": "exponential", "mean": 3, "min": 2, "max": 4},
@@ -221,4 +224,18 @@ TEST(WorkloadLoader, AcceptsDocumentsBuiltInCode) {
   EXPECT_EQ(spec.load.maxInFlight, 5);
   document["load"]["seed"] = -3;
   EXPECT_EQ(errorOf(document).path(), "load.seed");
+}
+
+// QA: `plan` previewed "0 sessions" and exited 0 for a schedule `run` refuses (exit 2); the
+// designer, which disables Run on loader errors only, offered to run it.
+TEST(WorkloadLoader, AScheduleInWhichNoArrivalFallsIsRefusedByPlanAsByRun) {
+  auto document = validDocument();
+  document["load"]["stages"] = json::parse(R"([{"rate": 1e-9, "duration_s": 10}])");
+  const plumbline::testing::TempTextFile file(document.dump());
+  std::ostringstream out, err;
+  EXPECT_EQ(planCommand(file.path, false, out, err), 2);
+  EXPECT_EQ(err.str(), "plumbline plan: invalid workload " + file.path +
+                           ": load.stages: the schedule plans no request: no arrival falls in "
+                           "its stages at these rates and durations; raise a rate or a duration\n");
+  EXPECT_EQ(out.str(), "");
 }
