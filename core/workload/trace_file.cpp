@@ -60,6 +60,12 @@ int64_t daysFromCivil(int64_t y, int64_t m, int64_t d) {
   return era * 146097 + doe - 719468;
 }
 
+int64_t daysInMonth(int64_t year, int64_t month) {
+  constexpr int64_t kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return month == 2 && leap ? 29 : kDays[month - 1];
+}
+
 /// "2023-11-16 18:15:46.6805900" (1 to 9 fractional digits, or none) to ns since the epoch.
 int64_t azureTimestampNs(std::string_view text, const RowError& err) {
   auto bad = [&](const char* why) {
@@ -78,6 +84,11 @@ int64_t azureTimestampNs(std::string_view text, const RowError& err) {
     bad("a date or time field is out of range");
   // Nanoseconds since the epoch fit in int64 only for years 1678..2261.
   if (year < 1970 || year > 2200) bad("the year is outside 1970-2200");
+  // QA: 2023-02-31 rolled into March and was reported as out of time order.
+  if (day > daysInMonth(year, month))
+    err.fail("TIMESTAMP", "no such date: that month has " +
+                              std::to_string(daysInMonth(year, month)) + " days in " +
+                              std::to_string(year) + ", got " + shownText(text));
   int64_t fractionNs = 0;
   if (text.size() > 19) {
     const std::string_view fraction = text.substr(20);

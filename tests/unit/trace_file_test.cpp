@@ -149,6 +149,30 @@ TEST(TraceFile, MooncakeUnknownKeysAreErrorsNamingTheKey) {
       0u);
 }
 
+// QA: 2023-02-31 was accepted, rolled into March, and reported as "earlier than the row before".
+TEST(TraceFile, AzureDatesThatDoNotExistAreRefused) {
+  const std::string h = kHeader;
+  EXPECT_EQ(traceErrorOf(h + "2023-02-28 18:15:46.6,1,1\n2023-02-31 18:15:51.2,4,5\n",
+                         TraceFormat::AzureCsv),
+            "t.txt:3 | field 'TIMESTAMP': no such date: that month has 28 days in 2023, got "
+            "'2023-02-31 18:15:51.2'");
+  EXPECT_EQ(traceErrorOf(h + "2023-04-31 00:00:00,1,1\n", TraceFormat::AzureCsv),
+            "t.txt:2 | field 'TIMESTAMP': no such date: that month has 30 days in 2023, got "
+            "'2023-04-31 00:00:00'");
+  EXPECT_EQ(traceErrorOf(h + "2023-02-29 00:00:00,1,1\n", TraceFormat::AzureCsv)
+                .rfind("t.txt:2 | field 'TIMESTAMP': no such date: that month has 28 days", 0),
+            0u);
+  EXPECT_EQ(traceErrorOf(
+                h + "2024-02-29 00:00:00,1,1\n2100-02-28 00:00:00,1,1\n2000-02-29 00:00:00,1,1\n",
+                TraceFormat::AzureCsv)
+                .rfind("t.txt:4 | field 'TIMESTAMP': earlier than", 0),
+            0u);  // 2024 and 2000 are leap years; the third row is only out of order
+  EXPECT_EQ(
+      traceErrorOf(h + "2100-02-29 00:00:00,1,1\n", TraceFormat::AzureCsv)
+          .rfind("t.txt:2 | field 'TIMESTAMP': no such date: that month has 28 days in 2100", 0),
+      0u);
+}
+
 TEST(TraceFile, MissingFileNamesIt) {
   try {
     readTraceFile(kTraces + "nope.csv", TraceFormat::AzureCsv);
