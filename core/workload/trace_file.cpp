@@ -111,14 +111,14 @@ std::string_view trimLine(std::string_view line) {
 /// Calls onLine(text, 1-based number) for every non-empty line. Lines end at LF, CR LF or a
 /// lone CR (a file saved with classic Mac line endings is not one long line).
 template <typename OnLine>
-void forEachLine(const std::string& text, OnLine onLine) {
+void forEachLine(std::string_view text, OnLine onLine) {
   size_t start = 0;
   uint32_t number = 0;
   while (start < text.size()) {
     size_t end = text.find_first_of("\r\n", start);
-    if (end == std::string::npos) end = text.size();
+    if (end == std::string_view::npos) end = text.size();
     ++number;
-    const std::string_view line = trimLine(std::string_view(text).substr(start, end - start));
+    const std::string_view line = trimLine(text.substr(start, end - start));
     if (!line.empty()) onLine(line, number);
     start = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
   }
@@ -147,7 +147,7 @@ void parseAzureRow(std::string_view line, uint32_t number, const std::string& na
   rows.push_back(std::move(row));
 }
 
-std::vector<TraceRow> parseAzure(const std::string& text, const std::string& name) {
+std::vector<TraceRow> parseAzure(std::string_view text, const std::string& name) {
   std::vector<TraceRow> rows;
   bool header = true;
   forEachLine(text, [&](std::string_view line, uint32_t number) {
@@ -223,7 +223,7 @@ void parseMooncakeRow(std::string_view line, uint32_t number, const std::string&
   rows.push_back(std::move(out));
 }
 
-std::vector<TraceRow> parseMooncake(const std::string& text, const std::string& name) {
+std::vector<TraceRow> parseMooncake(std::string_view text, const std::string& name) {
   std::vector<TraceRow> rows;
   forEachLine(text, [&](std::string_view line, uint32_t number) {
     parseMooncakeRow(line, number, name, rows);
@@ -239,8 +239,12 @@ const char* traceFormatName(TraceFormat format) {
 
 std::vector<TraceRow> parseTraceText(const std::string& text, const std::string& name,
                                      TraceFormat format) {
+  // A UTF-8 byte order mark (Excel saves CSV with one) is not text: the header read
+  // "expected X, got X" with it, the mark invisible on a terminal.
+  std::string_view body(text);
+  if (body.substr(0, 3) == "\xEF\xBB\xBF") body.remove_prefix(3);
   std::vector<TraceRow> rows =
-      format == TraceFormat::AzureCsv ? parseAzure(text, name) : parseMooncake(text, name);
+      format == TraceFormat::AzureCsv ? parseAzure(body, name) : parseMooncake(body, name);
   if (rows.empty()) throw WorkloadError(name, "the trace has no rows");
   const int64_t first = rows.front().timestampNs;
   for (size_t i = 0; i < rows.size(); ++i) {

@@ -173,6 +173,22 @@ TEST(TraceFile, AzureDatesThatDoNotExistAreRefused) {
       0u);
 }
 
+// QA: an Azure CSV saved with a UTF-8 BOM was refused as "expected 'TIMESTAMP,...', got
+// 'TIMESTAMP,...'", the mark invisible on a terminal.
+TEST(TraceFile, AByteOrderMarkAtTheStartIsSkipped) {
+  const auto azure =
+      parseTraceText("\xEF\xBB\xBF" + std::string(kHeader) + "2023-11-16 18:15:46.6805900,374,44\n",
+                     "t.csv", TraceFormat::AzureCsv);
+  ASSERT_EQ(azure.size(), 1u);
+  EXPECT_EQ(azure[0].inputTokens, 374u);
+  EXPECT_EQ(azure[0].line, 2u);
+  const auto mooncake =
+      parseTraceText("\xEF\xBB\xBF{\"timestamp\": 0, \"input_length\": 3, \"output_length\": 1}\n",
+                     "t.jsonl", TraceFormat::MooncakeJsonl);
+  ASSERT_EQ(mooncake.size(), 1u);
+  EXPECT_EQ(mooncake[0].inputTokens, 3u);
+}
+
 TEST(TraceFile, MissingFileNamesIt) {
   try {
     readTraceFile(kTraces + "nope.csv", TraceFormat::AzureCsv);
