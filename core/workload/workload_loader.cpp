@@ -388,6 +388,11 @@ void overrideLoad(WorkloadSpec& spec, std::optional<double> rate, std::optional<
                   rate && durationS ? "--rate × --duration"
                   : rate            ? "--rate"
                                     : "--duration");
+  const auto& stages = spec.load.stages;
+  if (!(rate && durationS) && (stages.size() > 1 || (!stages.empty() && stages[0].isRamp()))) {
+    spec.load.flattenedStages = stages;
+    spec.load.flattenedBy = rate ? "--rate" : "--duration";
+  }
   spec.load.stages = {stage};
   // The stored document must say what was actually run.
   if (spec.document.is_object() && spec.document.contains("load"))

@@ -58,6 +58,10 @@ struct LoadSpec {
   double cv = 1.0;  ///< gamma only: coefficient of variation of the inter-arrival gaps
   std::optional<TraceSpec> trace;
   std::shared_ptr<const TraceSchedule> traceSchedule;  ///< the rows to replay, loaded with the spec
+  /// The file's stages when --rate or --duration alone (`flattenedBy`) flattened a profile of
+  /// several stages or a ramp into one stage, which is warned of; empty otherwise.
+  std::vector<Stage> flattenedStages;
+  std::string flattenedBy;
 };
 
 enum class DistKind { Fixed, Uniform, Normal, Lognormal, Exponential };

@@ -141,6 +141,22 @@ void delayWarning(const WorkloadSpec& spec, std::vector<WorkloadWarning>& out) {
                         think ? "a think time" : "a tool latency", centreS, scheduleS)});
 }
 
+/// --rate or --duration alone keeps one stage: the file's ramps and later stages are dropped
+/// (QA: 10/s, a ramp to 80/s, 0/s and 20/s ran as a flat 10/s with no word).
+void flattenedStagesWarning(const LoadSpec& load, std::vector<WorkloadWarning>& out) {
+  if (load.flattenedStages.empty() || load.stages.empty()) return;
+  const Stage& kept = load.stages.front();
+  const size_t count = load.flattenedStages.size();
+  const bool duration = load.flattenedBy == "--duration";
+  out.push_back({load.flattenedBy,
+                 format("the workload's %s replaced by one stage of %g sessions/s for %g s%s; "
+                        "give both --rate and --duration to mean that, or edit the stages to "
+                        "keep the profile",
+                        count == 1 ? "ramp was" : (std::to_string(count) + " stages were").c_str(),
+                        kept.startRate, kept.durationS,
+                        duration ? " (the first stage's rate)" : " (their length)")});
+}
+
 void loadWarnings(const WorkloadSpec& spec, double meanIn, double meanOut,
                   std::vector<WorkloadWarning>& out) {
   const double perSession = requestsPerSession(spec);
@@ -227,6 +243,7 @@ std::vector<WorkloadWarning> workloadWarnings(const WorkloadSpec& spec) {
   const LengthHistogram output = lengthHistogram(spec.requests.outputTokens, kSeed, 4000, 1);
   std::vector<WorkloadWarning> out;
   traceWarnings(spec, out);
+  flattenedStagesWarning(spec.load, out);
   gammaBurstWarning(spec.load, out);
   loadWarnings(spec, input.mean, output.mean, out);
   delayWarning(spec, out);

@@ -112,6 +112,31 @@ TEST(WorkloadWarnings, ADelayLongerThanTheScheduleIsAUnitSlip) {
   EXPECT_TRUE(hasPath(pathsOf(d), "session.tool_latency_s"));
 }
 
+// QA: `run --duration 8` on 10/s, a ramp to 80/s, 0/s and 20/s sent a flat 10/s with no word.
+TEST(WorkloadWarnings, AFlagAloneThatFlattensTheStagesSaysSo) {
+  auto d = quietDocument();
+  d["load"]["stages"] = json::parse(R"([{"rate":10,"duration_s":4},{"ramp_to":80,"duration_s":8},
+                                        {"rate":0,"duration_s":4},{"rate":20,"duration_s":4}])");
+  auto spec = parseWorkload(d);
+  overrideLoad(spec, std::nullopt, 8.0);
+  const auto warnings = workloadWarnings(spec);
+  ASSERT_FALSE(warnings.empty());
+  EXPECT_EQ(warnings[0].path, "--duration");
+  EXPECT_EQ(warnings[0].message,
+            "the workload's 4 stages were replaced by one stage of 10 sessions/s for 8 s (the "
+            "first stage's rate); give both --rate and --duration to mean that, or edit the "
+            "stages to keep the profile");
+  spec = parseWorkload(d);
+  overrideLoad(spec, 5.0, std::nullopt);
+  EXPECT_EQ(workloadWarnings(spec)[0].path, "--rate");
+  spec = parseWorkload(d);
+  overrideLoad(spec, 5.0, 8.0);
+  for (const auto& w : workloadWarnings(spec)) EXPECT_NE(w.path.rfind("--", 0), 0u) << w.path;
+  spec = parseWorkload(quietDocument());  // one flat stage: nothing is lost
+  overrideLoad(spec, std::nullopt, 8.0);
+  for (const auto& w : workloadWarnings(spec)) EXPECT_NE(w.path, "--duration");
+}
+
 TEST(WorkloadWarnings, PlanPrintsThemAndJsonHasThem) {
   std::ostringstream out, err;
   const std::string file = std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/constant_500rps_stream.json";
