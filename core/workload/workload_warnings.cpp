@@ -28,10 +28,21 @@ std::string format(const char* text, auto... args) {
   return buffer;
 }
 
+/// `extra` body fields that change how long the replies are, or how many there are.
+constexpr const char* kLengthChangingExtras[] = {"n", "best_of", "max_completion_tokens",
+                                                 "min_tokens"};
+
 void samplingWarnings(const WorkloadSpec& spec, double outputP99,
                       std::vector<WorkloadWarning>& out) {
   const SamplingSpec& s = spec.requests.sampling;
   const std::string base = "requests.sampling.";
+  for (const char* key : kLengthChangingExtras) {
+    if (!s.extra.contains(key)) continue;
+    out.push_back({base + "extra." + key,
+                   "sent as written, but it changes the replies' length or number: the "
+                   "output length check (with ignore_eos) compares the server's output tokens "
+                   "against the planned length, and may blame a server that did as asked"});
+  }
   if (!s.temperature) {
     out.push_back({base + "temperature",
                    "no temperature: the server's default applies, and defaults differ (0.7, "

@@ -137,6 +137,25 @@ TEST(WorkloadWarnings, AFlagAloneThatFlattensTheStagesSaysSo) {
   for (const auto& w : workloadWarnings(spec)) EXPECT_NE(w.path, "--duration");
 }
 
+// QA: {"n": 4, "max_completion_tokens": 3} in extra drew no word, and the ignore_eos length
+// check then compared against a length the server was never asked for.
+TEST(WorkloadWarnings, ExtraFieldsThatChangeTheOutputLengthAreWarnedOf) {
+  auto d = quietDocument();
+  d["requests"]["sampling"]["extra"] = json::parse(R"({"presence_penalty": 0.5})");
+  EXPECT_TRUE(pathsOf(d).empty());
+  d["requests"]["sampling"]["extra"] = json::parse(R"({"n": 4, "max_completion_tokens": 3})");
+  const auto warnings = workloadWarnings(parseWorkload(d));
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_EQ(warnings[0].path, "requests.sampling.extra.n");
+  EXPECT_EQ(warnings[1].path, "requests.sampling.extra.max_completion_tokens");
+  EXPECT_EQ(warnings[0].message,
+            "sent as written, but it changes the replies' length or number: the output length "
+            "check (with ignore_eos) compares the server's output tokens against the planned "
+            "length, and may blame a server that did as asked");
+  d["requests"]["sampling"]["extra"] = json::parse(R"({"best_of": 2})");
+  EXPECT_TRUE(hasPath(pathsOf(d), "requests.sampling.extra.best_of"));
+}
+
 TEST(WorkloadWarnings, PlanPrintsThemAndJsonHasThem) {
   std::ostringstream out, err;
   const std::string file = std::string(PLUMBLINE_SOURCE_DIR) + "/workloads/constant_500rps_stream.json";
