@@ -140,13 +140,6 @@ class DesignerFilesTest : public QObject {
   }
 
  private:
-  static StudioContext contextWith(const QString& userDir) {
-    StudioContext context;
-    context.catalogDir = kCatalog;
-    context.userWorkloadDir = userDir;
-    return context;
-  }
-
   QTemporaryDir m_elsewhere;
   QTemporaryDir m_user;
   QString m_cwd;

@@ -78,13 +78,6 @@ void chooseInCombo(QWidget* widget, const QString& text) {
   emit combo->textActivated(text);  // what a person's click on the item emits
 }
 
-StudioContext contextWith(const QString& userDir) {
-  StudioContext context;
-  context.catalogDir = kCatalog;
-  context.userWorkloadDir = userDir;
-  return context;
-}
-
 }  // namespace
 
 class DesignerTest : public QObject {

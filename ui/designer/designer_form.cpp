@@ -1,7 +1,6 @@
 #include "ui/designer/designer_form.h"
 
 #include <QComboBox>
-#include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -17,6 +16,7 @@
 #include "core/workload/workload_error.h"
 #include "ui/designer/dist_editor.h"
 #include "ui/designer/field_binder.h"
+#include "ui/designer/field_grid.h"
 #include "ui/designer/load_preview.h"
 #include "ui/designer/rate_chart_widget.h"
 #include "ui/designer/session_picture_widget.h"
@@ -37,12 +37,7 @@ QGroupBox* group(FieldBinder* binder, const std::string& path, const QString& ti
   return box;
 }
 
-QFormLayout* newForm() {
-  auto* form = new QFormLayout;
-  form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
-  form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
-  return form;
-}
+FieldGrid* newForm() { return new FieldGrid(FieldGrid::Growth::Expanding, Qt::AlignRight); }
 
 std::string stringAt(const OrderedJson& json, const char* path) {
   const OrderedJson* value = JsonPath(path).find(json);
@@ -167,7 +162,7 @@ QWidget* DesignerForm::buildLoadGroup() {
   return group(m_binder, "load", QStringLiteral("Load"), row);
 }
 
-QWidget* DesignerForm::addDist(QFormLayout* form, const QString& label, const std::string& path,
+QWidget* DesignerForm::addDist(FieldGrid* form, const QString& label, const std::string& path,
                                int unit) {
   auto* wrapper = new QWidget;
   auto* layout = new QVBoxLayout(wrapper);
@@ -253,7 +248,7 @@ QWidget* DesignerForm::buildSessionGroup() {
   return group(m_binder, "session", QStringLiteral("Session"), row);
 }
 
-void DesignerForm::setRowsVisible(QFormLayout* form, const std::vector<std::string>& paths,
+void DesignerForm::setRowsVisible(FieldGrid* form, const std::vector<std::string>& paths,
                                   bool visible) {
   for (const std::string& path : paths) {
     if (QWidget* row = m_binder->rowAt(path)) form->setRowVisible(row, visible);

@@ -7,13 +7,13 @@
 #include "core/workload/workload_spec.h"
 
 class QComboBox;
-class QFormLayout;
 class QTableView;
 
 namespace plumbline::ui::designer {
 
 class DistEditor;
 class FieldBinder;
+class FieldGrid;
 class RateChartWidget;
 class SessionPictureWidget;
 class StageTableModel;
@@ -46,8 +46,8 @@ class DesignerForm : public QWidget {
   QWidget* buildRequestsGroup();
   QWidget* buildSamplingGroup();
   QWidget* buildSessionGroup();
-  QWidget* addDist(QFormLayout* form, const QString& label, const std::string& path, int unit);
-  void setRowsVisible(QFormLayout* form, const std::vector<std::string>& paths, bool visible);
+  QWidget* addDist(FieldGrid* form, const QString& label, const std::string& path, int unit);
+  void setRowsVisible(FieldGrid* form, const std::vector<std::string>& paths, bool visible);
   void refreshVisibility();
   void refreshSessionPreview(const std::optional<workload::WorkloadSpec>& spec);
 
@@ -60,9 +60,9 @@ class DesignerForm : public QWidget {
   SessionPictureWidget* m_sessionPicture = nullptr;
   QComboBox* m_arrival = nullptr;
   QComboBox* m_shape = nullptr;
-  QFormLayout* m_loadForm = nullptr;
-  QFormLayout* m_promptForm = nullptr;
-  QFormLayout* m_sessionForm = nullptr;
+  FieldGrid* m_loadForm = nullptr;
+  FieldGrid* m_promptForm = nullptr;
+  FieldGrid* m_sessionForm = nullptr;
   std::vector<DistEditor*> m_dists;
 };
 

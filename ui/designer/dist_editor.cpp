@@ -1,7 +1,6 @@
 #include "ui/designer/dist_editor.h"
 
 #include <QComboBox>
-#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLineEdit>
 
@@ -13,6 +12,7 @@
 #include "core/workload/session_parser.h"
 #include "core/workload/workload_error.h"
 #include "ui/designer/field_binder.h"
+#include "ui/designer/field_grid.h"
 #include "ui/designer/histogram_widget.h"
 #include "ui/designer/workload_document.h"
 
@@ -59,8 +59,7 @@ DistEditor::DistEditor(WorkloadDocument* document, FieldBinder* binder, std::str
     : QWidget(parent), m_document(document), m_binder(binder), m_path(std::move(path)), m_unit(unit) {
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-  m_form = new QFormLayout;
-  m_form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
+  m_form = new FieldGrid(FieldGrid::Growth::AtSizeHint);
   layout->addLayout(m_form, 0);
 
   m_kind = new QComboBox;

@@ -4,11 +4,11 @@
 #include <string>
 
 class QComboBox;
-class QFormLayout;
 
 namespace plumbline::ui::designer {
 
 class FieldBinder;
+class FieldGrid;
 class HistogramWidget;
 class WorkloadDocument;
 
@@ -36,7 +36,7 @@ class DistEditor : public QWidget {
   FieldBinder* m_binder;
   std::string m_path;
   Unit m_unit;
-  QFormLayout* m_form = nullptr;
+  FieldGrid* m_form = nullptr;
   QComboBox* m_kind = nullptr;
   HistogramWidget* m_histogram = nullptr;
 };

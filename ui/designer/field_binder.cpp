@@ -1,11 +1,11 @@
 #include "ui/designer/field_binder.h"
 
 #include <QComboBox>
-#include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QVBoxLayout>
 
+#include "ui/designer/field_grid.h"
 #include "ui/designer/workload_document.h"
 
 namespace plumbline::ui::designer {
@@ -44,7 +44,7 @@ QString displayText(const OrderedJson* value) {
 FieldBinder::FieldBinder(WorkloadDocument* document, QObject* parent)
     : QObject(parent), m_document(document) {}
 
-QWidget* FieldBinder::addRow(QFormLayout* form, const QString& label, const std::string& path,
+QWidget* FieldBinder::addRow(FieldGrid* form, const QString& label, const std::string& path,
                              Kind kind, QWidget* editor, const QString& tip) {
   auto* row = new QWidget;
   row->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);  // room for the message
@@ -67,7 +67,7 @@ QWidget* FieldBinder::addRow(QFormLayout* form, const QString& label, const std:
   return row;
 }
 
-QLineEdit* FieldBinder::addText(QFormLayout* form, const QString& label, const std::string& path,
+QLineEdit* FieldBinder::addText(FieldGrid* form, const QString& label, const std::string& path,
                                 const QString& tip) {
   auto* edit = new QLineEdit;
   addRow(form, label, path, Kind::Text, edit, tip);
@@ -76,7 +76,7 @@ QLineEdit* FieldBinder::addText(QFormLayout* form, const QString& label, const s
   return edit;
 }
 
-QLineEdit* FieldBinder::addNumber(QFormLayout* form, const QString& label, const std::string& path,
+QLineEdit* FieldBinder::addNumber(FieldGrid* form, const QString& label, const std::string& path,
                                   const QString& tip) {
   auto* edit = new QLineEdit;
   edit->setMaximumWidth(160);
@@ -86,8 +86,8 @@ QLineEdit* FieldBinder::addNumber(QFormLayout* form, const QString& label, const
   return edit;
 }
 
-QLineEdit* FieldBinder::addRawJson(QFormLayout* form, const QString& label,
-                                   const std::string& path, const QString& tip) {
+QLineEdit* FieldBinder::addRawJson(FieldGrid* form, const QString& label, const std::string& path,
+                                   const QString& tip) {
   auto* edit = new QLineEdit;
   edit->setPlaceholderText(QStringLiteral("JSON object"));
   addRow(form, label, path, Kind::RawJson, edit, tip);
@@ -96,7 +96,7 @@ QLineEdit* FieldBinder::addRawJson(QFormLayout* form, const QString& label,
   return edit;
 }
 
-QComboBox* FieldBinder::addBool(QFormLayout* form, const QString& label, const std::string& path,
+QComboBox* FieldBinder::addBool(FieldGrid* form, const QString& label, const std::string& path,
                                 const QString& tip) {
   auto* combo = new QComboBox;
   combo->setEditable(true);  // shows a non-boolean value as it is, so nothing is lost
@@ -108,7 +108,7 @@ QComboBox* FieldBinder::addBool(QFormLayout* form, const QString& label, const s
   return combo;
 }
 
-QComboBox* FieldBinder::addChoice(QFormLayout* form, const QString& label, const std::string& path,
+QComboBox* FieldBinder::addChoice(FieldGrid* form, const QString& label, const std::string& path,
                                   const QStringList& options, const QString& tip) {
   auto* combo = new QComboBox;
   combo->setEditable(true);  // a value the form does not list yet (a newer format) stays editable
@@ -120,8 +120,8 @@ QComboBox* FieldBinder::addChoice(QFormLayout* form, const QString& label, const
   return combo;
 }
 
-QWidget* FieldBinder::addDisplayOnly(QFormLayout* form, const QString& label,
-                                     const std::string& path, QWidget* editor, const QString& tip) {
+QWidget* FieldBinder::addDisplayOnly(FieldGrid* form, const QString& label, const std::string& path,
+                                     QWidget* editor, const QString& tip) {
   return addRow(form, label, path, Kind::Choice, editor, tip);
 }
 

@@ -9,13 +9,13 @@
 #include "ui/designer/json_path.h"
 
 class QComboBox;
-class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QWidget;
 
 namespace plumbline::ui::designer {
 
+class FieldGrid;
 class WorkloadDocument;
 
 /// Binds form widgets to JSON paths of the document, both ways, and keeps the path → widget
@@ -29,18 +29,18 @@ class FieldBinder : public QObject {
   FieldBinder(WorkloadDocument* document, QObject* parent = nullptr);
 
   /// Creates an editor for `path`, adds it as a row of `form` (with its message line) and binds it.
-  QLineEdit* addText(QFormLayout* form, const QString& label, const std::string& path,
+  QLineEdit* addText(FieldGrid* form, const QString& label, const std::string& path,
                      const QString& tip = {});
-  QLineEdit* addNumber(QFormLayout* form, const QString& label, const std::string& path,
+  QLineEdit* addNumber(FieldGrid* form, const QString& label, const std::string& path,
                        const QString& tip = {});
-  QComboBox* addBool(QFormLayout* form, const QString& label, const std::string& path,
+  QComboBox* addBool(FieldGrid* form, const QString& label, const std::string& path,
                      const QString& tip = {});
-  QComboBox* addChoice(QFormLayout* form, const QString& label, const std::string& path,
+  QComboBox* addChoice(FieldGrid* form, const QString& label, const std::string& path,
                        const QStringList& options, const QString& tip = {});
-  QLineEdit* addRawJson(QFormLayout* form, const QString& label, const std::string& path,
+  QLineEdit* addRawJson(FieldGrid* form, const QString& label, const std::string& path,
                         const QString& tip = {});
   /// A row whose editor shows the value at `path` but commits through its owner's own handler.
-  QWidget* addDisplayOnly(QFormLayout* form, const QString& label, const std::string& path,
+  QWidget* addDisplayOnly(FieldGrid* form, const QString& label, const std::string& path,
                           QWidget* editor, const QString& tip = {});
   /// A composite editor (stage table, distribution) that shows messages for `path` and below.
   /// Returns the message label created under it; `row` is what hides when the area hides.
@@ -74,7 +74,7 @@ class FieldBinder : public QObject {
     QWidget* row;
     QLabel* message;
   };
-  QWidget* addRow(QFormLayout* form, const QString& label, const std::string& path, Kind kind,
+  QWidget* addRow(FieldGrid* form, const QString& label, const std::string& path, Kind kind,
                   QWidget* editor, const QString& tip);
   void commit(const Binding& binding);
   void load(const Binding& binding);

@@ -1,0 +1,122 @@
+// The designer on screen: rows that come and go as workloads are opened in turn.
+#include <QFormLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "tests/ui/designer_catalog.h"
+#include "ui/designer/designer_form.h"
+#include "ui/designer/designer_view.h"
+#include "ui/designer/field_binder.h"
+#include "ui/designer/field_grid.h"
+
+using namespace plumbline::ui;
+using namespace plumbline::ui::designer;
+using namespace plumbline::ui::designer::testing;
+
+namespace {
+
+/// Lets the studio lay out and paint what the last step changed, as between two clicks.
+void settle() {
+  for (int i = 0; i < 3; ++i) QTest::qWait(10);
+}
+
+constexpr int kFormPage = 0;
+constexpr int kJsonPage = 1;
+
+/// Shows the Form or JSON page of the designer, as a click on its tab does.
+void showPage(DesignerView& view, int page) {
+  view.findChild<QTabWidget*>()->setCurrentIndex(page);
+  settle();
+}
+
+/// Opens a catalog workload, as a double-click in the catalog does.
+bool open(DesignerView& view, const char* name) {
+  const bool opened = view.openWorkload(catalogFile(name));
+  settle();
+  return opened;
+}
+
+}  // namespace
+
+class DesignerPagesTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void init() { QVERIFY(m_userDir.isValid()); }
+
+  // QA 23b D1: this sequence crashed the studio. Every open hides and shows rows of the forms
+  // and of the distribution editors; on Qt 6.4 a QFormLayout row hidden with setRowVisible
+  // kept the layout index of an earlier pass, and the form's height-for-width pass wrote
+  // through it past the end of its buffer (valgrind: "Invalid write ... after a block" in
+  // QFormLayout::heightForWidth under FieldBinder::show). The heap damage crashed the studio
+  // later, so the crash itself came and went; the forms' rows are now a FieldGrid's.
+  void openingWorkloadsInTurnHidesAndShowsRowsSafely() {
+    const QString broken = m_userDir.filePath(QStringLiteral("broken.json"));
+    QByteArray text = fileText(catalogFile("quickstart.json"));
+    text.truncate(text.size() / 2);
+    QFile file(broken);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text);
+    file.close();
+
+    DesignerView view(contextWith(m_userDir.path()));
+    view.resize(1400, 860);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    auto* scroll = view.findChild<QScrollArea*>();
+    QVERIFY(scroll);
+
+    QVERIFY(view.openWorkload(broken));
+    settle();
+    QCOMPARE(view.findChild<QTabWidget*>()->currentIndex(), kJsonPage);  // as for QA
+    QVERIFY(open(view, "azure_code_replay.json"));
+    showPage(view, kFormPage);
+    scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum() / 2);
+    settle();
+    showPage(view, kJsonPage);
+    QVERIFY(open(view, "long_context_rag.json"));
+    showPage(view, kFormPage);
+    QVERIFY(open(view, "agentic_codegen.json"));
+    // The shortest sequence that overflowed: a trace replay, then agentic, the form showing.
+    QVERIFY(open(view, "azure_code_replay.json"));
+    QVERIFY(open(view, "agentic_codegen.json"));
+    QVERIFY2(view.validationText().isEmpty(), qPrintable(view.validationText()));
+
+    // No form of the designer hides a row with QFormLayout::setRowVisible.
+    for (const QFormLayout* form : view.findChildren<QFormLayout*>())
+      for (int row = 0; row < form->rowCount(); ++row) QVERIFY(form->isRowVisible(row));
+
+    // The rows agentic uses are shown with their labels; the others are hidden with theirs.
+    FieldBinder* binder = view.form()->binder();
+    const std::pair<const char*, bool> rows[] = {{"session.steps", true},
+                                                 {"session.tool_latency_s", true},
+                                                 {"session.turns", false},
+                                                 {"session.chunks", false},
+                                                 {"load.stages", true},
+                                                 {"load.trace.file", false},
+                                                 {"requests.input_tokens.median", true},
+                                                 {"requests.input_tokens.mean", false},
+                                                 {"requests.output_tokens.mean", true},
+                                                 {"requests.output_tokens.median", false}};
+    for (const auto& [path, shown] : rows) {
+      QWidget* row = binder->rowAt(path);
+      QVERIFY2(row, path);
+      QVERIFY2(row->isVisible() == shown, path);
+      const QLabel* label = nullptr;
+      for (const FieldGrid* grid : view.findChildren<FieldGrid*>())
+        if (!label) label = grid->labelFor(row);
+      QVERIFY2(label, path);
+      QVERIFY2(label->isVisible() == shown, path);
+    }
+  }
+
+ private:
+  QTemporaryDir m_userDir;
+};
+
+QTEST_MAIN(DesignerPagesTest)
+#include "designer_pages_test.moc"
