@@ -1,4 +1,5 @@
-// The designer on screen: rows that come and go as workloads are opened in turn.
+// The designer on screen: rows that come and go as workloads are opened in turn, and the
+// length histograms of a page that was not showing when a workload was opened.
 #include <QFormLayout>
 #include <QLabel>
 #include <QScrollArea>
@@ -7,17 +8,40 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "core/workload/length_dist_parser.h"
+#include "core/workload/length_histogram.h"
+
 #include "tests/ui/designer_catalog.h"
 #include "ui/designer/designer_form.h"
 #include "ui/designer/designer_view.h"
+#include "ui/designer/dist_editor.h"
 #include "ui/designer/field_binder.h"
 #include "ui/designer/field_grid.h"
+#include "ui/designer/histogram_widget.h"
+#include "ui/designer/workload_document.h"
 
 using namespace plumbline::ui;
 using namespace plumbline::ui::designer;
 using namespace plumbline::ui::designer::testing;
 
 namespace {
+
+DistEditor* distEditor(const DesignerView& view, const std::string& path) {
+  for (DistEditor* editor : view.form()->distEditors())
+    if (editor->path() == path) return editor;
+  return nullptr;
+}
+
+/// The caption a histogram of the document's distribution at `path` has: core's draws.
+QString expectedSummary(const DesignerView& view, const std::string& path) {
+  const OrderedJson* value = JsonPath(path).find(view.document()->json());
+  if (!value) return QStringLiteral("(no %1)").arg(QString::fromStdString(path));
+  const auto dist =
+      plumbline::workload::parseLengthDist(nlohmann::json::parse(value->dump()), path);
+  HistogramWidget reference;
+  reference.setHistogram(plumbline::workload::lengthHistogram(dist, 1), QStringLiteral("tokens"));
+  return reference.summary();
+}
 
 /// Lets the studio lay out and paint what the last step changed, as between two clicks.
 void settle() {
@@ -111,6 +135,45 @@ class DesignerPagesTest : public QObject {
         if (!label) label = grid->labelFor(row);
       QVERIFY2(label, path);
       QVERIFY2(label->isVisible() == shown, path);
+    }
+  }
+
+  // QA 23b D3: a workload opened while the Form page was not showing kept the histograms of
+  // the one before (the new workload's defaults, p50 518, beside fields saying median 6000).
+  void histogramsOfAPageNotShowingAreDrawnWhenItIsShown() {
+    DesignerView view(contextWith(m_userDir.path()));
+    view.resize(1400, 860);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    showPage(view, kJsonPage);
+    QVERIFY(open(view, "long_context_rag.json"));
+    showPage(view, kFormPage);
+    for (const std::string path : {"requests.input_tokens", "requests.output_tokens"}) {
+      DistEditor* editor = distEditor(view, path);
+      QVERIFY(editor);
+      QCOMPARE(editor->histogram()->summary(), expectedSummary(view, path));
+    }
+  }
+
+  // The same when another tab of the studio is showing instead of the Designer.
+  void histogramsAreDrawnWhenTheDesignerTabIsShownAgain() {
+    QTabWidget studio;
+    auto* view = new DesignerView(contextWith(m_userDir.path()));
+    studio.addTab(view, QStringLiteral("Designer"));
+    studio.addTab(new QWidget, QStringLiteral("Live run"));
+    studio.resize(1400, 900);
+    studio.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&studio));
+    studio.setCurrentIndex(1);
+    settle();
+    QVERIFY(open(*view, "agentic_codegen.json"));
+    studio.setCurrentIndex(0);
+    settle();
+    for (const std::string path :
+         {"requests.input_tokens", "requests.output_tokens", "session.tool_result_tokens"}) {
+      DistEditor* editor = distEditor(*view, path);
+      QVERIFY(editor);
+      QCOMPARE(editor->histogram()->summary(), expectedSummary(*view, path));
     }
   }
 

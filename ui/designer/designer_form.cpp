@@ -287,9 +287,7 @@ void DesignerForm::refreshFields(const void* origin) {
 }
 
 void DesignerForm::refreshPreviews(const std::optional<workload::WorkloadSpec>& spec) {
-  for (DistEditor* editor : m_dists) {
-    if (editor->parentWidget()->isVisibleTo(window())) editor->refreshPreview();
-  }
+  for (DistEditor* editor : m_dists) editor->refreshPreview();
   const LoadPreview load = previewLoad(m_document->json(), spec);
   if (load.error.isEmpty())
     m_rateChart->setCurves(load.planned, load.arrivals, load.binS, load.durationS, load.caption);

@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLineEdit>
+#include <QShowEvent>
 
 #include <cmath>
 
@@ -125,6 +126,20 @@ void DistEditor::refreshPreview() {
                            ? QString::fromStdString((*value)["dist"].get<std::string>())
                            : QString();
   showRowsOfKind(kind);
+  // 20k draws per histogram: one on no page the person can see waits until it is shown.
+  m_histogramStale = !isVisibleTo(window());
+  if (!m_histogramStale) redrawHistogram();
+}
+
+void DistEditor::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (!m_histogramStale) return;
+  m_histogramStale = false;
+  redrawHistogram();
+}
+
+void DistEditor::redrawHistogram() {
+  const OrderedJson* value = JsonPath(m_path).find(m_document->json());
   if (!value) {
     m_histogram->clear(QStringLiteral("not set"));
     return;

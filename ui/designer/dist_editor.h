@@ -23,12 +23,17 @@ class DistEditor : public QWidget {
   DistEditor(WorkloadDocument* document, FieldBinder* binder, std::string path, Unit unit,
              QWidget* parent = nullptr);
 
-  /// Shows the rows of the current kind and redraws the histogram.
+  /// Shows the rows of the current kind and redraws the histogram; while the editor is not on
+  /// screen (another page or tab is) the histogram is redrawn when it is shown again.
   void refreshPreview();
   HistogramWidget* histogram() const { return m_histogram; }
   const std::string& path() const { return m_path; }
 
+ protected:
+  void showEvent(QShowEvent* event) override;
+
  private:
+  void redrawHistogram();
   void kindChosen(const QString& kind);
   void showRowsOfKind(const QString& kind);
 
@@ -39,6 +44,7 @@ class DistEditor : public QWidget {
   FieldGrid* m_form = nullptr;
   QComboBox* m_kind = nullptr;
   HistogramWidget* m_histogram = nullptr;
+  bool m_histogramStale = false;
 };
 
 }  // namespace plumbline::ui::designer
