@@ -128,6 +128,20 @@ class RunChartsTest : public QObject {
              (QList<QPointF>{{1, 50}, {2, 0}, {3, 0}}));
   }
 
+  // QA 23b: send lag p99 spikes over 1 ms beside a green banner, nothing on the chart saying
+  // where the verdict's line was. It is drawn: the workload's, or the 1 ms default.
+  void theSendLagChartDrawsTheVerdictsTolerance() {
+    RunCharts charts;
+    const QString sendLag = QStringLiteral("send_lag"), tolerance = QStringLiteral("p99 tolerance");
+    charts.setWindows({window(0, 10, 10, 80), window(1, 10, 10, 80)}, 2.0,
+                      nlohmann::json{{"verdict", {{"send_lag_tolerance_ms", 50.0}}}});
+    QCOMPARE(charts.drawnPoints(sendLag, tolerance), (QList<QPointF>{{0, 50}, {1, 50}, {2, 50}}));
+    charts.setWindows({window(0, 10, 10, 80)}, 1.0, nlohmann::json::object());
+    QCOMPARE(charts.drawnPoints(sendLag, tolerance), (QList<QPointF>{{0, 1}, {1, 1}}));
+    charts.setWindows({window(0, 10, 10, 80)});  // no workload known: no line
+    QVERIFY(!charts.seriesNames(sendLag).contains(tolerance));
+  }
+
   void theWorkersWaitForACpuIsDrawnAsAShareOfTheTime() {
     RunCharts charts;
     WindowRow a = window(0, 10, 10, 80), b = window(1, 10, 10, 80), c = window(2, 10, 10, 80);

@@ -26,6 +26,9 @@ double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
 const QString kWaitedForCpu = QStringLiteral("waited for a CPU");
 /// Send lag's third series: the latest a session reached its worker after it was due.
 const QString kHandedLate = QStringLiteral("handed out late");
+/// And the p99 the verdict allows (QA 23b: spikes over 1 ms beside a green banner, with nothing
+/// on the chart to say where the line was or that windows of few sends are pooled).
+const QString kTolerance = QStringLiteral("p99 tolerance");
 
 void plotOrBreak(MetricChart* c, const QString& series, double x, const std::optional<double>& y) {
   if (y)
@@ -148,6 +151,7 @@ void RunCharts::clear() {
   m_prevErrors.clear();
   m_windowErrorClasses.clear();
   m_handedLateShown = false;
+  m_toleranceMs.reset();
   m_cdf->clear();
   showCdf(false);
 }
@@ -168,13 +172,16 @@ void RunCharts::showCdf(bool shown) {
 
 void RunCharts::loadRun(const store::RunReader& reader, int64_t runId) {
   const auto run = reader.getRun(runId);
-  setWindows(reader.windows(runId), run ? run->durationS : std::nullopt);
+  setWindows(reader.windows(runId), run ? run->durationS : std::nullopt,
+             run ? nlohmann::json::parse(run->specJson, nullptr, false) : nlohmann::json());
   showCdf(m_cdf->loadRun(reader, runId) > 0);
 }
 
-void RunCharts::setWindows(const std::vector<store::WindowRow>& windows, std::optional<double> runEndS) {
+void RunCharts::setWindows(const std::vector<store::WindowRow>& windows,
+                           std::optional<double> runEndS, const nlohmann::json& spec) {
   clear();
   m_runEndS = runEndS;
+  if (spec.is_object()) setSendLagTolerance(spec);
   // Every class the run had is drawn in every window, 0 where it had none: a line joined
   // straight across a window without errors would show errors there.
   for (const store::WindowRow& w : windows) {
@@ -223,6 +230,7 @@ void RunCharts::appendWindow(const store::WindowRow& w) {
   plotPercentiles(chart(kItl), end, w.itlP50Ms, w.itlP99Ms);
   plotPercentiles(chart(kE2e), end, w.e2eP50Ms, w.e2eP99Ms);
   plotPercentiles(chart(kSendLag), end, w.sendLagP50Ms, w.sendLagP99Ms);
+  if (m_toleranceMs) chart(kSendLag)->append(kTolerance, end, *m_toleranceMs);
   if (w.handedLateMaxMs) appendHandedLate(start, end, *w.handedLateMaxMs);
   // Completions go on past the end, through the whole window: these rates use its full length.
   chart(kTokens)->append(QStringLiteral("output tokens/s"), end, static_cast<double>(w.outputTokens) / len);
@@ -267,6 +275,7 @@ void RunCharts::appendTick(const ::plumbline::live::LiveTick& t) {
   pct(chart(kE2e), t.e2e);
   pct(chart(kE2e), t.e2eFromPlanned, planned);
   pct(chart(kSendLag), t.sendLag);
+  if (m_toleranceMs) chart(kSendLag)->append(kTolerance, x, *m_toleranceMs);
   appendHandedLate(dtS > 0 ? x - dtS : -1, x, t.handedLateMaxMs);
   chart(kTokens)->append(QStringLiteral("output tokens/s"), x, t.outputTokensPerS);
   chart(kInFlight)->append(QStringLiteral("in flight"), x, static_cast<double>(t.inFlight));
@@ -326,6 +335,16 @@ void RunCharts::flush() {
   double xMax = 0;
   for (auto& [key, c] : m_charts) xMax = std::max(xMax, c->dataXMax());
   for (auto& [key, c] : m_charts) c->setSharedXMax(xMax);
+}
+
+void RunCharts::setSendLagTolerance(const nlohmann::json& spec) {
+  double ms = 1.0;  // the verdict's default
+  if (spec.is_object())
+    if (const auto v = spec.find("verdict"); v != spec.end() && v->is_object())
+      if (const auto t = v->find("send_lag_tolerance_ms"); t != v->end() && t->is_number())
+        ms = t->get<double>();
+  m_toleranceMs = ms;
+  chart(kSendLag)->append(kTolerance, 0, ms);
 }
 
 void RunCharts::setSendingEnd(double seconds) {

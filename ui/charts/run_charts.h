@@ -60,11 +60,17 @@ class RunCharts : public QWidget {
   /// runs.duration_s), the requested and achieved rates stop there; the windows after it (the
   /// drain: requests still finishing) are drawn on the other charts. The window the end falls
   /// in is drawn at the end, its rates over the part of it the run lasted.
+  /// With the run's workload (`spec`), the send lag chart draws its tolerance.
   void setWindows(const std::vector<store::WindowRow>& windows,
-                  std::optional<double> runEndS = std::nullopt);
+                  std::optional<double> runEndS = std::nullopt,
+                  const nlohmann::json& spec = nlohmann::json());
   /// Live: requested and achieved are drawn up to here only (the schedule's length, then the
   /// stop, then the run's recorded end), as a stored run's are; points past it are taken away.
   void setSendingEnd(double seconds);
+  /// The verdict's send-lag tolerance (the workload's verdict.send_lag_tolerance_ms, 1 ms by
+  /// default), drawn on the send lag chart: a p99 above it in one window can still be kept
+  /// up, the verdict pooling windows of few sends. Set after clear(), before the points.
+  void setSendLagTolerance(const nlohmann::json& spec);
   /// Live: a final window, and the provisional 250 ms ticks between windows.
   void appendWindow(const store::WindowRow& window);
   void appendTick(const ::plumbline::live::LiveTick& tick);
@@ -102,6 +108,7 @@ class RunCharts : public QWidget {
   std::map<std::string, uint64_t> m_prevErrors;
   std::set<std::string>
       m_windowErrorClasses;  ///< every class a window so far (or a stored run) had
+  std::optional<double> m_toleranceMs;  ///< drawn at every send lag point when known
   bool m_handedLateShown = false;  ///< a session was handed out late: the series is drawn
   int m_redraws = 0;
 };

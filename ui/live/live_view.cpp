@@ -284,6 +284,7 @@ void LiveView::onHello(const plumbline::live::LiveHello& h) {
   m_runNotices.clear();  // the run sends them all again
   m_lastTickS = 0;
   m_charts->clear();
+  m_charts->setSendLagTolerance(h.spec);
   m_charts->setSendingEnd(h.durationS);
   m_workloadLabel->setText(QString::fromStdString(h.workloadName));
   m_banner->showRunning(QStringLiteral("Running run %1 “%2” against %3: verdict when it ends")
