@@ -70,7 +70,9 @@ class SessionRunner {
   struct Node {
     State state = State::Waiting;
     bool root = false;          ///< planned with its session (the coordinator counts it)
-    Transfer* built = nullptr;  ///< its request, built ahead (a root), until it is sent
+    /// Its request built ahead, until it is sent: a root with its session, a request due after
+    /// a delay as soon as its parents ended.
+    Transfer* built = nullptr;
     uint32_t parentsLeft = 0;
     int64_t readyNs = 0;             ///< when the last parent ended + delay
     int64_t contextTokens = 0;       ///< conversation before the prefix, as sent (client count)
