@@ -110,13 +110,25 @@ class LiveViewReplayTest : public QObject {
 
   void theBannerPutsFailuresBesideTheVerdictAndSaysWhenARunWasStopped() {
     VerdictBanner banner;
+    const nlohmann::json someFailed = {{"verdict", "kept_up"},
+                                       {"verdict_reasons", nlohmann::json::array()},
+                                       {"sent", 14},
+                                       {"completed", 10},
+                                       {"errors", {{"connect", 4}}}};
+    banner.showEnd(QStringLiteral("complete"), someFailed);
+    QCOMPARE(banner.state(), VerdictBanner::State::KeptUp);
+    QCOMPARE(banner.text(), QStringLiteral("Kept up: the harness sent the load it was asked for · "
+                                           "4 of 14 sent failed (connect 4)"));
+    // QA 23b: green for a target that answered nothing. The verdict stays; the colour says it.
     const nlohmann::json allFailed = {{"verdict", "kept_up"},
                                       {"verdict_reasons", nlohmann::json::array()},
                                       {"sent", 14},
+                                      {"completed", 0},
                                       {"errors", {{"connect", 14}}}};
     banner.showEnd(QStringLiteral("complete"), allFailed);
-    QCOMPARE(banner.state(), VerdictBanner::State::KeptUp);
-    QCOMPARE(banner.text(), QStringLiteral("Kept up: the harness sent the load it was asked for · "
+    QCOMPARE(banner.state(), VerdictBanner::State::NothingCompleted);
+    QCOMPARE(banner.text(), QStringLiteral("Kept up, but not one request completed: the harness "
+                                           "sent the load, the target answered none of it · "
                                            "14 of 14 sent failed (connect 14)"));
     const nlohmann::json stopped = {{"verdict", "kept_up"},
                                     {"verdict_reasons", nlohmann::json::array()},

@@ -1,6 +1,7 @@
 // The studio by keyboard: keys reach the Designer's catalog before any click, and the buttons a
 // person presses most have keys that their tooltips name.
 #include <QApplication>
+#include <QLabel>
 #include <QListView>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -77,10 +78,17 @@ class StudioKeysTest : public QObject {
     QPushButton* start = buttonNamed(window.liveView(), QStringLiteral("Start"));
     QVERIFY(start);
     QVERIFY(!start->isEnabled());
-    // A valid one opens on Live run, ready to start.
+    // A valid one opens on Live run, ready to start, saying what the command line changes
+    // (QA 23b: --rate 8 --duration 5 was said nowhere until the run was going).
+    window.liveView()->setLoadOverride(8.0, 5.0);
     QVERIFY(window.openWorkload(QStringLiteral(PLUMBLINE_SOURCE_DIR "/workloads/quickstart.json")));
     QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(window.liveView()));
     QVERIFY(start->isEnabled());
+    bool said = false;
+    for (QLabel* l : window.liveView()->findChildren<QLabel*>())
+      said |= l->text() ==
+              QStringLiteral("quickstart.json (one stage of 8/s for 5 s, from the command line)");
+    QVERIFY(said);
   }
 
   // QA 23b: the window grew to 1446 px at start and whenever Compare showed a result, cutting

@@ -110,6 +110,10 @@ RunCharts::RunCharts(QWidget* parent) : QWidget(parent) {
       c->setLineColor(QString::fromLatin1(series), QColor(QString::fromLatin1(color)));
   }
   chart(kCpu)->setLineColor(kWaitedForCpu, QColor(QStringLiteral("#ff7f0e")));
+  chart(kSendLag)->setLineColor(kHandedLate, QColor(QStringLiteral("#ff7f0e")));
+  chart(kSendLag)->setLineColor(kTolerance,
+                                QColor(QStringLiteral("#7f7f7f")));  // a limit, not data
+  chart(kSendLag)->setLineStyle(kTolerance, Qt::DashLine);
   for (const char* key : {kTtft, kE2e}) {
     chart(key)->setLineStyle(QStringLiteral("p50 from planned"), Qt::DashLine);
     chart(key)->setLineStyle(QStringLiteral("p99 from planned"), Qt::DashLine);

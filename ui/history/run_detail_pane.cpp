@@ -158,13 +158,18 @@ void RunDetailPane::showRun(const QString& dbPath, qint64 runId) {
       banner += QStringLiteral(" · ") + qs(failed);
     if (QString reasons = reasonsText(*row); !reasons.isEmpty()) banner += QStringLiteral("\n") + reasons;
     m_banner->setText(banner);
-    m_banner->setStyleSheet(keptUp && !stopped
-                                ? QStringLiteral("QLabel{background:#d8f0dc;color:#14532d;"
-                                                 "padding:6px;font-weight:bold;}")
-                            : keptUp ? QStringLiteral("QLabel{background:#fdf1c7;color:#6b4a00;"
-                                                      "padding:6px;font-weight:bold;}")
-                                     : QStringLiteral("QLabel{background:#fde2cf;color:#7c2d12;"
-                                                      "padding:6px;font-weight:bold;}"));
+    const bool noneCompleted =
+        row->completed && *row->completed == 0 && row->sent && *row->sent > 0;
+    m_banner->setStyleSheet(
+        noneCompleted  // as the live banner: red, whatever the verdict
+            ? QStringLiteral("QLabel{background:#f8d7da;color:#721c24;"
+                             "padding:6px;font-weight:bold;}")
+            : keptUp && !stopped ? QStringLiteral("QLabel{background:#d8f0dc;color:#14532d;"
+                                                  "padding:6px;font-weight:bold;}")
+              : keptUp           ? QStringLiteral("QLabel{background:#fdf1c7;color:#6b4a00;"
+                                                            "padding:6px;font-weight:bold;}")
+                                 : QStringLiteral("QLabel{background:#fde2cf;color:#7c2d12;"
+                                                            "padding:6px;font-weight:bold;}"));
     m_meta->setText(
         QStringLiteral("#%1 · workload %2 · target %3 · model %4 · started %5 · %6 s · "
                        "status %7 · Plumbline %8")

@@ -98,7 +98,10 @@ LiveView::LiveView(const StudioContext& context, QWidget* parent)
   m_noticeList = new QListView(this);
   m_noticeList->setModel(m_notices);
   m_noticeList->setMaximumHeight(72);
-  m_noticeList->setUniformItemSizes(true);
+  // A notice is read whole (QA 23b: "...waited up to 16.8 ms in on" behind a scroll bar): at
+  // most 500 of them, so wrapping each costs nothing that matters.
+  m_noticeList->setWordWrap(true);
+  m_noticeList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   layout->addWidget(m_noticeList);
   connect(m_notices, &QAbstractItemModel::rowsInserted, m_noticeList, &QListView::scrollToBottom);
 
@@ -136,8 +139,17 @@ LiveView::~LiveView() {
 void LiveView::prepareRun(const QByteArray& workloadJson, const QString& sourcePath) {
   m_workloadJson = workloadJson;
   m_sourcePath = sourcePath;
-  m_workloadLabel->setText(sourcePath.isEmpty() ? QStringLiteral("unsaved workload")
-                                                : QFileInfo(sourcePath).fileName());
+  // What --rate/--duration change is said before Start (QA 23b: the Designer showed the
+  // workload's 60 s plan, and nothing said 8/s for 5 s until the run was going).
+  QStringList overrides;
+  if (m_rate) overrides << QStringLiteral("%1/s").arg(*m_rate, 0, 'g', 6);
+  if (m_durationS) overrides << QStringLiteral("for %1 s").arg(*m_durationS, 0, 'g', 6);
+  m_workloadLabel->setText((sourcePath.isEmpty() ? QStringLiteral("unsaved workload")
+                                                 : QFileInfo(sourcePath).fileName()) +
+                           (overrides.isEmpty() ? QString()
+                                                : QStringLiteral(" (one stage of ") +
+                                                      overrides.join(QLatin1Char(' ')) +
+                                                      QStringLiteral(", from the command line)")));
   m_workloadLabel->setToolTip(sourcePath);
   // The panel shows the target the workload names, and keeps what the person chose there
   // while the workload's own target stays the same (a run re-prepared from the Designer).

@@ -16,7 +16,11 @@ QString styleFor(VerdictBanner::State s) {
       bg = "#fdf1c7";
       fg = "#6b4a00";
       break;
-    case VerdictBanner::State::NoVerdict: bg = "#9b2226"; fg = "#ffffff"; break;
+    case VerdictBanner::State::NoVerdict:
+    case VerdictBanner::State::NothingCompleted:
+      bg = "#9b2226";
+      fg = "#ffffff";
+      break;
     case VerdictBanner::State::Running: bg = "#dfe7f2"; fg = "#1d3557"; break;
     case VerdictBanner::State::Idle: break;
   }
@@ -71,7 +75,19 @@ void VerdictBanner::showEnd(const QString& status, const nlohmann::json& summary
   const std::string failed = metrics::failedText(summary);
   const QString failures =
       failed.empty() ? QString() : QStringLiteral(" · ") + QString::fromStdString(failed);
-  if (verdict == "kept_up") {
+  const auto count = [&](const char* key) {
+    return summary.is_object() && summary.contains(key) && summary.at(key).is_number()
+               ? summary.at(key).get<double>()
+               : -1.0;
+  };
+  if (verdict == "kept_up" && count("sent") > 0 && count("completed") == 0) {
+    // QA 23b: green for 27 of 27 connect failures; the verdict is about the harness, but the
+    // colour is what a person reads first.
+    apply(State::NothingCompleted,
+          QStringLiteral("Kept up, but not one request completed: the harness sent the load, "
+                         "the target answered none of it") +
+              tail + failures + why);
+  } else if (verdict == "kept_up") {
     // A stopped run was judged on what was planned before the stop, not on what was asked.
     // QA 23b: green here, amber in History for the same stopped run.
     apply(complete ? State::KeptUp : State::Stopped,

@@ -14,7 +14,9 @@ class VerdictBanner : public QLabel {
   /// Stopped: the run was stopped (a signal, Stop) and kept up until then, or stopped before
   /// anything came due; amber as History shows it, neither the green of a whole run nor the red
   /// of a failure.
-  enum class State { Idle, Running, KeptUp, HarnessLimited, Stopped, NoVerdict };
+  /// NothingCompleted: the harness kept up and not one request it sent completed (a target not
+  /// listening): red, though the verdict is kept_up, as the run's first note says.
+  enum class State { Idle, Running, KeptUp, HarnessLimited, Stopped, NothingCompleted, NoVerdict };
 
   explicit VerdictBanner(QWidget* parent = nullptr);
 
