@@ -89,7 +89,7 @@ std::optional<Frame> FrameReader::next() {
 
 namespace {
 constexpr size_t kSessionWireSize = 8 + 8 + 4 + 4 + 4;
-constexpr size_t kRecordWireSize = 8 + 4 + 4 + 7 * 8 + 4 * 4 + 4 + 4 + 1 + 8;
+constexpr size_t kRecordWireSize = 8 + 4 + 4 + 7 * 8 + 4 * 4 + 4 + 4 + 1 + 8 + 8;
 }  // namespace
 
 void encodeSessionHead(PayloadWriter& w, const workload::SessionPlan& s) {
@@ -141,6 +141,7 @@ void encodeRecord(PayloadWriter& w, const metrics::RequestRecord& r) {
   w.i32(r.httpStatus);
   w.u8(static_cast<uint8_t>(r.error));
   w.i64(r.retryAfterMs);
+  w.i64(r.firstAnswerNs);
 }
 
 metrics::RequestRecord decodeRecord(PayloadReader& r) {
@@ -168,6 +169,7 @@ metrics::RequestRecord decodeRecord(PayloadReader& r) {
   rec.retryAfterMs = r.i64();
   if (rec.retryAfterMs < -1)
     throw ProtocolError("records frame: retry-after " + std::to_string(rec.retryAfterMs) + " ms");
+  rec.firstAnswerNs = r.i64();
   return rec;
 }
 

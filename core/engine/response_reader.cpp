@@ -91,6 +91,7 @@ void ResponseReader::onChunk(Transfer& t, const std::string& data, int64_t now) 
       t.itlGapsNs.push_back(static_cast<float>(now - r.lastTokenNs));
     }
     r.lastTokenNs = now;
+    if (r.firstAnswerNs < 0 && !info.content.empty()) r.firstAnswerNs = now;
   }
   if (info.promptTokens >= 0) r.inputTokensServer = info.promptTokens;
   if (info.completionTokens >= 0) r.outputTokensServer = info.completionTokens;

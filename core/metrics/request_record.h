@@ -17,6 +17,9 @@ struct RequestRecord {
   /// (the kernel's stamp, native client), or when they were read where there is no stamp.
   int64_t firstByteNs = -1;
   int64_t firstTokenNs = -1;
+  /// First streamed chunk carrying answer text (not a reasoning model's thinking, not a tool
+  /// call), stamped as firstTokenNs; equal to it for a model that does not think first.
+  int64_t firstAnswerNs = -1;
   int64_t lastTokenNs = -1;
   int64_t endNs = -1;
   /// Last byte of the request body written to the socket (issue 6, long prompts; native
@@ -37,6 +40,7 @@ struct RequestRecord {
 
   bool ok() const { return error == ErrorClass::None; }
   int64_t ttftNs() const { return firstTokenNs >= 0 && sendNs >= 0 ? firstTokenNs - sendNs : -1; }
+  int64_t ttfaNs() const { return firstAnswerNs >= 0 && sendNs >= 0 ? firstAnswerNs - sendNs : -1; }
   int64_t e2eNs() const { return endNs >= 0 && sendNs >= 0 ? endNs - sendNs : -1; }
   int64_t uploadNs() const { return uploadEndNs >= 0 && sendNs >= 0 ? uploadEndNs - sendNs : -1; }
   int64_t sendLagNs() const { return sendNs >= 0 ? sendNs - plannedNs : -1; }

@@ -107,7 +107,8 @@ void RunReader::forEachRequest(
   Statement s = m_db.prepare(
       "SELECT session_id, turn, worker_id, planned_ns, send_ns, first_byte_ns, first_token_ns, "
       "last_token_ns, end_ns, input_tokens_server, output_tokens_server, input_tokens_client, "
-      "output_tokens_client, chunks, http_status, error_class, upload_end_ns, retry_after_ms FROM "
+      "output_tokens_client, chunks, http_status, error_class, upload_end_ns, retry_after_ms, "
+      "first_answer_ns FROM "
       "requests "
       "WHERE run_id = ? "
       "ORDER BY rowid");
@@ -132,6 +133,7 @@ void RunReader::forEachRequest(
     r.error = static_cast<metrics::ErrorClass>(s.columnInt(15));
     r.uploadEndNs = s.isNull(16) ? -1 : s.columnInt(16);
     r.retryAfterMs = s.isNull(17) ? -1 : s.columnInt(17);
+    r.firstAnswerNs = s.isNull(18) ? -1 : s.columnInt(18);
     cb(r);
   }
 }

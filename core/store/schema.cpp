@@ -160,14 +160,21 @@ ALTER TABLE windows ADD COLUMN handed_late_max_ms REAL;
 ALTER TABLE windows ADD COLUMN sent_during INTEGER;
 )sql";
 
-constexpr std::array<Migration, 8> kMigrations = {{{1, kSchemaV1},
+// v9: when the first streamed token of the answer arrived (a reasoning model thinks first; its
+// first token, first_token_ns, is then a thinking token); NULL when none did and for rows before.
+constexpr const char* kSchemaV9 = R"sql(
+ALTER TABLE requests ADD COLUMN first_answer_ns INTEGER;
+)sql";
+
+constexpr std::array<Migration, 9> kMigrations = {{{1, kSchemaV1},
                                                    {2, kSchemaV2},
                                                    {3, kSchemaV3},
                                                    {4, kSchemaV4},
                                                    {5, kSchemaV5},
                                                    {6, kSchemaV6},
                                                    {7, kSchemaV7},
-                                                   {8, kSchemaV8}}};
+                                                   {8, kSchemaV8},
+                                                   {9, kSchemaV9}}};
 
 }  // namespace
 

@@ -24,6 +24,7 @@ plumbline::metrics::RequestRecord sampleRecord(uint64_t id) {
   r.sendNs = 120;
   r.firstByteNs = 500;
   r.firstTokenNs = 600;
+  r.firstAnswerNs = 700;  // thought for 100 ns before answering
   r.lastTokenNs = 900;
   r.endNs = 950;
   r.inputTokensServer = 17;
@@ -67,12 +68,15 @@ TEST(FrameCodec, RecordsRoundTrip) {
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[1].sessionId, 2u);
   EXPECT_EQ(out[0].firstTokenNs, 600);
+  EXPECT_EQ(out[0].firstAnswerNs, 700);
   EXPECT_EQ(out[0].error, plumbline::metrics::ErrorClass::StreamCut);
   EXPECT_EQ(out[0].inputTokensServer, 17);
   EXPECT_EQ(out[0].retryAfterMs, 0);
   EXPECT_EQ(out[1].retryAfterMs, 1500);
   in[1].retryAfterMs = -1;  // none
   EXPECT_EQ(decodeRecords(encodeRecords(in))[1].retryAfterMs, -1);
+  in[1].firstAnswerNs = -1;  // no answer token (non-streaming, or it never stopped thinking)
+  EXPECT_EQ(decodeRecords(encodeRecords(in))[1].firstAnswerNs, -1);
   in[1].retryAfterMs = -2;  // only a damaged wire carries this
   EXPECT_THROW(decodeRecords(encodeRecords(in)), ProtocolError);
 }
@@ -144,7 +148,7 @@ TEST(FrameCodec, TruncatedAndOverlongPayloadsAreRejected) {
   EXPECT_THROW(decodeSessions(huge), ProtocolError);
   EXPECT_THROW(decodeRecords(huge), ProtocolError);
   std::string rec = encodeRecords({sampleRecord(1)});
-  rec[rec.size() - 9] = 99;  // unknown error class (the byte before the retry-after)
+  rec[rec.size() - 17] = 99;  // unknown error class (the byte before retry-after, first answer)
   EXPECT_THROW(decodeRecords(rec), ProtocolError);
   const std::string stats = encodeStats(StatsReport{});
   for (size_t n = 0; n < stats.size(); ++n) EXPECT_THROW(decodeStats(stats.substr(0, n)), ProtocolError);

@@ -168,6 +168,44 @@ TEST(ResponseReaderOutcome, ReasoningAndToolCallTokensAreGeneratedTokensButNotTh
   EXPECT_EQ(body.t.thought, "2 and 2");
 }
 
+TEST(ResponseReaderOutcome, TheFirstAnswerTokenIsStampedApartFromTheFirstThinkingToken) {
+  Reading thinker(true);
+  thinker.events({R"({"choices":[{"delta":{"role":"assistant","content":""}}]})",
+                  R"({"choices":[{"delta":{"reasoning_content":"Let"}}]})",
+                  R"({"choices":[{"delta":{"reasoning_content":" me"}}]})",
+                  R"({"choices":[{"delta":{"content":null,"reasoning":" see"}}]})", token("Yes"),
+                  token("."), finish("stop"), kDone});
+  thinker.end(300);
+  ASSERT_TRUE(thinker.t.record.ok()) << thinker.reason();
+  EXPECT_EQ(thinker.t.record.firstTokenNs, 110 * kOneMs);   // "Let"
+  EXPECT_EQ(thinker.t.record.firstAnswerNs, 140 * kOneMs);  // "Yes", not the empty content
+  EXPECT_EQ(thinker.t.record.ttfaNs(), -1);                 // no send stamp in this reading
+
+  Reading answerer(true);
+  answerer.events({token("Yes"), token("."), finish("stop"), kDone});
+  answerer.end(300);
+  ASSERT_TRUE(answerer.t.record.ok()) << answerer.reason();
+  EXPECT_EQ(answerer.t.record.firstAnswerNs, 100 * kOneMs);
+  EXPECT_EQ(answerer.t.record.firstAnswerNs, answerer.t.record.firstTokenNs);
+
+  Reading stillThinking(true);  // ended by length while thinking: no answer token
+  stillThinking.events(
+      {R"({"choices":[{"delta":{"reasoning_content":"Hm"}}]})", finish("length"), kDone});
+  stillThinking.end(300);
+  ASSERT_TRUE(stillThinking.t.record.ok()) << stillThinking.reason();
+  EXPECT_EQ(stillThinking.t.record.firstTokenNs, 100 * kOneMs);
+  EXPECT_EQ(stillThinking.t.record.firstAnswerNs, -1);
+
+  Reading body(false);  // not streamed: neither token is timed
+  body.body(R"({"choices":[{"message":{"content":"4","reasoning_content":"2 and 2"},)"
+            R"("finish_reason":"stop"}]})",
+            50);
+  body.end(50);
+  ASSERT_TRUE(body.t.record.ok()) << body.reason();
+  EXPECT_EQ(body.t.record.firstTokenNs, -1);
+  EXPECT_EQ(body.t.record.firstAnswerNs, -1);
+}
+
 TEST(ResponseReaderOutcome, AStreamEndsAtItsDoneEvent) {
   Reading r(true);
   r.events({token("a"), token("b"), kDone});

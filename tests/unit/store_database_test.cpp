@@ -32,12 +32,21 @@ void writeOldDatabase(const std::string& path, size_t version, const std::string
   sqlite3_close(raw);
 }
 
+/// Run 1's requests, read after a writer opened (and so migrated) the database at `path`.
+std::vector<plumbline::metrics::RequestRecord> requestsAfterMigration(const std::string& path) {
+  { Database::open(path, Database::Mode::ReadWrite); }
+  std::vector<plumbline::metrics::RequestRecord> rows;
+  plumbline::store::RunReader(path).forEachRequest(
+      1, [&](const plumbline::metrics::RequestRecord& r) { rows.push_back(r); });
+  return rows;
+}
+
 TEST(StoreDatabase, WriterCreatesDirectoryAndLatestSchema) {
   TempDir dir;
   std::string path = dir.file("a/b/runs.db");
   Database db = Database::open(path, Database::Mode::ReadWrite);
-  EXPECT_EQ(db.userVersion(), 8);
-  EXPECT_EQ(Database::kSchemaVersion, 8);
+  EXPECT_EQ(db.userVersion(), 9);
+  EXPECT_EQ(Database::kSchemaVersion, 9);
   Statement mode = db.prepare("PRAGMA journal_mode");
   ASSERT_TRUE(mode.step());
   EXPECT_EQ(mode.columnText(0), "wal");
@@ -116,15 +125,27 @@ TEST(StoreDatabase, Version4DatabaseMigratesItsRequestsToNoRetryAfter) {
       "INSERT INTO runs (id, created_at, status) VALUES (1, 'x', 'complete');"
       "INSERT INTO requests VALUES (1, 7, 0, 0, 100, 120, -1, -1, -1, 5000, -1, -1, 16, 0, 0, "
       "429, 5, 130);"));
-  { Database::open(path, Database::Mode::ReadWrite); }  // a writer migrates
-  plumbline::store::RunReader reader(path);
-  std::vector<plumbline::metrics::RequestRecord> rows;
-  reader.forEachRequest(1, [&](const plumbline::metrics::RequestRecord& r) { rows.push_back(r); });
+  const auto rows = requestsAfterMigration(path);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].sessionId, 7u);
   EXPECT_EQ(rows[0].httpStatus, 429);
   EXPECT_EQ(rows[0].uploadEndNs, 130);
   EXPECT_EQ(rows[0].retryAfterMs, -1);  // not recorded before v5: none, not 0 s
+}
+
+TEST(StoreDatabase, Version8DatabaseMigratesItsRequestsToNoAnswerToken) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  // Schema v8 and one request row as version 8 left it (19 columns, no first_answer_ns).
+  ASSERT_NO_FATAL_FAILURE(writeOldDatabase(
+      path, 8,
+      "INSERT INTO runs (id, created_at, status) VALUES (1, 'x', 'complete');"
+      "INSERT INTO requests VALUES (1, 7, 0, 0, 100, 120, 300, 400, 900, 5000, 16, 8, 16, 8, 9, "
+      "200, 0, 130, NULL);"));
+  const auto rows = requestsAfterMigration(path);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].firstTokenNs, 400);
+  EXPECT_EQ(rows[0].firstAnswerNs, -1);  // not recorded before v9: unknown, not at t0
 }
 
 // QA: a non-streaming run's TTFT was drawn as a line at 0 ms: its windows held 0 for "no

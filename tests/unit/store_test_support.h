@@ -65,6 +65,9 @@ inline std::vector<metrics::RequestRecord> sampleRequests(size_t n, size_t offse
     r.firstByteNs = i % 11 == 0 ? -1 : r.sendNs + 500;
     r.firstTokenNs = r.firstByteNs < 0 ? -1 : r.firstByteNs + 10;
     r.lastTokenNs = r.firstTokenNs < 0 ? -1 : r.firstTokenNs + 9000;
+    // Some answer at once, some think first, some never answer.
+    r.firstAnswerNs =
+        r.firstTokenNs < 0 || i % 5 == 4 ? -1 : r.firstTokenNs + (i % 2 == 0 ? 0 : 3000);
     r.endNs = r.sendNs + 10'000;
     r.uploadEndNs = i % 7 == 0 ? -1 : r.sendNs + 40;
     r.inputTokensServer = i % 4 == 0 ? -1 : static_cast<int32_t>(i % 300);
@@ -98,6 +101,7 @@ inline void expectSameRequest(const metrics::RequestRecord& a, const metrics::Re
   EXPECT_EQ(a.httpStatus, b.httpStatus);
   EXPECT_EQ(a.error, b.error);
   EXPECT_EQ(a.retryAfterMs, b.retryAfterMs);
+  EXPECT_EQ(a.firstAnswerNs, b.firstAnswerNs);
 }
 
 /// A pid that certainly belonged to a process that is gone (forked, exited, reaped).
