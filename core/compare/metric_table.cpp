@@ -12,6 +12,9 @@ struct Definition {
   const char* summaryKey;
   const char* sub;
   bool lowerIsBetter;
+  /// Shown only when a compared run's model thought before answering (summary thought_first):
+  /// otherwise the answer's first token is the first token, and the row repeats TTFT's.
+  bool onlyWhenThought = false;
 };
 
 constexpr Definition kDefinitions[] = {
@@ -21,6 +24,8 @@ constexpr Definition kDefinitions[] = {
     {"ttft_p50_ms", "TTFT p50 (ms)", "ttft_ms", "p50", true},
     {"ttft_p90_ms", "TTFT p90 (ms)", "ttft_ms", "p90", true},
     {"ttft_p99_ms", "TTFT p99 (ms)", "ttft_ms", "p99", true},
+    {"ttfa_p50_ms", "TTFA p50 (ms)", "ttfa_ms", "p50", true, true},
+    {"ttfa_p99_ms", "TTFA p99 (ms)", "ttfa_ms", "p99", true, true},
     {"itl_p50_ms", "inter-token p50 (ms)", "itl_ms", "p50", true},
     {"itl_p99_ms", "inter-token p99 (ms)", "itl_ms", "p99", true},
     {"e2e_p50_ms", "end-to-end p50 (ms)", "e2e_ms", "p50", true},
@@ -78,7 +83,11 @@ int MetricRow::direction(size_t run) const {
 std::vector<MetricRow> metricTable(const std::vector<ComparedRun>& runs,
                                    const std::vector<Goodput>& goodput) {
   std::vector<MetricRow> rows;
+  bool anyThought = false;
+  for (const auto& r : runs)
+    anyThought = anyThought || r.summaryNumber("thought_first").value_or(0) > 0;
   for (const Definition& d : kDefinitions) {
+    if (d.onlyWhenThought && !anyThought) continue;
     MetricRow row{d.key, d.label, d.lowerIsBetter, {}};
     const std::string key = d.key;
     row.neutral = key == "requested_rps" || key == "input_tokens_per_s";

@@ -78,11 +78,15 @@ std::string formatRunReport(const metrics::RunSummary& s, const std::vector<std:
   line(out, "  %-20s %10s %10s %10s %10s", "latency (ms)", "p50", "p90", "p99", "max");
   latencyRow(out, "send lag", s.sendLagMs);
   latencyRow(out, "ttft", s.ttftMs);
+  // Only a model that thought first has an answer apart; otherwise TTFT is the answer's.
+  if (s.thoughtFirst > 0) latencyRow(out, "ttfa (answer)", s.answerMs);
   latencyRow(out, "inter-token", s.itlMs);
   latencyRow(out, "end-to-end", s.e2eMs);
   latencyRow(out, "ttft from planned", s.ttftFromPlannedMs);
   latencyRow(out, "e2e from planned", s.e2eFromPlannedMs);
   latencyRow(out, "upload", s.uploadMs);
+  if (s.thoughtFirst > 0)
+    out += "  " + metrics::thoughtFirstText(s.thoughtFirst, s.completed) + "\n";
   if (s.completed == 0) {
     out += "  tokens/s  -  (no request completed)\n";
   } else {

@@ -83,6 +83,10 @@ void RunAggregator::addLatencies(const RequestRecord& r, WindowStats* w) {
   if (r.plannedNs >= 0 && r.firstTokenNs >= 0) add(Metric::TtftFromPlanned, r.ttftFromPlannedNs());
   if (r.plannedNs >= 0 && r.endNs >= 0) add(Metric::E2eFromPlanned, r.e2eFromPlannedNs());
   if (r.uploadEndNs >= 0 && r.sendNs >= 0) add(Metric::Upload, r.uploadNs());
+  if (r.firstAnswerNs >= 0 && r.sendNs >= 0) add(Metric::Answer, r.ttfaNs());
+  // A first token that was not the answer's: the model thought (or called a tool) first.
+  if (r.firstTokenNs >= 0 && (r.firstAnswerNs < 0 || r.firstAnswerNs > r.firstTokenNs))
+    ++m_thoughtFirst;
 }
 
 void RunAggregator::addRecord(const RequestRecord& r) {
@@ -246,6 +250,8 @@ RunSummary RunAggregator::summarize(double durationS, double requestedRps,
   s.ttftFromPlannedMs = Percentiles::fromHistogram(total(Metric::TtftFromPlanned));
   s.e2eFromPlannedMs = Percentiles::fromHistogram(total(Metric::E2eFromPlanned));
   s.uploadMs = Percentiles::fromHistogram(total(Metric::Upload));
+  s.answerMs = Percentiles::fromHistogram(total(Metric::Answer));
+  s.thoughtFirst = m_thoughtFirst;
   return s;
 }
 

@@ -80,6 +80,13 @@ std::string retryAfterWaitText(int64_t minMs, int64_t maxMs) {
   return (minMs == maxMs ? seconds(maxMs) : seconds(minMs) + "\u2013" + seconds(maxMs)) + " s";
 }
 
+std::string thoughtFirstText(uint64_t thoughtFirst, uint64_t completed) {
+  return "reasoning: " + std::to_string(thoughtFirst) + " of " + std::to_string(completed) +
+         (completed == 1 ? " stream" : " streams") +
+         " thought before answering; ttft counts the first thinking token, ttfa the first answer "
+         "token";
+}
+
 std::string failedText(const nlohmann::json& summary) {
   if (!summary.is_object()) return "";
   const auto errors = summary.find("errors");
@@ -121,6 +128,8 @@ nlohmann::json RunSummary::toJson() const {
   j["achieved_rps"] = achievedRps;
   j["send_lag_ms"] = sendLagMs.toJson();
   j["ttft_ms"] = ttftMs.toJson();
+  j["ttfa_ms"] = answerMs.toJson();
+  j["thought_first"] = thoughtFirst;
   j["itl_ms"] = itlMs.toJson();
   j["e2e_ms"] = e2eMs.toJson();
   j["ttft_from_planned_ms"] = ttftFromPlannedMs.toJson();
@@ -181,6 +190,9 @@ RunSummary RunSummary::fromJson(const nlohmann::json& j) {
   s.achievedRps = get<double>(j, "achieved_rps");
   s.sendLagMs = getPercentiles(j, "send_lag_ms");
   s.ttftMs = getPercentiles(j, "ttft_ms");
+  // Absent before the answer's first token was timed apart: none known, nobody seen thinking.
+  s.answerMs = j.contains("ttfa_ms") ? getPercentiles(j, "ttfa_ms") : Percentiles{0, 0, 0, 0, 0};
+  if (j.contains("thought_first")) s.thoughtFirst = get<uint64_t>(j, "thought_first");
   s.itlMs = getPercentiles(j, "itl_ms");
   s.e2eMs = getPercentiles(j, "e2e_ms");
   s.ttftFromPlannedMs = getPercentiles(j, "ttft_from_planned_ms");

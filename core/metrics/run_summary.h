@@ -49,6 +49,11 @@ struct RunSummary {
   double achievedRps = 0;
   Percentiles sendLagMs, ttftMs, itlMs, e2eMs, ttftFromPlannedMs, e2eFromPlannedMs;
   Percentiles uploadMs;  ///< request body, first byte to last byte written (apart from TTFT)
+  /// Time to the first answer token (streams; after a reasoning model's thinking), "ttfa_ms".
+  Percentiles answerMs;
+  /// Completed requests whose first token was not answer text (thinking or a tool call came
+  /// first): when any did, ttft and ttfa differ and both are shown.
+  uint64_t thoughtFirst = 0;
   /// The token rates' time base: from t0 to the end of the last reply (at least durationS).
   /// Tokens keep coming after the sending period while requests finish: an overloaded run's
   /// did for a minute after a 2 s schedule, and per second of the schedule read 30× too high.
@@ -98,16 +103,20 @@ struct RunSummary {
 /// report, `runs show` and the studio's History say it the same way.
 std::string retryAfterWaitText(int64_t minMs, int64_t maxMs);
 
+/// "reasoning: 812 of 1000 streams thought before answering; ttft counts the first thinking
+/// token, ttfa the first answer token": why a report shows ttfa apart (only when thoughtFirst > 0).
+std::string thoughtFirstText(uint64_t thoughtFirst, uint64_t completed);
+
 /// "14 of 14 sent failed (connect 14)", "3 of 100 sent failed (http_5xx 2, timeout 1)" from a
 /// summary's "sent" and "errors"; empty when none failed or the summary does not say.
 std::string failedText(const nlohmann::json& summary);
 
 // clang-format off
 /// The keys of RunSummary::toJson(), in order (the --summary-json contract).
-inline constexpr std::array<const char*, 29> kSummaryJsonKeys = {
+inline constexpr std::array<const char*, 31> kSummaryJsonKeys = {
     "run_id", "verdict", "verdict_reasons", "planned", "sent", "completed", "not_sent",
     "errors", "failure_samples", "retry_after", "duration_s", "requested_rps", "asked_load", "achieved_rps", "send_lag_ms",
-    "ttft_ms", "itl_ms", "e2e_ms", "ttft_from_planned_ms", "e2e_from_planned_ms", "upload_ms",
+    "ttft_ms", "ttfa_ms", "thought_first", "itl_ms", "e2e_ms", "ttft_from_planned_ms", "e2e_from_planned_ms", "upload_ms",
     "tokens_span_s", "input_tokens_per_s", "output_tokens_per_s", "token_count_source", "token_counts",
     "prompt_tokens_basis", "complete", "notes"};
 // clang-format on

@@ -7,10 +7,21 @@
 
 namespace plumbline::metrics {
 
-/// The latency views kept for every window and for the whole run.
-enum class Metric : uint8_t { Ttft, Itl, E2e, SendLag, TtftFromPlanned, E2eFromPlanned, Upload, Count };
-inline constexpr std::array<const char*, 7> kMetricNames = {
-    "ttft", "itl", "e2e", "send_lag", "ttft_from_planned", "e2e_from_planned", "upload"};
+/// The latency views kept for every window and for the whole run. Answer ("ttfa"): from the
+/// send to the first token of the answer, after a reasoning model's thinking (streams only).
+enum class Metric : uint8_t {
+  Ttft,
+  Itl,
+  E2e,
+  SendLag,
+  TtftFromPlanned,
+  E2eFromPlanned,
+  Upload,
+  Answer,
+  Count
+};
+inline constexpr std::array<const char*, static_cast<size_t>(Metric::Count)> kMetricNames = {
+    "ttft", "itl", "e2e", "send_lag", "ttft_from_planned", "e2e_from_planned", "upload", "ttfa"};
 
 /// What the harness itself did during a window: the evidence behind the verdict.
 struct HarnessState {

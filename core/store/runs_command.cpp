@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 #include <ostream>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -116,14 +117,17 @@ void printSummary(const Json& s, std::ostream& out) {
       // The rows and names of the run's own report (QA: `runs show` left out upload).
       {"send lag", "send_lag_ms"},
       {"ttft", "ttft_ms"},
+      {"ttfa (answer)", "ttfa_ms"},
       {"inter-token", "itl_ms"},
       {"end-to-end", "e2e_ms"},
       {"ttft from planned", "ttft_from_planned_ms"},
       {"e2e from planned", "e2e_from_planned_ms"},
       {"upload", "upload_ms"}};
+  const double thoughtFirst = num(s, "thought_first");  // 0 when absent (stored before)
   for (const auto& [label, key] : rows) {
     auto p = s.find(key);
     if (p == s.end() || !p->is_object()) continue;
+    if (std::string_view(key) == "ttfa_ms" && thoughtFirst <= 0) continue;  // ttft is the answer's
     if (metrics::Percentiles::emptyJson(*p)) {  // no request got this far
       out << padRight(label, 20) << padRight("-", 11) << padRight("-", 11) << padRight("-", 11)
           << "-  (no samples)\n";
@@ -134,6 +138,10 @@ void printSummary(const Json& s, std::ostream& out) {
         << padRight(metrics::latencyMsText(num(*p, "p99")), 11)
         << metrics::latencyMsText(num(*p, "max")) << '\n';
   }
+  if (thoughtFirst > 0)
+    out << metrics::thoughtFirstText(static_cast<uint64_t>(thoughtFirst),
+                                     static_cast<uint64_t>(num(s, "completed")))
+        << '\n';
   std::string source = s.value("token_count_source", std::string("unknown"));
   const auto outRate = s.find("output_tokens_per_s");
   out << "tokens/s: input " << fmt("%.1f", num(s, "input_tokens_per_s")) << "  output "

@@ -70,6 +70,26 @@ TEST(CompareMetrics, AchievedIsJudgedOnItsShareOfWhatWasAskedAndNoiseIsNotColour
   EXPECT_EQ(ttft.direction(1), -1);
 }
 
+TEST(CompareMetrics, TimeToFirstAnswerRowsOnlyWhenARunThoughtFirst) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  FixtureRun plain, thinker;
+  thinker.thinkMs = 40;
+  int64_t a = fixtures::writeFixtureRun(path, plain);
+  int64_t b = fixtures::writeFixtureRun(path, thinker);
+  int64_t c = fixtures::writeFixtureRun(path, plain);
+  Comparison alone = buildComparison(store::RunReader(path), {a, c}, Slo{});
+  for (const auto& r : alone.metrics) EXPECT_NE(r.key.rfind("ttfa", 0), 0u) << r.key;  // = TTFT
+  Comparison both = buildComparison(store::RunReader(path), {a, b}, Slo{});
+  const MetricRow& ttfa = row(both, "ttfa_p50_ms");
+  EXPECT_EQ(ttfa.label, "TTFA p50 (ms)");
+  ASSERT_TRUE(ttfa.values[0] && ttfa.values[1]);
+  EXPECT_NEAR(*ttfa.values[0], 50, 0.5);  // no thinking: the first token was the answer's
+  EXPECT_NEAR(*ttfa.values[1], 90, 0.9);
+  EXPECT_EQ(ttfa.direction(1), -1);
+  EXPECT_TRUE(row(both, "ttfa_p99_ms").values[1]);
+}
+
 // QA (session 18): "errors (% of sent) 33 → 100 (+67, +203.0%)" read as a relative change of a
 // percentage; a share's delta is in percentage points, with no relative change.
 TEST(CompareMetrics, ASharesDeltaIsInPercentagePoints) {

@@ -25,6 +25,8 @@ RunSummary sampleSummary() {
   s.requestedRps = 0.2;
   s.achievedRps = 0.1;
   s.ttftMs = {1.5, 2.5, 3.5, 4.5};
+  s.answerMs = {51.5, 52.5, 53.5, 54.5};
+  s.thoughtFirst = 1;
   s.e2eFromPlannedMs = {10, 20, 30, 40};
   s.inputTokensPerS = 12.5;
   s.outputTokensPerS = 3.25;
@@ -46,9 +48,11 @@ TEST(RunSummary, JsonHasExactlyTheContractKeys) {
   std::set<std::string> keys, expected(kSummaryJsonKeys.begin(), kSummaryJsonKeys.end());
   for (const auto& [k, v] : j.items()) keys.insert(k);
   EXPECT_EQ(keys, expected);
-  EXPECT_EQ(expected.size(), 29u);
-  for (const char* p : {"send_lag_ms", "ttft_ms", "itl_ms", "e2e_ms", "ttft_from_planned_ms",
-                        "e2e_from_planned_ms", "upload_ms"}) {
+  EXPECT_EQ(expected.size(), 31u);
+  EXPECT_EQ(std::string(kSummaryJsonKeys[16]), "ttfa_ms");  // right after ttft_ms
+  EXPECT_EQ(std::string(kSummaryJsonKeys[15]), "ttft_ms");
+  for (const char* p : {"send_lag_ms", "ttft_ms", "ttfa_ms", "itl_ms", "e2e_ms",
+                        "ttft_from_planned_ms", "e2e_from_planned_ms", "upload_ms"}) {
     std::set<std::string> pk;
     for (const auto& [k, v] : j[p].items()) pk.insert(k);
     EXPECT_EQ(pk, (std::set<std::string>{"p50", "p90", "p99", "max"})) << p;
@@ -69,6 +73,8 @@ TEST(RunSummary, JsonRoundTrips) {
   RunSummary back = RunSummary::fromJson(nlohmann::json::parse(s.toJson().dump()));
   EXPECT_EQ(back.toJson(), s.toJson());
   EXPECT_EQ(back.ttftMs, s.ttftMs);
+  EXPECT_EQ(back.answerMs, s.answerMs);
+  EXPECT_EQ(back.thoughtFirst, 1u);
   EXPECT_EQ(back.verdict.kind, VerdictKind::HarnessLimited);
   EXPECT_FALSE(back.complete);
   EXPECT_EQ(back.notes, s.notes);
@@ -92,7 +98,7 @@ TEST(RunSummary, FromJsonRejectsMissingOrMistypedKeys) {
     const std::string name = key;
     if (name == "token_counts" || name == "prompt_tokens_basis" || name == "upload_ms" ||
         name == "retry_after" || name == "tokens_span_s" || name == "failure_samples" ||
-        name == "notes" || name == "asked_load")
+        name == "notes" || name == "asked_load" || name == "ttfa_ms" || name == "thought_first")
       continue;  // added later: optional
     auto j = good;
     j.erase(key);
@@ -152,6 +158,24 @@ TEST(RunSummary, RetryAfterRoundTripsAndReadsAsNoneFromOlderSummaries) {
   EXPECT_THROW(RunSummary::fromJson(bad), std::invalid_argument);
   EXPECT_EQ(RunSummary().toJson()["retry_after"],
             (nlohmann::json{{"responses", 0}, {"min_ms", -1}, {"max_ms", -1}}));
+}
+
+TEST(RunSummary, TimeToFirstAnswerRoundTripsAndReadsAsNoneFromOlderSummaries) {
+  const auto j = sampleSummary().toJson();
+  EXPECT_EQ(j["ttfa_ms"]["p50"], 51.5);
+  EXPECT_EQ(j["thought_first"], 1);
+  auto old = j;
+  old.erase("ttfa_ms");
+  old.erase("thought_first");
+  const RunSummary before = RunSummary::fromJson(old);
+  EXPECT_TRUE(before.answerMs.empty());  // not timed then: no figure, not 0 ms
+  EXPECT_EQ(before.thoughtFirst, 0u);
+  auto bad = j;
+  bad["thought_first"] = "some";
+  EXPECT_THROW(RunSummary::fromJson(bad), std::invalid_argument);
+  EXPECT_EQ(thoughtFirstText(812, 1000),
+            "reasoning: 812 of 1000 streams thought before answering; ttft counts the first "
+            "thinking token, ttfa the first answer token");
 }
 
 TEST(RunSummary, SummariesStoredBeforeTokenLabelsReadAsUnknown) {
