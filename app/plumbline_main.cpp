@@ -189,8 +189,12 @@ void addMockCommand(CLI::App& app, int& exitCode) {
                   "GPU), overloaded, flaky (gpu-8b with faults)");
   cmd->add_option("--ttft-ms", config->ttftMs, "fixed time to first token in ms (instant/default timing only)");
   cmd->add_option("--itl-ms", config->itlMs, "fixed inter-token latency in ms (instant/default timing only)");
+  cmd->add_option(
+      "--thinking-tokens", config->thinkingTokens,
+      "the first N tokens of each chat reply are reasoning_content (a model that thinks first)");
   cmd->add_option("--config", config->configPath,
-                  "MOCK.json: preset, ttft_ms, itl_ms, threads, natural_length_mean, engine {...}, faults "
+                  "MOCK.json: preset, ttft_ms, itl_ms, thinking_tokens, threads, "
+                  "natural_length_mean, engine {...}, faults "
                   "{class: rate}, fault_seed, stall_ms, trickle_itl_ms, retry_after_s");
   cmd->add_option("--threads", config->threads, "event loops (default: hardware cores)");
   cmd->add_flag("--reuse-port", config->reusePort,

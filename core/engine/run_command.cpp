@@ -197,6 +197,7 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
     mo.preset = spec.target.mockPreset;
     mo.ttftMs = spec.target.mockTtftMs;
     mo.itlMs = spec.target.mockItlMs;
+    mo.thinkingTokens = spec.target.mockThinkingTokens;
     embedded = std::make_unique<mock::EmbeddedTarget>(mo);
     baseUrl = embedded->baseUrl();
   }

@@ -1,10 +1,15 @@
 #include "core/mock/completion_formatter.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace plumbline::mock {
 namespace {
 constexpr std::string_view kToken = "tok ";
+
+void appendTokens(std::string& out, int64_t count) {
+  for (int64_t i = 0; i < count; ++i) out += kToken;
+}
 }  // namespace
 
 std::string jsonEscape(std::string_view text) {
@@ -25,11 +30,12 @@ std::string jsonEscape(std::string_view text) {
   return out;
 }
 
-CompletionFormatter::CompletionFormatter(const MockRequest& request, int64_t completionTokens, uint64_t id,
-                                         int64_t created)
+CompletionFormatter::CompletionFormatter(const MockRequest& request, int64_t completionTokens,
+                                         uint64_t id, int64_t created, int64_t thinkingTokens)
     : m_kind(request.kind),
       m_includeUsage(request.includeUsage),
       m_completionTokens(completionTokens),
+      m_thinkingTokens(request.kind == ApiKind::Chat ? std::max<int64_t>(0, thinkingTokens) : 0),
       m_promptTokens(request.promptTokens),
       m_hitMaxTokens(request.maxTokens && completionTokens >= *request.maxTokens) {
   m_id = (m_kind == ApiKind::Chat ? "chatcmpl-mock-" : "cmpl-mock-") + std::to_string(id);
@@ -66,18 +72,32 @@ void CompletionFormatter::appendMalformedChunk(std::string& out) const {
   out += ",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"tok \n\n";
 }
 
+void CompletionFormatter::appendChatText(std::string& out, int64_t index, int64_t count) const {
+  const int64_t thinking = std::clamp<int64_t>(m_thinkingTokens - index, 0, count);
+  if (thinking > 0) {
+    out += "\"reasoning_content\":\"";
+    appendTokens(out, thinking);
+    out += '"';
+  }
+  if (thinking < count || thinking == 0) {  // a speculative step can cross into the answer
+    out += thinking > 0 ? ",\"content\":\"" : "\"content\":\"";
+    appendTokens(out, count - thinking);
+    out += '"';
+  }
+}
+
 void CompletionFormatter::appendTokenChunk(std::string& out, int64_t index, int64_t count) const {
   const bool last = index + count >= m_completionTokens;
   out += "data: ";
   appendHead(out, true);
   out += ",\"choices\":[{\"index\":0,";
   if (m_kind == ApiKind::Chat) {
-    out += index == 0 ? "\"delta\":{\"role\":\"assistant\",\"content\":\"" : "\"delta\":{\"content\":\"";
-    for (int64_t i = 0; i < count; ++i) out += kToken;
-    out += "\"}";
+    out += index == 0 ? "\"delta\":{\"role\":\"assistant\"," : "\"delta\":{";
+    appendChatText(out, index, count);
+    out += '}';
   } else {
     out += "\"text\":\"";
-    for (int64_t i = 0; i < count; ++i) out += kToken;
+    appendTokens(out, count);
     out += '"';
   }
   out += ",\"logprobs\":null,\"finish_reason\":";
@@ -99,9 +119,22 @@ void CompletionFormatter::appendStreamEnd(std::string& out) const {
 void CompletionFormatter::appendFullBody(std::string& out) const {
   appendHead(out, false);
   out += ",\"choices\":[{\"index\":0,";
-  out += m_kind == ApiKind::Chat ? "\"message\":{\"role\":\"assistant\",\"content\":\"" : "\"text\":\"";
-  for (int64_t i = 0; i < m_completionTokens; ++i) out += kToken;
-  out += m_kind == ApiKind::Chat ? "\"}" : "\"";
+  if (m_kind == ApiKind::Chat) {
+    const int64_t thinking = std::min(m_thinkingTokens, m_completionTokens);
+    out += "\"message\":{\"role\":\"assistant\",\"content\":\"";
+    appendTokens(out, m_completionTokens - thinking);
+    out += '"';
+    if (thinking > 0) {
+      out += ",\"reasoning_content\":\"";
+      appendTokens(out, thinking);
+      out += '"';
+    }
+    out += '}';
+  } else {
+    out += "\"text\":\"";
+    appendTokens(out, m_completionTokens);
+    out += '"';
+  }
   out += ",\"logprobs\":null,\"finish_reason\":";
   out += finishReason();
   out += "}],";

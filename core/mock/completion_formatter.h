@@ -11,7 +11,10 @@ namespace plumbline::mock {
 /// a string; one instance per response, so the constant prefix is rendered once.
 class CompletionFormatter {
  public:
-  CompletionFormatter(const MockRequest& request, int64_t completionTokens, uint64_t id, int64_t created);
+  /// `thinkingTokens`: a chat reply's first tokens are a reasoning model's thinking, sent as
+  /// `reasoning_content` (a completions reply has no such field: its text is all answer).
+  CompletionFormatter(const MockRequest& request, int64_t completionTokens, uint64_t id,
+                      int64_t created, int64_t thinkingTokens = 0);
 
   /// `data: {...}\n\n` for `count` tokens from `index` (0-based) in one chunk (a speculative
   /// step yields several): the first carries the role, the last the finish_reason.
@@ -28,11 +31,14 @@ class CompletionFormatter {
  private:
   void appendHead(std::string& out, bool chunk) const;
   void appendUsage(std::string& out) const;
+  /// The chat fields of tokens [index, index + count): thinking, answer, or both at the turn.
+  void appendChatText(std::string& out, int64_t index, int64_t count) const;
   const char* finishReason() const;
 
   ApiKind m_kind;
   bool m_includeUsage;
   int64_t m_completionTokens;
+  int64_t m_thinkingTokens;  ///< of m_completionTokens; 0 for completions
   int64_t m_promptTokens;
   bool m_hitMaxTokens;
   std::string m_id;

@@ -26,6 +26,8 @@ std::vector<std::string> mockArguments(const EmbeddedTargetOptions& options, int
   if (!options.preset.empty()) args.insert(args.end(), {"--preset", options.preset});
   if (options.ttftMs) args.insert(args.end(), {"--ttft-ms", std::to_string(*options.ttftMs)});
   if (options.itlMs) args.insert(args.end(), {"--itl-ms", std::to_string(*options.itlMs)});
+  if (options.thinkingTokens)
+    args.insert(args.end(), {"--thinking-tokens", std::to_string(*options.thinkingTokens)});
   if (options.threads > 0) args.insert(args.end(), {"--threads", std::to_string(options.threads)});
   return args;
 }

@@ -41,6 +41,16 @@ void parseListen(const std::string& listen, MockSettings& out) {
   }
 }
 
+/// A token count far above any reply length is a typo, not a model that thinks that long.
+constexpr int64_t kMaxThinkingTokens = 1'000'000;
+
+int64_t thinkingTokenCount(int64_t value, const std::string& where) {
+  if (value < 0 || value > kMaxThinkingTokens)
+    throw MockConfigError(where + ": must be an integer in [0, " +
+                          std::to_string(kMaxThinkingTokens) + "]");
+  return value;
+}
+
 double nonNegative(double value, const std::string& where) {
   if (!(value >= 0.0) || value > 3.6e6) throw MockConfigError(where + ": must be a number in [0, 3600000]");
   return value;
@@ -143,8 +153,9 @@ void applyEngine(const json& e, MockSettings& out) {
 }
 
 void checkKeys(const json& file) {
-  static const char* const kKeys[] = {"preset", "ttft_ms", "itl_ms", "threads", "natural_length_mean", "faults",
-                                      "fault_seed", "stall_ms", "trickle_itl_ms", "retry_after_s", "engine"};
+  static const char* const kKeys[] = {
+      "preset", "ttft_ms",    "itl_ms",   "thinking_tokens", "threads",       "natural_length_mean",
+      "faults", "fault_seed", "stall_ms", "trickle_itl_ms",  "retry_after_s", "engine"};
   for (const auto& [key, value] : file.items()) {
     if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
       throw MockConfigError("$." + util::shownKey(key) + ": unknown key");
@@ -169,6 +180,13 @@ void applyConfigFile(const json& file, const MockConfig& flags, MockSettings& ou
   }
   if (file.contains("ttft_ms")) out.ttftMs = numberAt(file, "ttft_ms", "$.ttft_ms");
   if (file.contains("itl_ms")) out.itlMs = numberAt(file, "itl_ms", "$.itl_ms");
+  if (file.contains("thinking_tokens")) {
+    if (!file["thinking_tokens"].is_number_integer())
+      throw MockConfigError("$.thinking_tokens: expected an integer in [0, " +
+                            std::to_string(kMaxThinkingTokens) + "]");
+    out.thinkingTokens =
+        thinkingTokenCount(file["thinking_tokens"].get<int64_t>(), "$.thinking_tokens");
+  }
   if (file.contains("threads")) {
     if (!file["threads"].is_number_integer()) throw MockConfigError("$.threads: expected an integer");
     out.threads = threadCount(file["threads"].get<int>(), "$.threads");
@@ -217,6 +235,8 @@ MockSettings resolveMockSettings(const MockConfig& config) {
   }
   if (config.ttftMs) out.ttftMs = nonNegative(*config.ttftMs, "--ttft-ms");
   if (config.itlMs) out.itlMs = nonNegative(*config.itlMs, "--itl-ms");
+  if (config.thinkingTokens)
+    out.thinkingTokens = thinkingTokenCount(*config.thinkingTokens, "--thinking-tokens");
   if (config.threads) out.threads = threadCount(*config.threads, "--threads");
   if (config.recordRequests) out.recordRequestsPath = *config.recordRequests;
   out.reusePort = config.reusePort;

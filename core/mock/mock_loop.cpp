@@ -278,13 +278,19 @@ void MockLoop::onRefusedClose(evhttp_connection* /*connection*/, void* request) 
   if (evhttp_request_get_connection(req) == nullptr) evhttp_request_free(req);
 }
 
+CompletionFormatter MockLoop::formatterFor(const MockRequest& parsed, int64_t tokens,
+                                           uint64_t id) const {
+  return CompletionFormatter(parsed, tokens, id, static_cast<int64_t>(time(nullptr)),
+                             m_settings.thinkingTokens);
+}
+
 void MockLoop::startTimed(evhttp_request* request, const MockRequest& parsed, int64_t tokens, const FaultPlan& plan,
                           int64_t receivedNs) {
   const int64_t itlNs = plan.trickleItlNs > 0 ? plan.trickleItlNs : msToNs(m_settings.itlMs);
   const TokenSchedule schedule{receivedNs, msToNs(m_settings.ttftMs) + plan.holdFirstByteNs, itlNs, plan.stallAt,
                                plan.stallNs};
   if (!plan.cls && schedule.dueAt(receivedNs, tokens) >= tokens) return replyAtOnce(request, parsed, tokens, receivedNs);
-  CompletionFormatter formatter(parsed, tokens, nextId(), static_cast<int64_t>(time(nullptr)));
+  CompletionFormatter formatter = formatterFor(parsed, tokens, nextId());
   auto completion = std::make_unique<TimedCompletion>(*this, m_stats, request, std::move(formatter), parsed.stream,
                                                       schedule, plan);
   TimedCompletion* raw = completion.get();
@@ -301,7 +307,7 @@ void MockLoop::startOnEngine(evhttp_request* request, const MockRequest& parsed,
                           " output tokens do not fit the KV cache");
   }
   const uint64_t id = nextId();
-  CompletionFormatter formatter(parsed, tokens, id, static_cast<int64_t>(time(nullptr)));
+  CompletionFormatter formatter = formatterFor(parsed, tokens, id);
   auto completion = std::make_unique<EngineCompletion>(*this, m_stats, request, std::move(formatter), parsed.stream,
                                                        id, receivedNs, plan);
   EngineCompletion* raw = completion.get();
@@ -314,7 +320,7 @@ void MockLoop::startOnEngine(evhttp_request* request, const MockRequest& parsed,
 void MockLoop::replyAtOnce(evhttp_request* request, const MockRequest& parsed, int64_t tokens, int64_t receivedNs) {
   thread_local std::string body;
   body.clear();
-  const CompletionFormatter formatter(parsed, tokens, nextId(), static_cast<int64_t>(time(nullptr)));
+  const CompletionFormatter formatter = formatterFor(parsed, tokens, nextId());
   if (parsed.stream) {
     for (int64_t i = 0; i < tokens; ++i) formatter.appendTokenChunk(body, i);
     formatter.appendStreamEnd(body);

@@ -72,6 +72,8 @@ class MockLoop {
   void handleCompletion(evhttp_request* request, ApiKind kind);
   bool replyWithFault(evhttp_request* request, FaultClass fault);
   void refuse(evhttp_request* request);
+  /// The reply's formatter, with this mock's thinking tokens.
+  CompletionFormatter formatterFor(const MockRequest& parsed, int64_t tokens, uint64_t id) const;
   void startTimed(evhttp_request* request, const MockRequest& parsed, int64_t tokens, const FaultPlan& plan,
                   int64_t receivedNs);
   void startOnEngine(evhttp_request* request, const MockRequest& parsed, int64_t tokens, const FaultPlan& plan,

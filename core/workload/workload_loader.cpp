@@ -64,12 +64,16 @@ bool isEnvVarName(const std::string& name) {
 }
 
 void parseMock(const nlohmann::json& value, const std::string& path, TargetSpec& target) {
-  JsonFields fields(value, path, {"preset", "ttft_ms", "itl_ms"});
+  JsonFields fields(value, path, {"preset", "ttft_ms", "itl_ms", "thinking_tokens"});
   if (auto preset = fields.string("preset")) target.mockPreset = *preset;
   target.mockTtftMs = fields.number("ttft_ms");
   if (target.mockTtftMs) checkNonNegative(*target.mockTtftMs, fields.childPath("ttft_ms"));
   target.mockItlMs = fields.number("itl_ms");
   if (target.mockItlMs) checkNonNegative(*target.mockItlMs, fields.childPath("itl_ms"));
+  target.mockThinkingTokens = fields.integer("thinking_tokens");
+  if (target.mockThinkingTokens)
+    checkNonNegative(static_cast<double>(*target.mockThinkingTokens),
+                     fields.childPath("thinking_tokens"));
 }
 
 TargetSpec parseTarget(const nlohmann::json& value, const std::string& path) {

@@ -22,6 +22,7 @@ struct TargetSpec {
   double timeoutS = 60.0;         ///< per-request timeout
   std::string mockPreset;         ///< for url "embedded": preset passed to `plumbline mock`
   std::optional<double> mockTtftMs, mockItlMs;
+  std::optional<int64_t> mockThinkingTokens;  ///< chat replies' first tokens are thinking
 };
 
 enum class Arrival { Constant, Poisson, Gamma, Trace };

@@ -115,6 +115,26 @@ TEST(MockConfig, ErrorsNameTheFlagOrJsonPath) {
   EXPECT_EQ(resolveMockSettings(MockConfig{}).realtimePriority, 0);
 }
 
+TEST(MockConfig, ThinkingTokensComeFromTheFileOrTheFlagAndAreACount) {
+  MockConfig c;
+  EXPECT_EQ(resolveMockSettings(c).thinkingTokens, 0);  // a model that answers at once
+  c.configPath = writeConfig(R"({"thinking_tokens":10})");
+  EXPECT_EQ(resolveMockSettings(c).thinkingTokens, 10);
+  c.thinkingTokens = 3;  // the flag beats the file
+  EXPECT_EQ(resolveMockSettings(c).thinkingTokens, 3);
+  for (const char* bad : {R"({"thinking_tokens":-1})", R"({"thinking_tokens":2.5})",
+                          R"({"thinking_tokens":"10"})", R"({"thinking_tokens":1e12})"}) {
+    c = MockConfig{};
+    c.configPath = writeConfig(bad);
+    EXPECT_EQ(configErrorOf(c).rfind("--config " + *c.configPath + ": $.thinking_tokens: ", 0), 0u)
+        << configErrorOf(c);
+  }
+  c = MockConfig{};
+  c.thinkingTokens = -5;
+  EXPECT_EQ(configErrorOf(c).rfind("--thinking-tokens: ", 0), 0u) << configErrorOf(c);
+  std::remove(c.configPath ? c.configPath->c_str() : "");
+}
+
 TEST(MockConfig, EnginePresetsCarryAnEngineAndFixedTimingPresetsDoNot) {
   MockConfig c;
   c.preset = "gpu-8b";

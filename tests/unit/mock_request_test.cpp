@@ -143,6 +143,36 @@ TEST(CompletionFormatter, EscapesTheEchoedModel) {
   EXPECT_EQ(json["choices"][0]["finish_reason"], "stop");
 }
 
+TEST(CompletionFormatter, AThinkingReplyBeginsWithReasoningContent) {
+  auto chat = parseOk(ApiKind::Chat, R"({"model":"m","stream":true,"messages":[{"content":"x"}]})");
+  const CompletionFormatter thinker(chat, 4, 1, 0, 2);
+  auto delta = [&](int64_t index, int64_t count) {
+    std::string event;
+    thinker.appendTokenChunk(event, index, count);
+    EXPECT_EQ(event.rfind("data: ", 0), 0u);
+    return nlohmann::json::parse(event.substr(6))["choices"][0]["delta"];
+  };
+  EXPECT_EQ(delta(0, 1), (nlohmann::json{{"role", "assistant"}, {"reasoning_content", "tok "}}));
+  EXPECT_EQ(delta(1, 1), (nlohmann::json{{"reasoning_content", "tok "}}));
+  EXPECT_EQ(delta(2, 1), (nlohmann::json{{"content", "tok "}}));
+  // A speculative step across the turn carries the end of the thinking and the answer's start.
+  EXPECT_EQ(delta(1, 2), (nlohmann::json{{"reasoning_content", "tok "}, {"content", "tok "}}));
+  std::string body;
+  thinker.appendFullBody(body);
+  const auto whole = nlohmann::json::parse(body);
+  EXPECT_EQ(whole["choices"][0]["message"]["reasoning_content"], "tok tok ");
+  EXPECT_EQ(whole["choices"][0]["message"]["content"], "tok tok ");
+  EXPECT_EQ(whole["usage"]["completion_tokens"], 4);  // thinking counted with the answer
+  body.clear();
+  CompletionFormatter(chat, 1, 1, 0, 5).appendFullBody(body);  // ended while still thinking
+  EXPECT_EQ(nlohmann::json::parse(body)["choices"][0]["message"]["content"], "");
+  // Completions have no reasoning field: their text is all answer.
+  auto text = parseOk(ApiKind::Completions, R"({"model":"m","prompt":"x"})");
+  std::string event;
+  CompletionFormatter(text, 4, 1, 0, 2).appendTokenChunk(event, 0);
+  EXPECT_EQ(nlohmann::json::parse(event.substr(6))["choices"][0]["text"], "tok ");
+}
+
 TEST(MockRequest, ReadsTemperatureAndHashesPromptBlocks) {
   std::string error;
   const std::string body =

@@ -94,6 +94,20 @@ TEST(WorkloadLoader, EmbeddedMockSettings) {
   EXPECT_DOUBLE_EQ(*spec.target.mockItlMs, 2.5);
 }
 
+TEST(WorkloadLoader, EmbeddedMockThinkingTokensAreACount) {
+  auto document = validDocument();
+  document["target"] = {{"url", "embedded"}, {"mock", {{"thinking_tokens", 10}}}};
+  EXPECT_EQ(parseWorkload(document).target.mockThinkingTokens, 10);
+  document["target"]["mock"]["thinking_tokens"] = -1;
+  EXPECT_EQ(errorOf(document).path(), "target.mock.thinking_tokens");
+  EXPECT_EQ(errorOf(document).reason(), "must be >= 0, got -1");
+  document["target"]["mock"]["thinking_tokens"] = 2.5;
+  EXPECT_EQ(errorOf(document).path(), "target.mock.thinking_tokens");
+  EXPECT_EQ(errorOf(document).reason(), "expected an integer, got number 2.5");
+  document["target"]["mock"].erase("thinking_tokens");
+  EXPECT_FALSE(parseWorkload(document).target.mockThinkingTokens);
+}
+
 TEST(WorkloadLoader, StageForms) {
   auto document = validDocument();
   document["load"]["stages"] = json::parse(R"([

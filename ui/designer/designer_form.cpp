@@ -95,6 +95,10 @@ QWidget* DesignerForm::buildTargetGroup() {
                        QStringLiteral("overloaded"), QStringLiteral("flaky")});
   m_binder->addNumber(form, QStringLiteral("simulator TTFT ms"), "target.mock.ttft_ms");
   m_binder->addNumber(form, QStringLiteral("simulator ITL ms"), "target.mock.itl_ms");
+  m_binder->addNumber(form, QStringLiteral("simulator thinking tokens"),
+                      "target.mock.thinking_tokens",
+                      QStringLiteral("chat replies begin with this many reasoning_content tokens: "
+                                     "TTFT is then the first thinking token, TTFA the answer's"));
   return group(m_binder, "target", QStringLiteral("Target"), form);
 }
 

@@ -1,0 +1,64 @@
+// A run against a mock that thinks before answering (thinking_tokens): TTFT times the first
+// thinking token, TTFA the first answer token, thinking_tokens × ITL later, per request in the
+// database and in the summary, and every stream is counted as having thought first.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/integration/child_process.h"
+#include "tests/integration/db_query.h"
+#include "tests/integration/embedded_workload.h"
+#include "tests/integration/timing_budget.h"
+
+using nlohmann::json;
+using plumbline::test::ChildProcess;
+using plumbline::test::queryInt;
+using plumbline::test::TempDir;
+
+TEST(ThinkingMockRun, TtfaIsTtftPlusTheThinkingTokensPacedAtTheItl) {
+  TempDir dir;
+  json workload = plumbline::test::embeddedStreamWorkload({.name = "thinking mock",
+                                                           .ttftMs = 20,
+                                                           .itlMs = 5,
+                                                           .seed = 5,
+                                                           .rate = 20,
+                                                           .durationS = 2.5,
+                                                           .inputTokens = 16,
+                                                           .outputTokens = 14});
+  workload["target"]["mock"]["thinking_tokens"] = 10;
+  std::ofstream(dir.file("w.json")) << workload.dump();
+  ChildProcess run({PLUMBLINE_BIN, "run", dir.file("w.json"), "--db", dir.file("runs.db"),
+                    "--workers", "1", "--summary-json", dir.file("s.json")},
+                   dir.file("out.txt"));
+  const int code = run.wait(60'000);
+  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(code)) << "exit " << code << "\n"
+                                                             << run.output();
+  std::ifstream in(dir.file("s.json"));
+  ASSERT_TRUE(in) << run.output();
+  const json s = json::parse(in);
+  EXPECT_EQ(s["completed"], 50) << s.dump(2);
+  EXPECT_EQ(s["thought_first"], s["completed"]);
+  EXPECT_EQ(s["ttfa_ms"]["count"], 50);
+  EXPECT_NE(run.output().find("ttfa (answer)"), std::string::npos) << run.output();
+  EXPECT_NE(run.output().find("reasoning: 50 of 50 streams thought before answering"),
+            std::string::npos)
+      << run.output();
+  const std::string db = dir.file("runs.db");
+  EXPECT_EQ(queryInt(db, "SELECT count(*) FROM requests WHERE first_answer_ns > first_token_ns"),
+            50);
+  if (!plumbline::test::kTimingChecked) return;
+  const double ttft = s["ttft_ms"]["p50"].get<double>(), ttfa = s["ttfa_ms"]["p50"].get<double>();
+  std::printf("ttft p50 %.2f ms, ttfa p50 %.2f ms\n", ttft, ttfa);
+  EXPECT_GE(ttft, 20 - 2) << s.dump(2);
+  EXPECT_LE(ttft, 20 + 15) << s.dump(2);
+  EXPECT_GE(ttfa, 20 + 10 * 5 - 2) << s.dump(2);
+  EXPECT_LE(ttfa, 20 + 10 * 5 + 15) << s.dump(2);
+  // Each request's answer came 10 tokens × 5 ms after its first thinking token.
+  EXPECT_EQ(queryInt(db,
+                     "SELECT count(*) FROM requests WHERE first_answer_ns - first_token_ns "
+                     "BETWEEN 45000000 AND 65000000"),
+            50);
+}
