@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFile>
 #include <QLineEdit>
+#include <QListView>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -464,6 +465,22 @@ class DesignerTest : public QObject {
     QVERIFY2(caption.contains(QStringLiteral(" · mean ")), qPrintable(caption));
     QVERIFY2(caption.endsWith(QStringLiteral(": %1 sessions/s").arg(busiest, 0, 'g', 4)),
              qPrintable(caption));
+  }
+
+  // QA 23b: after a file outside the catalog was opened, the entry opened before stayed
+  // highlighted with its description, beside another workload.
+  void aFileOutsideTheCatalogLeavesNoEntryHighlighted() {
+    DesignerView view(contextWith(m_userDir.path()));
+    QVERIFY(view.openWorkload(catalogFile("quickstart.json")));
+    QVERIFY(!view.catalogDescription().isEmpty());
+    QTemporaryDir elsewhere;  // neither the catalog nor the user's workloads
+    const QString mine = elsewhere.filePath(QStringLiteral("outside.json"));
+    QVERIFY(QFile::copy(catalogFile("quickstart.json"), mine));
+    QVERIFY(view.openWorkload(mine));
+    auto* list = view.findChild<QListView*>();
+    QVERIFY(list);
+    QVERIFY(!list->currentIndex().isValid());
+    QVERIFY(view.catalogDescription().isEmpty());
   }
 
   void saveRevertAndRun() {

@@ -190,9 +190,17 @@ bool DesignerView::openWorkload(const QString& path) {
     return false;
   }
   const QString canonical = QFileInfo(path).canonicalFilePath();
+  bool listed = false;
   for (int row = 0; row < m_catalog->rowCount(); ++row) {
-    if (QFileInfo(m_catalog->entry(row).path).canonicalFilePath() == canonical)
+    if (QFileInfo(m_catalog->entry(row).path).canonicalFilePath() == canonical) {
       m_catalogView->setCurrentIndex(m_catalog->index(row));
+      listed = true;
+    }
+  }
+  if (!listed) {  // QA 23b: another entry stayed highlighted, its description beside this file
+    m_catalogView->setCurrentIndex(QModelIndex());
+    m_catalogView->clearSelection();
+    m_catalogDescription->clear();
   }
   revalidateNow();
   // A file that is not JSON is fixed in its text: the form has nothing of it to show.
@@ -201,6 +209,8 @@ bool DesignerView::openWorkload(const QString& path) {
 }
 
 QByteArray DesignerView::currentJson() const { return m_document->text(); }
+
+QString DesignerView::catalogDescription() const { return m_catalogDescription->text(); }
 
 void DesignerView::newFromCatalog(int row) {
   if (row < 0 || row >= m_catalog->rowCount() || !maybeSaveChanges()) return;

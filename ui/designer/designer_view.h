@@ -56,6 +56,8 @@ class DesignerView : public QWidget {
   const std::vector<workload::WorkloadWarning>& warnings() const { return m_warnings; }
   /// "" when valid; otherwise the loader's "path: reason".
   QString validationText() const { return m_validationText; }
+  /// The description under the catalog: of the entry that is open, empty for a file not in it.
+  QString catalogDescription() const;
 
  signals:
   /// The user asked to run the edited workload (sourcePath may be empty for unsaved work).
