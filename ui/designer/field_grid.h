@@ -12,9 +12,14 @@ namespace plumbline::ui::designer {
 /// height-for-width pass writes through it past the end of its buffer (QA 23b D1, a heap
 /// overflow that crashed the studio some time later).
 class FieldGrid : public QGridLayout {
- public:
-  /// `Expanding`: fields fill the column. `AtSizeHint`: fields keep their preferred width.
-  enum class Growth { Expanding, AtSizeHint };
+  Q_OBJECT  // so that qobject_cast and findChildren<FieldGrid*> tell it from a plain grid
+
+      public :
+      /// `Expanding`: fields fill the column. `AtSizeHint`: fields keep their preferred width.
+      enum class Growth {
+        Expanding,
+        AtSizeHint
+      };
 
   explicit FieldGrid(Growth growth, Qt::Alignment labelAlignment = Qt::AlignLeft);
 
