@@ -356,7 +356,10 @@ void Coordinator::tick() {
   for (const auto& o : m_watch.check(now)) killOverdue(m_workers[o.worker], o, now);
   tellQuietChanges(now);
   closeWindows(now);
-  if (m_opt.observer) m_opt.observer->onProgress(now, m_aggregator);
+  if (m_opt.observer) {
+    m_opt.observer->onSendsReportedThrough(sendsReportedThrough());
+    m_opt.observer->onProgress(now, m_aggregator);
+  }
   if (m_opt.statusLine && now - m_lastStatusNs >= 250'000'000) {
     printStatus(now);
     m_lastStatusNs = now;
@@ -428,8 +431,16 @@ void Coordinator::sendBatch(WorkerSlot& w) {
   w.batch.clear();
 }
 
+int64_t Coordinator::sendsReportedThrough() const {
+  int64_t through = INT64_MAX;
+  for (const auto& w : m_workers)
+    if (!w.dead && !w.done) through = std::min(through, w.reportedAtNs);
+  return through;
+}
+
 void Coordinator::countSession(const HandedOut& h) {
   m_aggregator.addPlanned(h.plannedNs, h.roots);
+  if (m_opt.observer) m_opt.observer->onPlanned(h.plannedNs, h.roots);
   m_plannedRequests += h.requests;
 }
 
@@ -468,6 +479,7 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
         m_aggregator.addItl(s.itl, s.sample.atNs);
         m_aggregator.addWorkerSample(s.sample);
         w.sendsThroughNs = std::max(w.sendsThroughNs, s.sendsThroughNs);
+        w.reportedAtNs = std::max(w.reportedAtNs, s.sample.atNs);
         if (m_opt.observer) m_opt.observer->onWorkerStats(s);
         return;
       }
@@ -483,6 +495,9 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
       case FrameType::SessionProgress: {
         const SessionProgress p = decodeSessionProgress(f.payload);
         for (const auto& [window, count] : p.dueByWindow) m_aggregator.addPlanned(window * m_opt.windowNs, count);
+        if (m_opt.observer)
+          for (const auto& [slice, count] : p.dueBySlice)
+            m_opt.observer->onPlanned(slice * protocol::kRateSliceNs, count);
         m_notSentRunEnded += p.notSentRunEnded;
         m_notSentParentFailed += p.notSentParentFailed;
         // Live not-sent counts those known for good; the ones a stop drops are in the final figure.

@@ -76,6 +76,8 @@ class Coordinator {
     bool dead = false;
     WorkerLedger ledger;  ///< what it holds, to account for it if it dies
     int64_t sendsThroughNs = INT64_MIN;  ///< its latest StatsReport::sendsThroughNs
+    int64_t reportedAtNs =
+        INT64_MIN;  ///< its latest StatsReport's sample time: sends up to it are in
   };
 
   static void onTick(int, short, void* self);
@@ -86,6 +88,9 @@ class Coordinator {
   void handOut(int64_t horizonNs);
   void sendBatch(WorkerSlot& w);
   void countPlannedUpTo(int64_t nowNs);
+  /// The instant up to which every running worker has reported its sends (INT64_MAX when none
+  /// runs).
+  int64_t sendsReportedThrough() const;
   void onWorkerFrame(WorkerSlot& w, Frame&& f);
   void onWorkerClosed(WorkerSlot& w, const std::string& why);
   /// Kills a worker that stopped answering or outlived the stop's deadline, and settles it as lost.

@@ -224,6 +224,11 @@ std::string encodeStats(const StatsReport& s) {
   }
   w.bytes(s.itl.serialize());
   w.i64(s.sendsThroughNs);
+  w.u32(static_cast<uint32_t>(s.sentBySlice.size()));
+  for (const auto& [slice, count] : s.sentBySlice) {
+    w.i64(slice);
+    w.u64(count);
+  }
   return out;
 }
 
@@ -250,6 +255,14 @@ StatsReport decodeStats(std::string_view payload) {
   }
   s.itl = decodeHistogram(r);
   s.sendsThroughNs = r.i64();
+  const uint32_t slices = r.u32();
+  r.expectAtLeast(slices, 8 + 8);
+  s.sentBySlice.resize(slices);
+  for (auto& [slice, count] : s.sentBySlice) {
+    slice = r.i64();
+    if (slice < 0) throw ProtocolError("stats frame: negative send slice");
+    count = r.u64();
+  }
   r.expectEnd();
   return s;
 }

@@ -113,6 +113,9 @@ struct StatsReport {
   /// Every request the worker held that was planned before this instant (run time) was sent
   /// or dropped, and is in this report or an earlier one: the windows up to it are whole.
   int64_t sendsThroughNs = 0;
+  /// Sends made since the last report, by slice of their send time (kRateSliceNs), slices
+  /// ascending: with every report up to sample.atNs in, the slices before it are whole.
+  std::vector<std::pair<int64_t, uint64_t>> sentBySlice;
 };
 std::string encodeStats(const StatsReport& s);
 StatsReport decodeStats(std::string_view payload);

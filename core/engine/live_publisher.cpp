@@ -59,8 +59,15 @@ void LivePublisher::onHandedLate(int64_t atNs, int64_t latenessNs) {
   m_ticks.addHandedLate(atNs, latenessNs);
 }
 
+void LivePublisher::onPlanned(int64_t plannedNs, uint64_t count) {
+  m_ticks.addPlanned(plannedNs, count);
+}
+
+void LivePublisher::onSendsReportedThrough(int64_t ns) { m_ticks.setSendsReportedThrough(ns); }
+
 void LivePublisher::onRunOver(int64_t nowNs, const metrics::RunAggregator& aggregator,
                               const metrics::RunSummary& summary) {
+  m_ticks.setSendsReportedThrough(INT64_MAX);  // every worker has ended: all it sent is in
   live::LiveTick t = m_ticks.build(std::max(nowNs, m_lastNowNs), aggregator);
   // The last tick carries the summary's counts, so that completed + failed + not sent ==
   // planned holds in the stream exactly as in the summary and the database.

@@ -34,6 +34,8 @@ class LivePublisher : public RunSink, public RunObserver {
   void onNotice(int64_t atNs, const std::string& level, const std::string& text) override;
   void onWorkerGone(uint32_t workerId) override;
   void onHandedLate(int64_t atNs, int64_t latenessNs) override;
+  void onPlanned(int64_t plannedNs, uint64_t count) override;
+  void onSendsReportedThrough(int64_t ns) override;
   /// A notice after the coordinator's loop (while the run's results are being recorded),
   /// placed at the latest instant the stream has seen.
   void noticeAtEnd(const std::string& level, const std::string& text) {

@@ -9,6 +9,10 @@ namespace plumbline::engine {
 namespace {
 
 using live::protocol::kTickIntervalNs;
+using protocol::kRateSliceNs;
+
+constexpr int64_t kSecondNs = 1'000'000'000;
+static_assert(kSecondNs % kRateSliceNs == 0, "a second is made of whole rate slices");
 
 // Slice::latency indices, in the order of LiveTick's percentile members.
 enum Latency : size_t { kTtft, kItl, kE2e, kTtftFromPlanned, kE2eFromPlanned, kSendLag };
@@ -31,6 +35,10 @@ void LiveTickBuilder::dropSlicesBefore(int64_t index) {
 
 void LiveTickBuilder::addRecords(const std::vector<metrics::RequestRecord>& records) {
   for (const auto& r : records) {
+    if (r.error == metrics::ErrorClass::HarnessLimit) {
+      const int64_t at = std::max<int64_t>(0, r.sendNs >= 0 ? r.sendNs : r.plannedNs);
+      ++m_rateSlices[at / kRateSliceNs].neverLeft;
+    }
     if (!r.ok() || r.endNs < 0) continue;  // latencies of completed requests, as in windows
     Slice& s = sliceAt(r.endNs);
     if (r.sendNs >= 0 && r.firstTokenNs >= 0) s.latency[kTtft].record(r.ttftNs());
@@ -43,6 +51,7 @@ void LiveTickBuilder::addRecords(const std::vector<metrics::RequestRecord>& reco
 void LiveTickBuilder::addStats(const StatsReport& stats) {
   Slice& s = sliceAt(stats.sample.atNs);
   s.latency[kItl].merge(stats.itl);
+  for (const auto& [slice, count] : stats.sentBySlice) m_rateSlices[slice].sent += count;
   for (const auto& send : stats.sends) s.latency[kSendLag].merge(send.sendLag);
   s.loopDelayMaxNs = std::max(s.loopDelayMaxNs, stats.sample.loopDelayMaxNs);
   if (stats.sample.cpuWaitNs >= 0) s.cpuWaitNs[stats.sample.workerId] += stats.sample.cpuWaitNs;
@@ -58,6 +67,10 @@ void LiveTickBuilder::addStats(const StatsReport& stats) {
 void LiveTickBuilder::addHandedLate(int64_t atNs, int64_t latenessNs) {
   Slice& s = sliceAt(atNs);
   s.handedLateMaxNs = std::max(s.handedLateMaxNs, latenessNs);
+}
+
+void LiveTickBuilder::addPlanned(int64_t plannedNs, uint64_t count) {
+  m_rateSlices[std::max<int64_t>(0, plannedNs) / kRateSliceNs].planned += count;
 }
 
 void LiveTickBuilder::removeWorker(uint32_t workerId) {
@@ -85,20 +98,16 @@ live::LiveTick LiveTickBuilder::build(int64_t atNs, const metrics::RunAggregator
   t.inputTokens = a.inputTokens();
   t.outputTokens = a.outputTokens();
 
-  // Rates over the last second: against the counters of the tick a second ago, or of t0 (all
-  // zero) during the first second, so an early tick does not measure from the tick before it.
-  if (m_history.empty() && atNs <= 1'000'000'000) m_history.push_back(Counters{});
-  while (!m_history.empty() && m_history.front().atNs < atNs - 1'000'000'000) m_history.pop_front();
+  fillRates(t);
+  // Output tokens over the last second: against the counters of the tick a second ago, or of t0
+  // (all zero) during the first second, so an early tick does not measure from the tick before it.
+  if (m_history.empty() && atNs <= kSecondNs) m_history.push_back(Counters{});
+  while (!m_history.empty() && m_history.front().atNs < atNs - kSecondNs) m_history.pop_front();
   const Counters then = m_history.empty() ? Counters{} : m_history.front();
   const double spanS = std::max(1e-3, static_cast<double>(atNs - then.atNs) / 1e9);
-  auto rate = [spanS](uint64_t now, uint64_t before) {
-    return now >= before ? static_cast<double>(now - before) / spanS : 0.0;
-  };
-  t.requestedRps = rate(t.planned, then.planned);
-  const uint64_t reached = a.reachedTarget();  // achieved is what the target was offered
-  t.achievedRps = rate(reached, then.reached);
-  t.outputTokensPerS = rate(t.outputTokens, then.outputTokens);
-  m_history.push_back({atNs, t.planned, reached, t.outputTokens});
+  if (t.outputTokens >= then.outputTokens)
+    t.outputTokensPerS = static_cast<double>(t.outputTokens - then.outputTokens) / spanS;
+  m_history.push_back({atNs, t.outputTokens});
 
   // Latencies of the four slices that make up (atNs - 1 s, atNs].
   const int64_t last = sliceIndex(atNs) - 1;
@@ -140,6 +149,27 @@ live::LiveTick LiveTickBuilder::build(int64_t atNs, const metrics::RunAggregator
   for (const auto& [id, s] : m_latestSample) t.inFlight += s.inFlight;
   for (const auto& [id, n] : m_connectionsOpen) t.connectionsOpen += static_cast<int64_t>(n);
   return t;
+}
+
+void LiveTickBuilder::fillRates(live::LiveTick& t) {
+  // The latest whole second that every running worker has reported its sends for, ending on a
+  // slice boundary no later than the tick; none before the run's first whole second.
+  const int64_t through = std::min(t.atNs, m_sendsReportedThroughNs);
+  const int64_t endSlice = through >= kSecondNs ? through / kRateSliceNs : -1;
+  t.ratesThroughNs = 0;
+  if (endSlice < 0) return;
+  const int64_t firstSlice = endSlice - kSecondNs / kRateSliceNs;
+  m_rateSlices.erase(m_rateSlices.begin(), m_rateSlices.lower_bound(firstSlice));
+  uint64_t planned = 0, sent = 0, neverLeft = 0;
+  for (auto it = m_rateSlices.begin(); it != m_rateSlices.end() && it->first < endSlice; ++it) {
+    planned += it->second.planned;
+    sent += it->second.sent;
+    neverLeft += it->second.neverLeft;
+  }
+  t.ratesThroughNs = endSlice * kRateSliceNs;
+  t.requestedRps = static_cast<double>(planned);  // over exactly one second
+  t.achievedRps =
+      static_cast<double>(sent > neverLeft ? sent - neverLeft : 0);  // what the target was offered
 }
 
 }  // namespace plumbline::engine

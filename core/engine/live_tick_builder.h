@@ -17,8 +17,11 @@ namespace plumbline::engine {
 
 /// Turns records, worker samples and the aggregator's counters into one LiveTick every
 /// kTickIntervalNs. Latencies cover requests that ended in the second before the tick, in
-/// 250 ms slices; rates are differences of the cumulative counters over that second; worker
-/// CPU is over the samples of that second, reduced as a window reduces its own.
+/// 250 ms slices; worker CPU is over the samples of that second, reduced as a window reduces
+/// its own. Requested and achieved rates are over the latest whole second every worker has
+/// reported its sends for (LiveTick::ratesThroughNs): requests by the slice of their planned
+/// instant, sends by the slice they went out in. Counted when reported instead, sends would
+/// trail the plan by a report's delay and draw shortfalls that never happened (QA 23b D6).
 /// Single-threaded (the coordinator's thread).
 class LiveTickBuilder {
  public:
@@ -27,6 +30,10 @@ class LiveTickBuilder {
   void removeWorker(uint32_t workerId);
   /// A session handed out at atNs, latenessNs after it was due.
   void addHandedLate(int64_t atNs, int64_t latenessNs);
+  /// count requests planned at plannedNs (RunObserver::onPlanned).
+  void addPlanned(int64_t plannedNs, uint64_t count);
+  /// Every running worker's sends up to ns are in (RunObserver::onSendsReportedThrough).
+  void setSendsReportedThrough(int64_t ns) { m_sendsReportedThroughNs = ns; }
 
   /// The tick due at nowNs (the first one at 250 ms), or nullopt before it is due. When
   /// several are due at once (a stalled loop) only the latest is built.
@@ -50,17 +57,25 @@ class LiveTickBuilder {
   };
   struct Counters {
     int64_t atNs = 0;
-    uint64_t planned = 0, reached = 0, outputTokens = 0;  // reached: sent minus harness_limit failures
+    uint64_t outputTokens = 0;
+  };
+  /// Requests planned in one rate slice, sends made in it, and of those the harness_limit
+  /// failures (due and counted as sent, but they never left this machine).
+  struct RateSlice {
+    uint64_t planned = 0, sent = 0, neverLeft = 0;
   };
   static constexpr int kSlicesPerSecond = 4;
 
   Slice& sliceAt(int64_t ns);
   void dropSlicesBefore(int64_t index);
+  void fillRates(live::LiveTick& t);
 
   std::map<int64_t, Slice> m_slices;  ///< by index = ns / kTickIntervalNs
   std::map<uint32_t, metrics::WorkerSample> m_latestSample;
   std::map<uint32_t, uint64_t> m_connectionsOpen;
   std::deque<Counters> m_history;  ///< counters at earlier ticks, the last second of them
+  std::map<int64_t, RateSlice> m_rateSlices;  ///< by index = ns / protocol::kRateSliceNs
+  int64_t m_sendsReportedThroughNs = INT64_MIN;
   int64_t m_nextTickNs = 0;
 };
 

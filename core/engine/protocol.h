@@ -14,6 +14,10 @@ inline constexpr char kMagic[4] = {'P', 'L', 'M', 'W'};
 inline constexpr uint16_t kVersion = 1;
 inline constexpr size_t kGreetingSize = 8;  ///< magic(4) + version(2) + reserved(2)
 inline constexpr uint32_t kMaxFrameSize = 16u << 20;
+/// Workers count their sends, and the dependent requests that came due, by slices of run time
+/// this long (slice i is [i × kRateSliceNs, (i + 1) × kRateSliceNs)): the live rates are sums
+/// of whole slices.
+inline constexpr int64_t kRateSliceNs = 250'000'000;
 
 // clang-format off
 enum class FrameType : uint8_t {

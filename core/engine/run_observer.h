@@ -26,6 +26,13 @@ class RunObserver {
   /// At atNs the coordinator handed out a session latenessNs after it was due (it hands them
   /// out a second ahead, so it was held up).
   virtual void onHandedLate(int64_t /*atNs*/, int64_t /*latenessNs*/) {}
+  /// count requests were planned at plannedNs: a session's first ones once their instant has
+  /// passed, dependent ones (at their slice's start, protocol::kRateSliceNs) once a worker says
+  /// they came due.
+  virtual void onPlanned(int64_t /*plannedNs*/, uint64_t /*count*/) {}
+  /// Before each onProgress: every running worker has reported its sends up to this instant
+  /// (INT64_MIN before they all reported once, INT64_MAX when none is running).
+  virtual void onSendsReportedThrough(int64_t /*ns*/) {}
 };
 
 }  // namespace plumbline::engine

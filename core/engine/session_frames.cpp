@@ -76,10 +76,12 @@ std::vector<workload::SessionPlan> decodeSessionGraphs(std::string_view payload)
 std::string encodeSessionProgress(const SessionProgress& p) {
   std::string out;
   PayloadWriter w(out);
-  w.u32(static_cast<uint32_t>(p.dueByWindow.size()));
-  for (const auto& [window, count] : p.dueByWindow) {
-    w.i64(window);
-    w.u64(count);
+  for (const auto* due : {&p.dueByWindow, &p.dueBySlice}) {
+    w.u32(static_cast<uint32_t>(due->size()));
+    for (const auto& [index, count] : *due) {
+      w.i64(index);
+      w.u64(count);
+    }
   }
   w.u64(p.notSentRunEnded);
   w.u64(p.notSentParentFailed);
@@ -89,11 +91,15 @@ std::string encodeSessionProgress(const SessionProgress& p) {
 SessionProgress decodeSessionProgress(std::string_view payload) {
   PayloadReader r(payload, "session progress frame");
   SessionProgress p;
-  const uint32_t n = r.u32();
-  r.expectAtLeast(n, 16);
-  for (uint32_t i = 0; i < n; ++i) {
-    const int64_t window = r.i64();
-    p.dueByWindow[window] += r.u64();
+  for (auto* due : {&p.dueByWindow, &p.dueBySlice}) {
+    const uint32_t n = r.u32();
+    r.expectAtLeast(n, 16);
+    for (uint32_t i = 0; i < n; ++i) {
+      const int64_t index = r.i64();
+      if (index < 0)
+        throw ProtocolError("session progress frame: a request due before the run began");
+      (*due)[index] += r.u64();
+    }
   }
   p.notSentRunEnded = r.u64();
   p.notSentParentFailed = r.u64();

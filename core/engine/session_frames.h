@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/engine/protocol.h"
 #include "core/workload/planner.h"
 
 namespace plumbline::engine {
@@ -26,8 +27,14 @@ enum class NotSentReason : uint8_t { RunEnded = 0, ParentFailed = 1 };
 /// (by window of the instant they became due: their planned time), and requests given up.
 struct SessionProgress {
   std::map<int64_t, uint64_t> dueByWindow;
+  /// The same requests by slice of their planned time (protocol::kRateSliceNs), for live rates.
+  std::map<int64_t, uint64_t> dueBySlice;
   uint64_t notSentRunEnded = 0;
   uint64_t notSentParentFailed = 0;
+  void countDue(int64_t plannedNs, int64_t windowNs) {
+    ++dueByWindow[plannedNs / windowNs];
+    ++dueBySlice[plannedNs / protocol::kRateSliceNs];
+  }
   bool empty() const { return dueByWindow.empty() && notSentRunEnded == 0 && notSentParentFailed == 0; }
 };
 std::string encodeSessionProgress(const SessionProgress& p);

@@ -271,7 +271,7 @@ void SessionRunner::stop() {
       // part of the plan. Due later (a think time running past the stop) it never was: a run
       // stopped mid-conversation is not behind on the turns it stopped.
       if (n.state == State::Due && n.readyNs <= now && !n.root)
-        ++m_progress.dueByWindow[n.readyNs / m_config.windowNs];
+        m_progress.countDue(n.readyNs, m_config.windowNs);
       n.state = State::Skipped;
       --a.open;
       ++m_progress.notSentRunEnded;
@@ -301,7 +301,7 @@ void SessionRunner::pump() {
     const auto it = m_sessions.find(due.session);
     if (it == m_sessions.end() || it->second.nodes[due.index].state != State::Due) continue;
     // A root is part of the plan already (the coordinator counts it with its session).
-    if (!it->second.nodes[due.index].root) ++m_progress.dueByWindow[due.atNs / m_config.windowNs];
+    if (!it->second.nodes[due.index].root) m_progress.countDue(due.atNs, m_config.windowNs);
     send(it->second, due.index, due.atNs);
   }
   m_http.drainFinished();

@@ -340,6 +340,17 @@ void Worker::noteSend(int64_t plannedNs, int64_t sendNs) {
   metrics::SendReport& at = during == window ? report : m_sends[during];
   at.windowIndex = during;
   ++at.sentDuring;
+  // Sends go out in time order: their slice is nearly always the last one, or one after it.
+  const int64_t slice = std::max<int64_t>(0, sendNs) / protocol::kRateSliceNs;
+  if (m_sentBySlice.empty() || m_sentBySlice.back().first < slice)
+    m_sentBySlice.emplace_back(slice, 0);
+  auto it = m_sentBySlice.end() - 1;
+  if (it->first != slice) {
+    it = std::lower_bound(m_sentBySlice.begin(), m_sentBySlice.end(),
+                          std::pair<int64_t, uint64_t>(slice, 0));
+    if (it->first != slice) it = m_sentBySlice.insert(it, {slice, 0});
+  }
+  ++it->second;
 }
 
 void Worker::startSession(const workload::SessionPlan& s, Prepared prepared) {
@@ -416,6 +427,7 @@ void Worker::sendStats() {
     s.sendsThroughNs = std::min(s.sendsThroughNs, m_pending.front().plannedNs);
   s.sendsThroughNs = std::min(s.sendsThroughNs, m_sessionRunner->nextDueNs());
   s.itl = m_http->itl();
+  s.sentBySlice.swap(m_sentBySlice);
   m_channel->send(FrameType::Stats, encodeStats(s));
   m_sends.clear();
   m_http->itl().clear();

@@ -103,6 +103,8 @@ class Worker {
   int64_t m_prepareNs;        ///< bodies are built this long before their send (prepareSoon)
   std::vector<metrics::RequestRecord> m_records;
   std::map<int64_t, metrics::SendReport> m_sends;  ///< by planned-time window, since last stats
+  std::vector<std::pair<int64_t, uint64_t>>
+      m_sentBySlice;  ///< by send-time slice, since last stats
   uint64_t m_sessionsReceived = 0;
   uint64_t m_notSent = 0;        ///< stopped, or still pending when the schedule ended
   uint64_t m_notSentCapHeld = 0;  ///< of those, pending at the schedule's end behind the cap

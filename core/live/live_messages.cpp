@@ -71,6 +71,7 @@ Json tickToJson(const LiveTick& t) {
          {"errors", t.errors},
          {"input_tokens", t.inputTokens},
          {"output_tokens", t.outputTokens},
+         {"rates_through_ns", t.ratesThroughNs},
          {"requested_rps", t.requestedRps},
          {"achieved_rps", t.achievedRps},
          {"output_tokens_per_s", t.outputTokensPerS},
@@ -96,6 +97,7 @@ LiveTick tickFromJson(const LiveJsonFields& f) {
   t.errors = f.countsByName("errors");
   t.inputTokens = f.u64("input_tokens");
   t.outputTokens = f.u64("output_tokens");
+  t.ratesThroughNs = f.i64OrNullOrAbsent("rates_through_ns").value_or(-1);  // absent before
   t.requestedRps = f.f64("requested_rps");
   t.achievedRps = f.f64("achieved_rps");
   t.outputTokensPerS = f.f64("output_tokens_per_s");

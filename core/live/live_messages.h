@@ -50,8 +50,12 @@ struct LiveTick {
   uint64_t planned = 0, sent = 0, completed = 0, notSent = 0;  ///< cumulative
   std::map<std::string, uint64_t> errors;  ///< cumulative, by class name; zero omitted
   uint64_t inputTokens = 0, outputTokens = 0;  ///< cumulative
-  double requestedRps = 0;         ///< planned instants in (atNs - 1 s, atNs]
-  double achievedRps = 0;          ///< sends in (atNs - 1 s, atNs]
+  /// The rates are over [ratesThroughNs − 1 s, ratesThroughNs): the latest whole second every
+  /// worker had reported its sends for, a little before atNs. 0: no whole second yet (no rates);
+  /// −1: over the second before atNs (streams of earlier versions).
+  int64_t ratesThroughNs = -1;
+  double requestedRps = 0;         ///< requests planned in that second
+  double achievedRps = 0;          ///< sends made in that second
   double outputTokensPerS = 0;     ///< over the last second
   int64_t inFlight = 0;
   int64_t connectionsOpen = 0;

@@ -11,6 +11,7 @@
 #include "core/store/run_reader.h"
 #include "core/util/cpu_wait.h"
 #include "tests/integration/child_process.h"
+#include "tests/integration/db_query.h"
 #include "tests/integration/live_client.h"
 
 using nlohmann::json;
@@ -46,12 +47,21 @@ struct LiveRunArgs {
   double rate = 20;
   double durationS = 6;
   std::vector<std::string> extra;
+  int workers = 1;
 };
 
 std::vector<std::string> runArgs(const TempDir& dir, const LiveRunArgs& a) {
-  std::vector<std::string> args{PLUMBLINE_BIN, "run", writeLiveWorkload(dir, a.rate, a.durationS),
-                                "--db", dir.file("runs.db"), "--workers", "1",
-                                "--summary-json", dir.file("s.json"), "--live", dir.file("live.sock")};
+  std::vector<std::string> args{PLUMBLINE_BIN,
+                                "run",
+                                writeLiveWorkload(dir, a.rate, a.durationS),
+                                "--db",
+                                dir.file("runs.db"),
+                                "--workers",
+                                std::to_string(a.workers),
+                                "--summary-json",
+                                dir.file("s.json"),
+                                "--live",
+                                dir.file("live.sock")};
   args.insert(args.end(), a.extra.begin(), a.extra.end());
   return args;
 }
@@ -130,6 +140,52 @@ TEST(LiveRun, StreamHasHelloTicksTheDatabaseWindowsAndTheSummary) {
   EXPECT_EQ(end.status, "complete");
   EXPECT_EQ(end.summary, summary);
   EXPECT_FALSE(liveFileExists(dir.file("live.sock"))) << "the socket file must go with the run";
+}
+
+TEST(LiveRun, EachTicksRatesAreTheStoredRequestsOfTheSameSecond) {
+  // QA 23b D6: at 5/s with every send on time the live chart showed requested 13 against
+  // achieved 11, as sends counted when a worker's report came in (every 250 ms) and planned
+  // instants when they passed. A tick's rates are now over a whole second every worker had
+  // reported: exactly the requests planned, and the requests sent, in that second.
+  TempDir dir;
+  LiveRunArgs a{30, 4, {}};
+  a.workers = 2;
+  ChildProcess run(runArgs(dir, a), dir.file("out.txt"));
+  LiveClient client(dir.file("live.sock"));
+  ASSERT_EQ(run.wait(60'000), 0) << run.output();
+  client.join();
+  ASSERT_TRUE(client.connected()) << client.error();
+  const json summary = readSummary(dir);
+  ASSERT_EQ(summary["sent"], summary["planned"]) << summary.dump(2);
+  const std::string db = dir.file("runs.db");
+  const auto count = [&db](const char* column, int64_t fromNs, int64_t toNs) {
+    return static_cast<double>(plumbline::test::queryInt(
+        db, "SELECT count(*) FROM requests WHERE " + std::string(column) +
+                " >= " + std::to_string(fromNs) + " AND " + column + " < " + std::to_string(toNs)));
+  };
+  int withRates = 0;
+  int64_t previous = 0;
+  for (const auto& t : client.all<LiveTick>()) {
+    EXPECT_LE(t.ratesThroughNs, t.atNs);
+    if (t.ratesThroughNs == 0) {  // no whole second reported yet: no rates
+      EXPECT_EQ(previous, 0) << "tick at " << t.atNs;
+      EXPECT_EQ(t.requestedRps, 0);
+      EXPECT_EQ(t.achievedRps, 0);
+      continue;
+    }
+    ASSERT_GE(t.ratesThroughNs, 1'000'000'000);
+    EXPECT_GE(t.ratesThroughNs, previous);  // never back in time
+    EXPECT_GE(t.ratesThroughNs, t.atNs - 1'000'000'000)
+        << "the workers' reports lag by 250 ms, not a second";
+    previous = t.ratesThroughNs;
+    ++withRates;
+    const int64_t from = t.ratesThroughNs - 1'000'000'000;
+    EXPECT_EQ(t.requestedRps, count("planned_ns", from, t.ratesThroughNs))
+        << "second ending " << t.ratesThroughNs;
+    EXPECT_EQ(t.achievedRps, count("send_ns", from, t.ratesThroughNs))
+        << "second ending " << t.ratesThroughNs;
+  }
+  EXPECT_GE(withRates, 8);
 }
 
 TEST(LiveRun, LateJoinerGetsHelloAndEveryWindowSoFar) {

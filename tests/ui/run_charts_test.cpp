@@ -307,6 +307,23 @@ class RunChartsTest : public QObject {
     QCOMPARE(static_cast<QLineSeries*>(series.at(0))->pen().style(), Qt::SolidLine);
   }
 
+  // QA 23b D6: a tick's rates are over the latest second the workers had reported in full,
+  // which ends a little before the tick: drawn at that second's end, once per second's end,
+  // and not before the run's first whole second.
+  void aTicksRatesAreDrawnAtTheEndOfTheSecondTheyCover() {
+    RunCharts charts;
+    const int64_t through[] = {0, 0, 0, 0, 1'000, 1'250, 1'250, 1'750};  // the 7th: no newer second
+    for (int k = 1; k <= 8; ++k) {
+      LiveTick t = tick(k * 250, 90 + k, 0);
+      t.ratesThroughNs = through[k - 1] * 1'000'000;
+      charts.appendTick(t);
+    }
+    charts.flush();
+    QCOMPARE(charts.drawnPoints(QStringLiteral("rate"), QStringLiteral("achieved")),
+             (QList<QPointF>{{1.0, 95}, {1.25, 96}, {1.75, 98}}));
+    QCOMPARE(charts.drawnPoints(QStringLiteral("ttft"), QStringLiteral("p99")).first().x(), 0.25);
+  }
+
   void ticksDrawLiveAndWindowsOnlyFillWhatTicksDidNotCover() {
     RunCharts charts;
     charts.appendWindow(window(0, 10, 10, 80));  // attached mid-run: the replayed window draws

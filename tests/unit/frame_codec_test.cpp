@@ -109,6 +109,19 @@ TEST(FrameCodec, StatsRoundTrip) {
   EXPECT_EQ(decodeStats(encodeStats(s)).sample.cpuWaitNs, -1);
 }
 
+TEST(FrameCodec, StatsCarryTheSendsBySliceAndRefuseOneBeforeTheRun) {
+  StatsReport s;
+  s.sentBySlice = {{0, 3}, {7, 250}};
+  EXPECT_EQ(decodeStats(encodeStats(s)).sentBySlice, s.sentBySlice);
+  s.sentBySlice = {{-1, 3}};
+  try {
+    decodeStats(encodeStats(s));
+    ADD_FAILURE() << "a send before t0 decoded";
+  } catch (const ProtocolError& e) {
+    EXPECT_NE(std::string(e.what()).find("negative send slice"), std::string::npos) << e.what();
+  }
+}
+
 TEST(FrameCodec, RejectsBadGreeting) {
   FrameReader r;
   r.feed("HTTP/1.1", 8);

@@ -71,7 +71,8 @@ TEST(LiveMessages, WindowPayloadIsTheExportedWindowObject) {
 
 // Fields added after the protocol's first version: a stream written before them still reads,
 // with the field "unknown".
-const std::set<std::string> kAddedLater = {"cpu_wait_max_ms", "handed_late_max_ms", "sent_during"};
+const std::set<std::string> kAddedLater = {"cpu_wait_max_ms", "handed_late_max_ms", "sent_during",
+                                           "rates_through_ns"};
 
 TEST(LiveMessages, FieldsAddedLaterMayBeAbsentAndReadAsUnknown) {
   json tick = toJson(sampleTick());
@@ -88,6 +89,15 @@ TEST(LiveMessages, FieldsAddedLaterMayBeAbsentAndReadAsUnknown) {
   const std::string err = messageErrorOf(typeOf(LiveMessage{sampleWindow()}), window);
   EXPECT_NE(err.find("\"cpu_wait_max_ms\" is a string, expected a number"), std::string::npos)
       << err;
+}
+
+TEST(LiveMessages, RatesOfEarlierStreamsAreOverTheSecondBeforeTheTick) {
+  json tick = toJson(sampleTick());
+  EXPECT_EQ(tick.at("rates_through_ns"), 2'500'000'000);
+  tick.erase("rates_through_ns");
+  EXPECT_EQ(
+      std::get<LiveTick>(messageFromJson(typeOf(LiveMessage{sampleTick()}), tick)).ratesThroughNs,
+      -1);
 }
 
 TEST(LiveMessages, HandedLateIsNoneInWindowsAndZeroInTicksOfEarlierStreams) {

@@ -35,6 +35,7 @@ inline LiveTick sampleTick() {
   t.errors = {{"http_5xx", 2}, {"timeout", 1}};
   t.inputTokens = 25'000;
   t.outputTokens = 12'000;
+  t.ratesThroughNs = 2'500'000'000;
   t.requestedRps = 20;
   t.achievedRps = 19.75;
   t.outputTokensPerS = 4100.5;

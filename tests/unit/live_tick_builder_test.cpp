@@ -54,13 +54,20 @@ TEST(LiveTickBuilder, TicksAreDueEvery250MsOnTheGrid) {
   EXPECT_TRUE(b.due(1'250 * kMs, a));
 }
 
-/// The k-th quarter second's 10 planned and sent requests, due just before its tick.
-static void planAndSendTen(metrics::RunAggregator& a, int k) {
+/// The k-th quarter second's 10 planned and sent requests, due just before its tick, counted by
+/// the aggregator and by the builder (planned as the coordinator passes their instant, sent in
+/// worker 1's report at the tick, which has all its sends up to then).
+static void planAndSendTen(LiveTickBuilder& b, metrics::RunAggregator& a, int k) {
   a.addPlanned(k * 250 * kMs - 1, 10);
+  b.addPlanned(k * 250 * kMs - 1, 10);
   metrics::SendReport s;
   s.windowIndex = a.windowIndexAt(k * 250 * kMs - 1);
   s.sent = 10;
   a.addSends(s);
+  StatsReport report = stats(1, k * 250, 0.1, 0, 1);
+  report.sentBySlice = {{k - 1, 10}};
+  b.addStats(report);
+  b.setSendsReportedThrough(k * 250 * kMs);
 }
 
 TEST(LiveTickBuilder, CountersAreCumulativeAndRatesCoverTheLastSecond) {
@@ -68,7 +75,7 @@ TEST(LiveTickBuilder, CountersAreCumulativeAndRatesCoverTheLastSecond) {
   metrics::RunAggregator a;
   // 10 planned/sent per 250 ms for 2 s: 40 per second.
   for (int k = 1; k <= 8; ++k) {
-    planAndSendTen(a, k);
+    planAndSendTen(b, a, k);
     auto r = done(k * 250 - 100, 5, 20);
     a.addRecord(r);
     auto t = b.due(k * 250 * kMs, a);
@@ -78,6 +85,7 @@ TEST(LiveTickBuilder, CountersAreCumulativeAndRatesCoverTheLastSecond) {
     EXPECT_EQ(t->completed, static_cast<uint64_t>(k));
     EXPECT_EQ(t->outputTokens, static_cast<uint64_t>(5 * k));
     if (k >= 4) {
+      EXPECT_EQ(t->ratesThroughNs, k * 250 * kMs);
       EXPECT_DOUBLE_EQ(t->requestedRps, 40);
       EXPECT_DOUBLE_EQ(t->achievedRps, 40);
       EXPECT_DOUBLE_EQ(t->outputTokensPerS, 20);
@@ -91,20 +99,39 @@ TEST(LiveTickBuilder, CountersAreCumulativeAndRatesCoverTheLastSecond) {
   EXPECT_EQ(t.errors.size(), 1u);
 }
 
-TEST(LiveTickBuilder, FirstSecondRatesCountFromT0) {
-  // One request at 0.2 s and nothing more (a slow Poisson stream): each tick of the first
-  // second measures from t0, not from the tick before it (which read 0/s at 0.5 s).
+TEST(LiveTickBuilder, NoRatesUntilAWholeSecondIsReported) {
+  // QA 23b: the first tick said 12/s requested on a 5/s stage, 3 requests over 0.25 s. Rates
+  // are over whole seconds: none in the first, then the second's counts.
   LiveTickBuilder b;
   metrics::RunAggregator a;
-  planAndSendTen(a, 1);
-  const double expected[] = {40, 20, 40.0 / 3, 10,
-                             0};  // 10 planned over 0.25, 0.5, 0.75, 1 s; then none
+  planAndSendTen(b, a, 1);
   for (int k = 1; k <= 5; ++k) {
+    if (k > 1) b.setSendsReportedThrough(k * 250 * kMs);
     auto t = b.due(k * 250 * kMs, a);
     ASSERT_TRUE(t);
-    EXPECT_DOUBLE_EQ(t->requestedRps, expected[k - 1]) << "tick at " << k * 250 << " ms";
-    EXPECT_DOUBLE_EQ(t->achievedRps, expected[k - 1]) << "tick at " << k * 250 << " ms";
+    const bool whole = k >= 4;
+    EXPECT_EQ(t->ratesThroughNs, whole ? k * 250 * kMs : 0) << "tick at " << k * 250 << " ms";
+    EXPECT_DOUBLE_EQ(t->requestedRps, k == 4 ? 10 : 0) << "tick at " << k * 250 << " ms";
+    EXPECT_DOUBLE_EQ(t->achievedRps, k == 4 ? 10 : 0) << "tick at " << k * 250 << " ms";
   }
+}
+
+TEST(LiveTickBuilder, RatesAreOverTheLatestSecondEveryWorkerReportedInFull) {
+  // QA 23b D6: 5 requests a second, every one sent on time, but the sends of the last quarter
+  // second not yet reported at the tick: counted then, achieved read 4/s against 5 requested.
+  LiveTickBuilder b;
+  metrics::RunAggregator a;
+  for (int i = 0; i < 10; ++i) b.addPlanned(i * 200 * kMs + 10 * kMs, 1);  // 0.01, 0.21, ... 1.81 s
+  StatsReport early = stats(1, 1'600, 0.1, 0, 1);  // sends up to 1.6 s: 8 of them
+  early.sentBySlice = {{0, 2}, {1, 1}, {2, 1}, {3, 1}, {4, 2}, {5, 1}};
+  b.addStats(early);
+  b.setSendsReportedThrough(1'600 * kMs);
+  auto t = b.build(1'750 * kMs, a);  // planned up to 1.75 s, sends reported up to 1.6 s
+  EXPECT_EQ(t.ratesThroughNs, 1'500 * kMs);
+  EXPECT_DOUBLE_EQ(t.requestedRps, 5);  // 0.61, 0.81, 1.01, 1.21, 1.41 s
+  EXPECT_DOUBLE_EQ(t.achievedRps, 5);
+  // Ticks while the reports stay behind give no newer second.
+  EXPECT_EQ(b.build(2'000 * kMs, a).ratesThroughNs, 1'500 * kMs);
 }
 
 TEST(LiveTickBuilder, AchievedRateLeavesOutRequestsThatNeverLeftTheMachine) {
@@ -112,12 +139,13 @@ TEST(LiveTickBuilder, AchievedRateLeavesOutRequestsThatNeverLeftTheMachine) {
   metrics::RunAggregator a;
   // 40 due per second, of which 10 a second find no descriptor for their connection.
   for (int k = 1; k <= 8; ++k) {
-    planAndSendTen(a, k);
+    planAndSendTen(b, a, k);
     if (k % 2 == 0)
       for (int i = 0; i < 5; ++i) {
         metrics::RequestRecord noSocket = done(k * 250 - 100, 0, 0);
         noSocket.error = metrics::ErrorClass::HarnessLimit;
         a.addRecord(noSocket);
+        b.addRecords({noSocket});
       }
     auto t = b.due(k * 250 * kMs, a);
     ASSERT_TRUE(t);

@@ -66,11 +66,24 @@ TEST(SessionFrames, ProgressRoundTrips) {
   SessionProgress p;
   p.dueByWindow[3] = 5;
   p.dueByWindow[4] = 1;
+  p.dueBySlice[13] = 5;
+  p.dueBySlice[16] = 1;
   p.notSentRunEnded = 7;
   p.notSentParentFailed = 2;
   const SessionProgress back = decodeSessionProgress(encodeSessionProgress(p));
   EXPECT_EQ(back.dueByWindow, p.dueByWindow);
+  EXPECT_EQ(back.dueBySlice, p.dueBySlice);
   EXPECT_EQ(back.notSentRunEnded, 7u);
   EXPECT_EQ(back.notSentParentFailed, 2u);
   EXPECT_THROW(decodeSessionProgress("\x01"), ProtocolError);
+}
+
+TEST(SessionFrames, ProgressCountsADueRequestByWindowAndBySlice) {
+  SessionProgress p;
+  p.countDue(1'300'000'000, 1'000'000'000);
+  p.countDue(1'900'000'000, 1'000'000'000);
+  EXPECT_EQ(p.dueByWindow, (std::map<int64_t, uint64_t>{{1, 2}}));
+  EXPECT_EQ(p.dueBySlice, (std::map<int64_t, uint64_t>{{5, 1}, {7, 1}}));
+  p.dueBySlice[-1] = 1;  // only a damaged wire carries a request due before the run
+  EXPECT_THROW(decodeSessionProgress(encodeSessionProgress(p)), ProtocolError);
 }

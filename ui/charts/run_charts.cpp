@@ -150,6 +150,7 @@ void RunCharts::clear() {
     c->setMinimumXSpan(MetricChart::kLiveXSpanS);
   }
   m_coveredUntilS = -1;
+  m_ratesUntilS = -1;
   m_runEndS.reset();
   m_prevTickNs = -1;
   m_prevErrors.clear();
@@ -261,10 +262,14 @@ void RunCharts::appendTick(const ::plumbline::live::LiveTick& t) {
   const double dtS = m_prevTickNs >= 0 ? seconds(t.atNs - m_prevTickNs) : 0;
   m_prevTickNs = t.atNs;
   m_coveredUntilS = x;
-  // After the sending ends the rates over the last second only fall to 0: a stored run's
-  // stop at its end, and so do these.
-  if (!m_runEndS || x <= *m_runEndS + 1e-9)
-    appendRequestedAchieved(x, t.requestedRps, t.achievedRps);
+  // The rates are over the latest second the workers had reported in full, drawn at its end
+  // (a little before the tick); none before the first whole second, and one point per second's
+  // end. After the sending ends they only fall to 0: a stored run's stop at its end, and so do
+  // these.
+  const int64_t ratesThroughNs = t.ratesThroughNs < 0 ? t.atNs : t.ratesThroughNs;
+  const double ratesX = seconds(ratesThroughNs);
+  if (ratesThroughNs > 0 && ratesX > m_ratesUntilS && (!m_runEndS || ratesX <= *m_runEndS + 1e-9))
+    appendRequestedAchieved(ratesX, t.requestedRps, t.achievedRps);
   // A latency no request of the tick's second measured: no point, and its line breaks.
   auto pct = [x](MetricChart* c, const ::plumbline::live::LivePercentiles& p,
                  const QString& suffix = {}) {
@@ -292,6 +297,7 @@ void RunCharts::appendTick(const ::plumbline::live::LiveTick& t) {
 }
 
 void RunCharts::appendRequestedAchieved(double x, double requested, double achieved) {
+  m_ratesUntilS = x;
   // Achieved first: the series made later is drawn on top, and requested is the dashed one.
   chart(kRate)->append(QStringLiteral("achieved"), x, achieved);
   chart(kRate)->append(QStringLiteral("requested"), x, requested);

@@ -103,6 +103,7 @@ class RunCharts : public QWidget {
   void appendRequestedAchieved(double x, double requested, double achieved);
 
   double m_coveredUntilS = -1;  ///< time up to which something has been drawn
+  double m_ratesUntilS = -1;    ///< time of the latest requested/achieved point
   std::optional<double> m_runEndS;  ///< stored runs: where the charts stop
   int64_t m_prevTickNs = -1;
   std::map<std::string, uint64_t> m_prevErrors;
