@@ -13,6 +13,7 @@
 #include "core/engine/early_stop_signal.h"
 #include "core/engine/harness_limit.h"
 #include "core/engine/session_frames.h"
+#include "core/engine/verdict_policy.h"
 #include "core/util/background_thread.h"
 #include "core/util/clock.h"
 #include "core/util/clock_pair.h"
@@ -184,9 +185,7 @@ RunOutcome Coordinator::run() {
                                  : m_planner.durationNs();
   const int64_t durationNs = stopped ? std::min(m_stopAtNs, planSpanNs) : planSpanNs;
   const double durationS = std::max(1e-9, static_cast<double>(durationNs) / 1e9);
-  metrics::VerdictPolicy policy;
-  policy.minSentFraction = m_spec.verdict.minSentFraction;
-  policy.sendLagToleranceNs = static_cast<int64_t>(m_spec.verdict.sendLagToleranceMs * 1e6);
+  const metrics::VerdictPolicy policy = verdictPolicyOf(m_spec.verdict);
   const double requested = static_cast<double>(m_aggregator.planned()) / durationS;
   RunOutcome out;
   out.summary = m_aggregator.summarize(durationS, requested, policy, m_reasons);

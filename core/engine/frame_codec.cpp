@@ -89,7 +89,7 @@ std::optional<Frame> FrameReader::next() {
 
 namespace {
 constexpr size_t kSessionWireSize = 8 + 8 + 4 + 4 + 4;
-constexpr size_t kRecordWireSize = 8 + 4 + 4 + 7 * 8 + 4 * 4 + 4 + 4 + 1 + 8 + 8;
+constexpr size_t kRecordWireSize = 8 + 4 + 4 + 7 * 8 + 4 * 4 + 4 + 4 + 1 + 8 + 8 + 8;
 }  // namespace
 
 void encodeSessionHead(PayloadWriter& w, const workload::SessionPlan& s) {
@@ -142,6 +142,7 @@ void encodeRecord(PayloadWriter& w, const metrics::RequestRecord& r) {
   w.u8(static_cast<uint8_t>(r.error));
   w.i64(r.retryAfterMs);
   w.i64(r.firstAnswerNs);
+  w.i64(r.heldNs);
 }
 
 metrics::RequestRecord decodeRecord(PayloadReader& r) {
@@ -170,6 +171,8 @@ metrics::RequestRecord decodeRecord(PayloadReader& r) {
   if (rec.retryAfterMs < -1)
     throw ProtocolError("records frame: retry-after " + std::to_string(rec.retryAfterMs) + " ms");
   rec.firstAnswerNs = r.i64();
+  rec.heldNs = r.i64();
+  if (rec.heldNs < 0) throw ProtocolError("records frame: negative loop hold");
   return rec;
 }
 

@@ -2,20 +2,10 @@
 
 #include <unistd.h>
 
+#include "core/engine/verdict_policy.h"
 #include "core/workload/plan_preview.h"
 
 namespace plumbline::engine {
-
-namespace {
-
-metrics::VerdictPolicy policyOf(const workload::WorkloadSpec& spec) {
-  metrics::VerdictPolicy policy;
-  policy.minSentFraction = spec.verdict.minSentFraction;
-  policy.sendLagToleranceNs = static_cast<int64_t>(spec.verdict.sendLagToleranceMs * 1e6);
-  return policy;
-}
-
-}  // namespace
 
 live::LiveHello liveHello(const store::RunInfo& info, int64_t runId, const workload::WorkloadSpec& spec,
                           const std::string& dbPath) {
@@ -45,7 +35,8 @@ LiveRun::LiveRun(const std::string& socketPath, size_t clientBufferCap)
 
 void LiveRun::start(const store::RunInfo& info, int64_t runId, const workload::WorkloadSpec& spec,
                     const std::string& dbPath, RunSink& next) {
-  m_publisher.emplace(m_server, next, policyOf(spec), liveHello(info, runId, spec, dbPath));
+  m_publisher.emplace(m_server, next, verdictPolicyOf(spec.verdict),
+                      liveHello(info, runId, spec, dbPath));
 }
 
 void LiveRun::finish(bool complete, const nlohmann::json& summary, std::vector<std::string>& notes) {

@@ -87,6 +87,9 @@ std::string formatRunReport(const metrics::RunSummary& s, const std::vector<std:
   latencyRow(out, "upload", s.uploadMs);
   if (s.thoughtFirst > 0)
     out += "  " + metrics::thoughtFirstText(s.thoughtFirst, s.completed) + "\n";
+  if (metrics::heldIsANote(s.heldRequests, s.completed))
+    out += "  " + metrics::heldText(s.heldRequests, s.completed, s.heldMaxMs, s.holdToleranceMs) +
+           " (within the 1% a p99 leaves out)\n";
   if (s.completed == 0) {
     out += "  tokens/s  -  (no request completed)\n";
   } else {

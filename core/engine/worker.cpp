@@ -23,6 +23,7 @@ namespace {
 constexpr int64_t kStatsIntervalNs = 250'000'000;
 constexpr int64_t kFlushIntervalNs = 50'000'000;
 constexpr int64_t kProbeIntervalNs = 10'000'000;
+constexpr int64_t kHoldKeptPastTimeoutNs = 10'000'000'000;  // a grace period's worth
 constexpr size_t kRecordsPerFrame = 2048;
 constexpr int64_t kScheduleEndSlackNs = 100'000'000;
 constexpr int kMaxSendsPerTurn = 64;
@@ -396,6 +397,10 @@ void Worker::onRequestDone(Transfer& t) {
 
 void Worker::flushRecords() {
   if (m_records.empty()) return;
+  // A hold is known once the probe after it ran; records wait here for at least that long.
+  for (auto& r : m_records)
+    if (r.sendNs >= 0)
+      r.heldNs = m_holds.longestOverlapping(r.sendNs, r.endNs >= 0 ? r.endNs : m_http->nowRel());
   m_channel->send(FrameType::Records, encodeRecords(m_records));
   m_records.clear();
 }
@@ -507,6 +512,10 @@ void Worker::onProbeTimer(int, short, void* self) {
   auto* w = static_cast<Worker*>(self);
   const int64_t now = util::monotonicNs();
   w->m_loopDelayMaxNs = std::max(w->m_loopDelayMaxNs, now - w->m_probeDueNs);
+  w->m_holds.add(w->m_probeDueNs - w->m_config->t0Ns, now - w->m_config->t0Ns);
+  // Kept while a request sent during one can still be in flight.
+  w->m_holds.forgetBefore(now - w->m_config->t0Ns - w->m_config->timeoutMs * 1'000'000 -
+                          kHoldKeptPastTimeoutNs);
   // Wake-ups between sends teach the spin margin too, but only a probe that came due while the
   // loop slept: one held up by a send turn (its spin) would teach the margin its own length.
   if (w->m_probeDueNs > w->m_sendTurnEndNs) w->m_spinMargin.noteLateness(now - w->m_probeDueNs);

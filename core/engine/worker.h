@@ -9,6 +9,7 @@
 
 #include "core/engine/control_channel.h"
 #include "core/engine/frame_codec.h"
+#include "core/engine/loop_holds.h"
 #include "core/engine/reply_token_queue.h"
 #include "core/engine/request_body.h"
 #include "core/engine/request_driver.h"
@@ -102,6 +103,7 @@ class Worker {
   int64_t m_buildMaxNs = -1;  ///< the longest a request body took to build; -1 before the first
   int64_t m_prepareNs;        ///< bodies are built this long before their send (prepareSoon)
   std::vector<metrics::RequestRecord> m_records;
+  LoopHolds m_holds;  ///< the loop's holds, to mark the records of requests in flight across one
   std::map<int64_t, metrics::SendReport> m_sends;  ///< by planned-time window, since last stats
   std::vector<std::pair<int64_t, uint64_t>>
       m_sentBySlice;  ///< by send-time slice, since last stats

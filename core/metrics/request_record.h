@@ -37,6 +37,9 @@ struct RequestRecord {
   /// in ms; -1 when it had none (or one that could not be read). Recorded, not obeyed: the
   /// load stays the one that was planned.
   int64_t retryAfterMs = -1;
+  /// The longest the worker's event loop was held (LoopHolds: busy, or without a CPU; 1 ms or
+  /// more) while this request was in flight; 0 when it never was. Its timings may include that.
+  int64_t heldNs = 0;
 
   bool ok() const { return error == ErrorClass::None; }
   int64_t ttftNs() const { return firstTokenNs >= 0 && sendNs >= 0 ? firstTokenNs - sendNs : -1; }

@@ -87,6 +87,24 @@ std::string thoughtFirstText(uint64_t thoughtFirst, uint64_t completed) {
          "token";
 }
 
+std::string heldText(uint64_t held, uint64_t completed, double maxMs, double toleranceMs) {
+  char text[512];
+  std::snprintf(
+      text, sizeof text,
+      "timing: %llu of %llu completed requests (%.1f%%) were in flight while a worker's event "
+      "loop was held %g ms or more (up to %.1f ms at once: busy, or without a CPU); bytes that "
+      "came meanwhile were read at the hold's end, so their TTFT, inter-token and end-to-end "
+      "times may include up to that much of the harness's own delay",
+      static_cast<unsigned long long>(held), static_cast<unsigned long long>(completed),
+      completed > 0 ? 100.0 * static_cast<double>(held) / static_cast<double>(completed) : 0.0,
+      toleranceMs, maxMs);
+  return text;
+}
+
+bool heldIsANote(uint64_t held, uint64_t completed) {
+  return held > 0 && static_cast<double>(held) <= kMaxHeldShare * static_cast<double>(completed);
+}
+
 std::string failedText(const nlohmann::json& summary) {
   if (!summary.is_object()) return "";
   const auto errors = summary.find("errors");
@@ -127,6 +145,8 @@ nlohmann::json RunSummary::toJson() const {
   j["asked_load"] = askedLoad;
   j["achieved_rps"] = achievedRps;
   j["send_lag_ms"] = sendLagMs.toJson();
+  j["timing_held"] = {
+      {"requests", heldRequests}, {"max_ms", heldMaxMs}, {"tolerance_ms", holdToleranceMs}};
   j["ttft_ms"] = ttftMs.toJson();
   j["ttfa_ms"] = answerMs.toJson();
   j["thought_first"] = thoughtFirst;
@@ -189,6 +209,11 @@ RunSummary RunSummary::fromJson(const nlohmann::json& j) {
   s.askedLoad = j.value("asked_load", std::string());
   s.achievedRps = get<double>(j, "achieved_rps");
   s.sendLagMs = getPercentiles(j, "send_lag_ms");
+  if (const auto held = j.find("timing_held"); held != j.end()) {  // absent before holds were timed
+    s.heldRequests = get<uint64_t>(*held, "requests");
+    s.heldMaxMs = get<double>(*held, "max_ms");
+    s.holdToleranceMs = get<double>(*held, "tolerance_ms");
+  }
   s.ttftMs = getPercentiles(j, "ttft_ms");
   // Absent before the answer's first token was timed apart: none known, nobody seen thinking.
   s.answerMs = j.contains("ttfa_ms") ? getPercentiles(j, "ttfa_ms") : Percentiles{0, 0, 0, 0, 0};

@@ -54,6 +54,12 @@ struct RunSummary {
   /// Completed requests whose first token was not answer text (thinking or a tool call came
   /// first): when any did, ttft and ttfa differ and both are shown.
   uint64_t thoughtFirst = 0;
+  /// Completed requests in flight while a worker's event loop was held holdToleranceMs or longer
+  /// (busy, or without a CPU): their timings may include up to heldMaxMs of the harness's delay.
+  /// "timing_held": {"requests", "max_ms", "tolerance_ms"}.
+  uint64_t heldRequests = 0;
+  double heldMaxMs = 0;
+  double holdToleranceMs = 0;
   /// The token rates' time base: from t0 to the end of the last reply (at least durationS).
   /// Tokens keep coming after the sending period while requests finish: an overloaded run's
   /// did for a minute after a 2 s schedule, and per second of the schedule read 30× too high.
@@ -106,6 +112,12 @@ std::string retryAfterWaitText(int64_t minMs, int64_t maxMs);
 /// "reasoning: 812 of 1000 streams thought before answering; ttft counts the first thinking
 /// token, ttfa the first answer token": why a report shows ttfa apart (only when thoughtFirst > 0).
 std::string thoughtFirstText(uint64_t thoughtFirst, uint64_t completed);
+/// "timing: 2 of 8 completed requests were in flight while a worker's event loop was held 10 ms
+/// or more (up to 48.0 ms at once) ...": why some timings may include the harness's own delay.
+std::string heldText(uint64_t held, uint64_t completed, double maxMs, double toleranceMs);
+/// Said apart from the verdict: some held, but no more than the 1% a p99 leaves out (more is a
+/// verdict reason, which says it already).
+bool heldIsANote(uint64_t held, uint64_t completed);
 
 /// "14 of 14 sent failed (connect 14)", "3 of 100 sent failed (http_5xx 2, timeout 1)" from a
 /// summary's "sent" and "errors"; empty when none failed or the summary does not say.
@@ -113,9 +125,10 @@ std::string failedText(const nlohmann::json& summary);
 
 // clang-format off
 /// The keys of RunSummary::toJson(), in order (the --summary-json contract).
-inline constexpr std::array<const char*, 31> kSummaryJsonKeys = {
+inline constexpr std::array<const char*, 32> kSummaryJsonKeys = {
     "run_id", "verdict", "verdict_reasons", "planned", "sent", "completed", "not_sent",
     "errors", "failure_samples", "retry_after", "duration_s", "requested_rps", "asked_load", "achieved_rps", "send_lag_ms",
+    "timing_held",
     "ttft_ms", "ttfa_ms", "thought_first", "itl_ms", "e2e_ms", "ttft_from_planned_ms", "e2e_from_planned_ms", "upload_ms",
     "tokens_span_s", "input_tokens_per_s", "output_tokens_per_s", "token_count_source", "token_counts",
     "prompt_tokens_basis", "complete", "notes"};

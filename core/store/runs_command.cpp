@@ -142,6 +142,14 @@ void printSummary(const Json& s, std::ostream& out) {
     out << metrics::thoughtFirstText(static_cast<uint64_t>(thoughtFirst),
                                      static_cast<uint64_t>(num(s, "completed")))
         << '\n';
+  const auto held = s.find("timing_held");
+  if (held != s.end() && held->is_object() &&
+      metrics::heldIsANote(static_cast<uint64_t>(num(*held, "requests")),
+                           static_cast<uint64_t>(num(s, "completed"))))
+    out << metrics::heldText(static_cast<uint64_t>(num(*held, "requests")),
+                             static_cast<uint64_t>(num(s, "completed")), num(*held, "max_ms"),
+                             num(*held, "tolerance_ms"))
+        << " (within the 1% a p99 leaves out)\n";
   std::string source = s.value("token_count_source", std::string("unknown"));
   const auto outRate = s.find("output_tokens_per_s");
   out << "tokens/s: input " << fmt("%.1f", num(s, "input_tokens_per_s")) << "  output "

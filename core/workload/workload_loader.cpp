@@ -244,11 +244,17 @@ LoadSpec parseLoad(const nlohmann::json& value, const std::string& path,
 }
 
 VerdictSpec parseVerdict(const nlohmann::json& value, const std::string& path) {
-  JsonFields fields(value, path, {"send_lag_tolerance_ms", "min_sent_fraction"});
+  JsonFields fields(value, path,
+                    {"send_lag_tolerance_ms", "min_sent_fraction", "hold_tolerance_ms"});
   VerdictSpec verdict;
   if (auto tolerance = fields.number("send_lag_tolerance_ms")) {
     checkPositive(*tolerance, fields.childPath("send_lag_tolerance_ms"));
     verdict.sendLagToleranceMs = *tolerance;
+  }
+  if (auto tolerance = fields.number("hold_tolerance_ms")) {
+    checkAtLeast(*tolerance, 1,
+                 fields.childPath("hold_tolerance_ms"));  // shorter holds are not kept
+    verdict.holdToleranceMs = *tolerance;
   }
   if (auto fraction = fields.number("min_sent_fraction")) {
     checkPositive(*fraction, fields.childPath("min_sent_fraction"));

@@ -106,6 +106,9 @@ struct RequestsSpec {
 struct VerdictSpec {
   double sendLagToleranceMs = 1.0;  ///< p99 send lag allowed in every window
   double minSentFraction = 0.99;    ///< of planned, in every window and overall
+  /// A worker's event loop held this long or longer while requests were in flight may have
+  /// pushed their timings late by as much (RequestRecord::heldNs); over 1% of them is a limit.
+  double holdToleranceMs = 10.0;
 };
 
 /// A distribution of durations in seconds: LengthDist's syntax, non-integer values allowed,

@@ -159,6 +159,14 @@ TEST(WorkerStall, RepliesThatCameWhileAWorkerWasStoppedAreNotTimeouts) {
   EXPECT_EQ(r.summary.at("completed"), r.summary.at("sent")) << r.summary.dump(2);
   EXPECT_EQ(r.summary.at("verdict"), "harness_limited") << r.summary.dump(2);
   EXPECT_TRUE(r.reasonSays("event loop was held up")) << r.summary.dump(2);
+  // The requests in flight across the stop are counted, and their timings said to be in doubt
+  // (QA 24 D1: one read after a hold takes every segment that came, stamped with the last's).
+  const json& held = r.summary.at("timing_held");
+  EXPECT_GT(held.at("requests").get<uint64_t>(), r.summary.at("completed").get<uint64_t>() / 100)
+      << r.summary.dump(2);
+  EXPECT_GE(held.at("max_ms").get<double>(), 1500) << r.summary.dump(2);
+  EXPECT_TRUE(r.reasonSays("were in flight while a worker's event loop was held 10 ms or more"))
+      << r.summary.dump(2);
   // Dated by arrival: every reply ended within its timeout of its send (it ended by ~0.2 s).
   EXPECT_EQ(queryInt(r.db(), "SELECT count(*) FROM requests WHERE end_ns - send_ns > 1000000000"),
             0);

@@ -79,6 +79,12 @@ TEST(FrameCodec, RecordsRoundTrip) {
   EXPECT_EQ(decodeRecords(encodeRecords(in))[1].firstAnswerNs, -1);
   in[1].retryAfterMs = -2;  // only a damaged wire carries this
   EXPECT_THROW(decodeRecords(encodeRecords(in)), ProtocolError);
+  in[1].retryAfterMs = -1;
+  in[0].heldNs = 55'000'000;  // in flight across a 55 ms hold of the worker's loop
+  EXPECT_EQ(decodeRecords(encodeRecords(in))[0].heldNs, 55'000'000);
+  EXPECT_EQ(decodeRecords(encodeRecords(in))[1].heldNs, 0);
+  in[1].heldNs = -1;  // only a damaged wire carries this
+  EXPECT_THROW(decodeRecords(encodeRecords(in)), ProtocolError);
 }
 
 TEST(FrameCodec, StatsRoundTrip) {
@@ -161,7 +167,8 @@ TEST(FrameCodec, TruncatedAndOverlongPayloadsAreRejected) {
   EXPECT_THROW(decodeSessions(huge), ProtocolError);
   EXPECT_THROW(decodeRecords(huge), ProtocolError);
   std::string rec = encodeRecords({sampleRecord(1)});
-  rec[rec.size() - 17] = 99;  // unknown error class (the byte before retry-after, first answer)
+  rec[rec.size() - 25] =
+      99;  // unknown error class (the byte before retry-after, first answer, hold)
   EXPECT_THROW(decodeRecords(rec), ProtocolError);
   const std::string stats = encodeStats(StatsReport{});
   for (size_t n = 0; n < stats.size(); ++n) EXPECT_THROW(decodeStats(stats.substr(0, n)), ProtocolError);

@@ -227,6 +227,50 @@ TEST(RunAggregator, SummaryAndVerdict) {
   EXPECT_EQ(s.verdict.reasons[2], "worker 3 died at 3.5 s");
 }
 
+TEST(RunAggregator, RequestsInFlightAcrossALoopHoldAreCountedAndOverOnePercentLimitTheRun) {
+  // QA 24 D1: a worker stopped 55 ms mid-stream read three tokens at once, 30 ms late, and the
+  // run said kept_up. 200 completed requests; holds of 5 ms (under the 10 ms tolerance) and of
+  // 55 ms: 2 held requests (1%) are said, a third makes the run harness_limited.
+  RunAggregator a;
+  a.addPlanned(1, 200);
+  a.addSends(sends(0, 200, 1'000));
+  for (int i = 0; i < 200; ++i) {
+    RequestRecord r = okRecord(0, 0, 30 * kOneMs, 85 * kOneMs);
+    r.heldNs = i < 5 ? 5 * kOneMs : i < 7 ? 55 * kOneMs : 0;
+    a.addRecord(r);
+  }
+  a.takeAllWindows();
+  RunSummary s = a.summarize(1.0, 200.0, VerdictPolicy{});
+  EXPECT_EQ(s.heldRequests, 2u);
+  EXPECT_NEAR(s.heldMaxMs, 55, 0.5);
+  EXPECT_DOUBLE_EQ(s.holdToleranceMs, 10);
+  EXPECT_EQ(s.verdict.kind, VerdictKind::KeptUp);
+  EXPECT_TRUE(heldIsANote(s.heldRequests, s.completed));
+  EXPECT_EQ(s.toJson().at("timing_held").at("requests"), 2);
+
+  RequestRecord third = okRecord(0, 0, 30 * kOneMs, 85 * kOneMs);
+  third.heldNs = 12 * kOneMs;
+  a.addRecord(third);
+  s = a.summarize(1.0, 200.0, VerdictPolicy{});
+  EXPECT_EQ(s.heldRequests, 3u);
+  EXPECT_FALSE(heldIsANote(s.heldRequests, s.completed));  // the verdict says it
+  ASSERT_EQ(s.verdict.kind, VerdictKind::HarnessLimited);
+  ASSERT_EQ(s.verdict.reasons.size(), 1u);
+  EXPECT_NE(s.verdict.reasons[0].find(
+                "3 of 201 completed requests (1.5%) were in flight while a worker's "
+                "event loop was held 10 ms or more (up to 55."),
+            std::string::npos)
+      << s.verdict.reasons[0];
+
+  VerdictPolicy lenient;
+  lenient.holdToleranceNs = 60 * kOneMs;  // a workload's verdict.hold_tolerance_ms
+  s = a.summarize(1.0, 200.0, lenient);
+  EXPECT_EQ(s.heldRequests, 0u);
+  EXPECT_EQ(s.verdict.kind, VerdictKind::KeptUp);
+  EXPECT_EQ(RunSummary::fromJson(a.summarize(1.0, 200.0, VerdictPolicy{}).toJson()).heldRequests,
+            3u);
+}
+
 TEST(RunAggregator, AchievedLeavesOutRequestsThatNeverLeftTheMachine) {
   RunAggregator a;
   a.addPlanned(1, 100);

@@ -66,8 +66,9 @@ TEST(WorkloadLoader, AcceptsEveryKeyOfTheFormat) {
       "sampling": {"temperature": 2, "top_p": 1, "max_tokens": 64, "ignore_eos": false,
                    "seed": -3, "extra": {"presence_penalty": 0.5, "stop": ["\n"]}}},
     "session": {"shape": "single"},
-    "verdict": {"send_lag_tolerance_ms": 2.5, "min_sent_fraction": 1}
+    "verdict": {"send_lag_tolerance_ms": 2.5, "min_sent_fraction": 1, "hold_tolerance_ms": 25}
   })"));
+  EXPECT_DOUBLE_EQ(spec.verdict.holdToleranceMs, 25);
   EXPECT_EQ(spec.description, "every key");
   EXPECT_EQ(spec.target.api, Api::Completions);
   EXPECT_EQ(spec.target.url, "https://api.example.com");
@@ -92,6 +93,14 @@ TEST(WorkloadLoader, EmbeddedMockSettings) {
   EXPECT_EQ(spec.target.mockPreset, "fast");
   EXPECT_DOUBLE_EQ(*spec.target.mockTtftMs, 0);
   EXPECT_DOUBLE_EQ(*spec.target.mockItlMs, 2.5);
+}
+
+TEST(WorkloadLoader, AHoldToleranceUnderTheHoldsTheWorkerKeepsIsRefused) {
+  auto document = validDocument();
+  EXPECT_DOUBLE_EQ(parseWorkload(document).verdict.holdToleranceMs, 10);
+  document["verdict"] = {{"hold_tolerance_ms", 0.5}};  // holds under 1 ms are not kept
+  EXPECT_EQ(errorOf(document).path(), "verdict.hold_tolerance_ms");
+  EXPECT_EQ(errorOf(document).reason(), "must be >= 1, got 0.5");
 }
 
 TEST(WorkloadLoader, EmbeddedMockThinkingTokensAreACount) {
