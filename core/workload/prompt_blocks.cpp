@@ -13,8 +13,7 @@ uint32_t PromptBlockLayout::blockTokens(size_t i) const {
 PromptBlockLayout promptBlockLayout(size_t hashIds, uint32_t tokens) {
   PromptBlockLayout layout;
   layout.totalTokens = tokens;
-  const size_t needed = (static_cast<size_t>(tokens) + kPromptBlockTokens - 1) / kPromptBlockTokens;
-  layout.blocks = std::min(hashIds, needed);
+  layout.blocks = std::min(hashIds, promptBlocksFor(tokens));
   const uint64_t covered = std::min<uint64_t>(static_cast<uint64_t>(layout.blocks) * kPromptBlockTokens, tokens);
   layout.uniqueTokens = static_cast<uint32_t>(tokens - covered);
   return layout;

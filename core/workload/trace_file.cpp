@@ -13,6 +13,7 @@
 
 #include "core/util/json_duplicate_key.h"
 #include "core/util/json_syntax_error.h"
+#include "core/workload/prompt_blocks.h"
 #include "core/workload/workload_error.h"
 
 namespace plumbline::workload {
@@ -173,6 +174,20 @@ uint32_t jsonCount(const nlohmann::json& row, const char* field, const RowError&
   return static_cast<uint32_t>(value);
 }
 
+/// One hash id per 512-token block of the prompt, as in every row of the public traces: with
+/// more or fewer, the blocks sent and the prefix reuse counted would not be the trace's.
+void checkBlockCount(const TraceRow& row, const RowError& err) {
+  const size_t needed = promptBlocksFor(row.inputTokens);
+  if (row.hashIds.size() == needed) return;
+  err.fail("hash_ids",
+           std::to_string(row.hashIds.size()) +
+               (row.hashIds.size() == 1 ? " block id" : " block ids") + ", but input_length " +
+               std::to_string(row.inputTokens) + " spans " + std::to_string(needed) + " block" +
+               (needed == 1 ? "" : "s") + " of " + std::to_string(kPromptBlockTokens) +
+               " tokens (one id per block, the last block may be partial)" +
+               (row.hashIds.empty() ? "; leave hash_ids out for a row without prefix blocks" : ""));
+}
+
 void parseMooncakeRow(std::string_view line, uint32_t number, const std::string& name,
                       std::vector<TraceRow>& rows) {
   const RowError err(name, number);
@@ -219,6 +234,7 @@ void parseMooncakeRow(std::string_view line, uint32_t number, const std::string&
         err.fail("hash_ids", "expected non-negative integer block ids, got " + shownText(id.dump()));
       out.hashIds.push_back(id.get<uint32_t>());
     }
+    checkBlockCount(out, err);
   }
   rows.push_back(std::move(out));
 }

@@ -187,13 +187,16 @@ TEST(SessionSources, AShareGptSystemTurnFollowsTheGroupsSharedSystemPromptInOneM
 
 TEST(SessionSources, MooncakeHashIdsBecomeSharedBlocksOfIdenticalText) {
   TempDir dir;
-  // Rows: a and b share blocks 7 and 8 (then differ); c shares block 7 only; d has fewer ids
-  // than its length needs (the rest is its own text); e repeats a's first block as a partial one.
+  // Rows: a and b share blocks 7 and 8 (then differ); c shares block 7 only; d shares no
+  // block; e repeats a's first block as a partial one.
   const std::vector<json> rows = {
       {{"timestamp", 0}, {"input_length", 1300}, {"output_length", 3}, {"hash_ids", {7, 8, 9}}},
       {{"timestamp", 100}, {"input_length", 1100}, {"output_length", 4}, {"hash_ids", {7, 8, 10}}},
       {{"timestamp", 200}, {"input_length", 700}, {"output_length", 2}, {"hash_ids", {7, 11}}},
-      {{"timestamp", 300}, {"input_length", 1500}, {"output_length", 5}, {"hash_ids", {12}}},
+      {{"timestamp", 300},
+       {"input_length", 1500},
+       {"output_length", 5},
+       {"hash_ids", {12, 13, 14}}},
       {{"timestamp", 400}, {"input_length", 300}, {"output_length", 1}, {"hash_ids", {7}}}};
   {
     std::ofstream trace(dir.file("trace.jsonl"));
@@ -236,7 +239,7 @@ TEST(SessionSources, MooncakeHashIdsBecomeSharedBlocksOfIdenticalText) {
   EXPECT_LT(commonPrefix(0, 2), 512u + 16);
   EXPECT_LT(commonPrefix(0, 3), 16u);
   EXPECT_EQ(commonPrefix(0, 4), 300u) << "a partial block is the start of its id's block";
-  // d: block 12 then 988 words of its own, none of them a's, b's or c's block text.
+  // d: blocks of its own, none of them a's, b's or c's block text.
   EXPECT_LT(commonPrefix(3, 1), 16u);
 
   // The plan shows the reuse: blocks seen before over all input tokens.

@@ -82,7 +82,8 @@ TEST(TraceFile, EveryLineEndingEndsARow) {
 
 TEST(TraceFile, MooncakeKeepsHashIdsAndMilliseconds) {
   const auto rows = parseTraceText(
-      "{\"timestamp\": 0, \"input_length\": 6758, \"output_length\": 500, \"hash_ids\": [0, 1, 2]}\n"
+      "{\"timestamp\": 0, \"input_length\": 1300, \"output_length\": 500, \"hash_ids\": [0, 1, "
+      "2]}\n"
       "\n"
       "{\"timestamp\": 1500, \"input_length\": 600, \"output_length\": 1, \"hash_ids\": [0, 7]}\n",
       "t.jsonl", TraceFormat::MooncakeJsonl);
@@ -91,7 +92,42 @@ TEST(TraceFile, MooncakeKeepsHashIdsAndMilliseconds) {
   EXPECT_EQ(rows[0].hashIds, (std::vector<uint32_t>{0, 1, 2}));
   EXPECT_EQ(rows[1].hashIds, (std::vector<uint32_t>{0, 7}));
   EXPECT_EQ(rows[1].line, 3u);
-  EXPECT_EQ(rows[0].inputTokens, 6758u);
+  EXPECT_EQ(rows[0].inputTokens, 1300u);
+}
+
+// Every row of both public Mooncake traces has ceil(input_length / 512) hash_ids (the last
+// block partial); a row with more or fewer was replayed with the wrong blocks and reuse.
+TEST(TraceFile, MooncakeHashIdsMustCoverInputLength) {
+  const std::string ok = "{\"timestamp\": 0, \"input_length\": 1, \"output_length\": 1}\n";
+  auto row = [](const std::string& length, const std::string& ids) {
+    return "{\"timestamp\": 5, \"input_length\": " + length +
+           ", \"output_length\": 1, \"hash_ids\": [" + ids + "]}\n";
+  };
+  EXPECT_EQ(
+      traceErrorOf(ok + row("40000", "0, 1, 2"), TraceFormat::MooncakeJsonl),
+      "t.txt:2 | field 'hash_ids': 3 block ids, but input_length 40000 spans 79 blocks of 512 "
+      "tokens (one id per block, the last block may be partial)");
+  std::string hundred = "0";
+  for (int i = 1; i < 100; ++i) hundred += ", " + std::to_string(i);
+  EXPECT_EQ(traceErrorOf(ok + row("10", hundred), TraceFormat::MooncakeJsonl),
+            "t.txt:2 | field 'hash_ids': 100 block ids, but input_length 10 spans 1 block of 512 "
+            "tokens (one id per block, the last block may be partial)");
+  EXPECT_EQ(
+      traceErrorOf(ok + row("1025", "0, 1"), TraceFormat::MooncakeJsonl)
+          .rfind("t.txt:2 | field 'hash_ids': 2 block ids, but input_length 1025 spans 3 blocks",
+                 0),
+      0u)
+      << "a partial last block has an id of its own";
+  EXPECT_EQ(traceErrorOf(ok + row("10", ""), TraceFormat::MooncakeJsonl),
+            "t.txt:2 | field 'hash_ids': 0 block ids, but input_length 10 spans 1 block of 512 "
+            "tokens (one id per block, the last block may be partial); leave hash_ids out for a "
+            "row without prefix blocks");
+  // Exactly as many as the blocks: a whole last block, a partial one, none for no tokens, and
+  // a row without hash_ids at all.
+  EXPECT_EQ(
+      traceErrorOf(ok + row("1024", "0, 1") + row("1025", "0, 1, 2") + row("0", "") + row("1", "7"),
+                   TraceFormat::MooncakeJsonl),
+      "accepted");
 }
 
 TEST(TraceFile, AzureErrorsNameLineAndField) {
