@@ -8,25 +8,28 @@
 #include "core/workload/planner.h"
 
 namespace plumbline::workload {
+
 LengthHistogram lengthHistogram(const LengthDist& dist, uint64_t seed, uint32_t draws,
                                 uint32_t binCount) {
-  LengthHistogram out;
-  if (draws == 0 || binCount == 0) return out;
   util::Rng rng(seed);
   std::vector<uint32_t> values(draws);
-  double sum = 0;
-  for (auto& v : values) {
-    v = sampleLength(dist, rng);
-    sum += v;
-  }
+  for (auto& v : values) v = sampleLength(dist, rng);
+  return histogramOfLengths(std::move(values), binCount);
+}
+
+LengthHistogram histogramOfLengths(std::vector<uint32_t> values, uint32_t binCount) {
+  LengthHistogram out;
+  if (values.empty() || binCount == 0) return out;
   std::sort(values.begin(), values.end());
-  out.draws = draws;
+  double sum = 0;
+  for (uint32_t v : values) sum += v;
+  out.draws = values.size();
   out.min = values.front();
   out.max = values.back();
   out.p50 = nearestRank(values, 50);
   out.p90 = nearestRank(values, 90);
   out.p99 = nearestRank(values, 99);
-  out.mean = sum / draws;
+  out.mean = sum / static_cast<double>(values.size());
 
   // Bins of the same whole number of tokens each: lengths are integers, and bins of 2 and 3
   // values side by side drew a flat distribution as a comb (QA 23b: uniform 32-128 in 40 bins
@@ -46,6 +49,21 @@ LengthHistogram lengthHistogram(const LengthDist& dist, uint64_t seed, uint32_t 
     out.bins[std::min<size_t>(index, bins - 1)].count++;
   }
   return out;
+}
+
+std::optional<TraceLengthHistograms> traceLengthHistograms(const WorkloadSpec& spec,
+                                                           uint32_t binCount) {
+  if (!spec.load.trace || !spec.load.trace->lengthsFromTrace || !spec.load.traceSchedule)
+    return std::nullopt;
+  const size_t rows = spec.load.traceSchedule->rows.size();
+  std::vector<uint32_t> inputs(rows), outputs(rows);
+  for (size_t id = 0; id < rows; ++id) {
+    const SessionPlan session = drawSession(spec, id);  // the run's lengths, 0 raised to 1
+    inputs[id] = session.inputTokens;
+    outputs[id] = session.outputTokens;
+  }
+  return TraceLengthHistograms{histogramOfLengths(std::move(inputs), binCount),
+                               histogramOfLengths(std::move(outputs), binCount)};
 }
 
 }  // namespace plumbline::workload

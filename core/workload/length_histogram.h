@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/workload/workload_spec.h"
@@ -25,5 +26,19 @@ struct LengthHistogram {
 /// `binCount` equal-width bins spanning [min, p99.9] of the draws (see tailFolded).
 LengthHistogram lengthHistogram(const LengthDist& dist, uint64_t seed, uint32_t draws = 20000,
                                 uint32_t binCount = 40);
+
+/// The same of lengths already known (`draws` is then their count). Takes them by value: it
+/// sorts them.
+LengthHistogram histogramOfLengths(std::vector<uint32_t> values, uint32_t binCount = 40);
+
+/// A replay's input and output lengths when they are the trace's (load.trace.lengths "trace").
+struct TraceLengthHistograms {
+  LengthHistogram input, output;  ///< `draws` = the replayed rows
+};
+
+/// Of every row the replay sends (the workload's window of the trace), as the planner draws
+/// each session (a 0 goes out as 1). Nothing when the lengths are not the trace's.
+std::optional<TraceLengthHistograms> traceLengthHistograms(const WorkloadSpec& spec,
+                                                           uint32_t binCount = 40);
 
 }  // namespace plumbline::workload
