@@ -10,6 +10,8 @@
 
 #include "core/workload/length_dist_parser.h"
 #include "core/workload/length_histogram.h"
+#include "core/workload/trace_replay.h"
+#include "core/workload/workload_loader.h"
 
 #include "tests/ui/designer_catalog.h"
 #include "ui/designer/designer_form.h"
@@ -175,6 +177,79 @@ class DesignerPagesTest : public QObject {
       QVERIFY(editor);
       QCOMPARE(editor->histogram()->summary(), expectedSummary(*view, path));
     }
+  }
+
+  // QA 23b D15: a replay of the trace's lengths showed "not set" under input and output tokens
+  // (no length figures at all). They are the replayed rows' lengths now, as `plan` gives them,
+  // drawn also when the Form page was not showing as the workload was opened.
+  void aReplayOfTheTracesLengthsDrawsTheReplayedRows() {
+    DesignerView view(contextWith(m_userDir.path()));
+    view.resize(1400, 860);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    showPage(view, kJsonPage);
+    QVERIFY(open(view, "mooncake_conversation_replay.json"));
+    showPage(view, kFormPage);
+    const auto spec = plumbline::workload::loadWorkloadFile(
+        catalogFile("mooncake_conversation_replay.json").toStdString());
+    const auto rows = plumbline::workload::traceLengthHistograms(spec);
+    QVERIFY(rows);
+    const QString counted =
+        QStringLiteral("%1 replayed rows of the trace)").arg(spec.load.traceSchedule->rows.size());
+    FieldBinder* binder = view.form()->binder();
+    for (const std::string path : {"requests.input_tokens", "requests.output_tokens"}) {
+      DistEditor* editor = distEditor(view, path);
+      QVERIFY(editor);
+      QVERIFY(editor->showsTraceLengths());
+      HistogramWidget reference;
+      reference.setHistogram(path == "requests.input_tokens" ? rows->input : rows->output,
+                             QStringLiteral("tokens"),
+                             QStringLiteral("replayed rows of the trace"));
+      QCOMPARE(editor->histogram()->summary(), reference.summary());
+      QVERIFY2(editor->histogram()->summary().endsWith(counted),
+               qPrintable(editor->histogram()->summary()));
+      QCOMPARE(editor->histogram()->shown().max, reference.shown().max);
+      QVERIFY2(!binder->rowAt(path + ".dist")->isVisible(), "no distribution to edit");
+    }
+
+    // Lengths from the workload: the distributions are edited and drawn again.
+    auto* document = view.document();
+    document->setValue("load.trace.lengths", "workload");
+    document->setValue("requests.input_tokens",
+                       OrderedJson::parse(R"({"dist": "fixed", "value": 64})"));
+    document->setValue("requests.output_tokens",
+                       OrderedJson::parse(R"({"dist": "fixed", "value": 8})"));
+    view.revalidateNow();
+    settle();
+    QVERIFY2(view.validationText().isEmpty(), qPrintable(view.validationText()));
+    for (const std::string path : {"requests.input_tokens", "requests.output_tokens"}) {
+      DistEditor* editor = distEditor(view, path);
+      QVERIFY(!editor->showsTraceLengths());
+      QCOMPARE(editor->histogram()->summary(), expectedSummary(view, path));
+      QVERIFY(binder->rowAt(path + ".dist")->isVisible());
+    }
+
+    // The trace's lengths again, but another field is wrong: there is no replay to draw yet.
+    document->setValue("load.trace.lengths", "trace");
+    document->eraseValue("requests.input_tokens");
+    document->eraseValue("requests.output_tokens");
+    document->setValue("target.timeout_s", -1);
+    view.revalidateNow();
+    settle();
+    QVERIFY(!view.validationText().isEmpty());
+    DistEditor* input = distEditor(view, "requests.input_tokens");
+    QVERIFY(input->showsTraceLengths());
+    QCOMPARE(input->histogram()->summary(),
+             QStringLiteral("the trace's lengths are drawn once the workload is valid"));
+    // A distribution written beside the trace's lengths is refused: it stays, to be removed.
+    document->setValue("target.timeout_s", 600);
+    document->setValue("requests.input_tokens",
+                       OrderedJson::parse(R"({"dist": "fixed", "value": 64})"));
+    view.revalidateNow();
+    settle();
+    QVERIFY(view.validationText().startsWith(QStringLiteral("requests.input_tokens: not used")));
+    QVERIFY(!input->showsTraceLengths());
+    QVERIFY(binder->rowAt("requests.input_tokens.dist")->isVisible());
   }
 
  private:

@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include "core/workload/length_dist_parser.h"
+#include "core/workload/length_histogram.h"
 #include "core/workload/session_preview.h"
 #include "core/workload/workload_error.h"
 #include "ui/designer/dist_editor.h"
@@ -291,6 +292,7 @@ void DesignerForm::refreshFields(const void* origin) {
 }
 
 void DesignerForm::refreshPreviews(const std::optional<workload::WorkloadSpec>& spec) {
+  refreshTraceLengths(spec);
   for (DistEditor* editor : m_dists) editor->refreshPreview();
   const LoadPreview load = previewLoad(m_document->json(), spec);
   if (load.error.isEmpty())
@@ -298,6 +300,26 @@ void DesignerForm::refreshPreviews(const std::optional<workload::WorkloadSpec>& 
   else
     m_rateChart->clear(load.error);
   refreshSessionPreview(spec);
+}
+
+void DesignerForm::refreshTraceLengths(const std::optional<workload::WorkloadSpec>& spec) {
+  const OrderedJson& json = m_document->json();
+  const bool fromTrace = spec ? spec->load.trace && spec->load.trace->lengthsFromTrace
+                              : stringAt(json, "load.arrival") == "trace" &&
+                                    stringAt(json, "load.trace.lengths") != "workload";
+  const auto histograms = fromTrace && spec ? workload::traceLengthHistograms(*spec) : std::nullopt;
+  const QString why = QStringLiteral("the trace's lengths are drawn once the workload is valid");
+  for (DistEditor* editor : m_dists) {
+    const bool input = editor->path() == "requests.input_tokens";
+    if (!input && editor->path() != "requests.output_tokens") continue;
+    // One written anyway is refused by the loader: its fields stay, to be seen and removed.
+    if (!fromTrace || JsonPath(editor->path()).find(json))
+      editor->showOwnDistribution();
+    else if (histograms)
+      editor->showTraceLengths(input ? histograms->input : histograms->output);
+    else
+      editor->showTraceLengths(std::nullopt, why);
+  }
 }
 
 void DesignerForm::refreshSessionPreview(const std::optional<workload::WorkloadSpec>& spec) {

@@ -50,6 +50,8 @@ class DesignerForm : public QWidget {
   void setRowsVisible(FieldGrid* form, const std::vector<std::string>& paths, bool visible);
   void refreshVisibility();
   void refreshSessionPreview(const std::optional<workload::WorkloadSpec>& spec);
+  /// A replay of the trace's lengths: the input and output editors draw the replayed rows'.
+  void refreshTraceLengths(const std::optional<workload::WorkloadSpec>& spec);
 
   WorkloadDocument* m_document;
   FieldBinder* m_binder;

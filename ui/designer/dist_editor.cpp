@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QShowEvent>
 
@@ -73,19 +74,43 @@ DistEditor::DistEditor(WorkloadDocument* document, FieldBinder* binder, std::str
   for (const char* param : kParams) {
     binder->addNumber(m_form, QString::fromLatin1(param), m_path + "." + param);
   }
+  m_traceNote = new QLabel(
+      QStringLiteral("The trace's own lengths, one per replayed row (lengths from: trace; "
+                     "choose \"workload\" to draw them from a distribution here)."));
+  m_traceNote->setWordWrap(true);
+  m_traceNote->setFixedWidth(220);
+  m_traceNote->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+  m_traceNote->hide();
+  layout->addWidget(m_traceNote, 0);
   m_histogram = new HistogramWidget(this);
   layout->addWidget(m_histogram, 1);
   refreshPreview();
 }
 
+void DistEditor::showTraceLengths(std::optional<workload::LengthHistogram> rows,
+                                  const QString& why) {
+  m_fromTrace = true;
+  m_traceRows = std::move(rows);
+  m_traceWhy = why;
+}
+
+void DistEditor::showOwnDistribution() {
+  m_fromTrace = false;
+  m_traceRows.reset();
+  m_traceWhy.clear();
+}
+
 void DistEditor::showRowsOfKind(const QString& kind) {
   const QStringList visible = paramsOf(kind);
+  // A replay of the trace's lengths has no distribution here (the loader refuses one).
+  if (QWidget* row = m_binder->rowAt(m_path + ".dist")) m_form->setRowVisible(row, !m_fromTrace);
+  m_traceNote->setVisible(m_fromTrace);
   for (const char* param : kParams) {
     QWidget* editor = m_binder->editorAt(m_path + "." + param);
     if (editor && editor->parentWidget())
       m_form->setRowVisible(editor->parentWidget(),
-                            kind.isEmpty() || !paramsOf(kind).size() ||
-                                visible.contains(QString::fromLatin1(param)));
+                            !m_fromTrace && (kind.isEmpty() || !paramsOf(kind).size() ||
+                                             visible.contains(QString::fromLatin1(param))));
   }
 }
 
@@ -139,6 +164,14 @@ void DistEditor::showEvent(QShowEvent* event) {
 }
 
 void DistEditor::redrawHistogram() {
+  if (m_fromTrace) {
+    if (m_traceRows)
+      m_histogram->setHistogram(*m_traceRows, QStringLiteral("tokens"),
+                                QStringLiteral("replayed rows of the trace"));
+    else
+      m_histogram->clear(m_traceWhy);
+    return;
+  }
   const OrderedJson* value = JsonPath(m_path).find(m_document->json());
   if (!value) {
     m_histogram->clear(QStringLiteral("not set"));

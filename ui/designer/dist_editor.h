@@ -1,9 +1,13 @@
 #pragma once
 #include <QWidget>
 
+#include <optional>
 #include <string>
 
+#include "core/workload/length_histogram.h"
+
 class QComboBox;
+class QLabel;
 
 namespace plumbline::ui::designer {
 
@@ -26,6 +30,13 @@ class DistEditor : public QWidget {
   /// Shows the rows of the current kind and redraws the histogram; while the editor is not on
   /// screen (another page or tab is) the histogram is redrawn when it is shown again.
   void refreshPreview();
+  /// A replay whose lengths are the trace's sends no draws of this distribution: the editor
+  /// hides its fields, says so, and draws `rows` (the replayed rows' lengths) instead, or
+  /// `why` there are none to draw yet. Takes effect at the next refreshPreview().
+  void showTraceLengths(std::optional<workload::LengthHistogram> rows, const QString& why = {});
+  /// Back to editing and drawing the distribution itself.
+  void showOwnDistribution();
+  bool showsTraceLengths() const { return m_fromTrace; }
   HistogramWidget* histogram() const { return m_histogram; }
   const std::string& path() const { return m_path; }
 
@@ -44,7 +55,11 @@ class DistEditor : public QWidget {
   FieldGrid* m_form = nullptr;
   QComboBox* m_kind = nullptr;
   HistogramWidget* m_histogram = nullptr;
+  QLabel* m_traceNote = nullptr;
   bool m_histogramStale = false;
+  bool m_fromTrace = false;
+  std::optional<workload::LengthHistogram> m_traceRows;
+  QString m_traceWhy;
 };
 
 }  // namespace plumbline::ui::designer

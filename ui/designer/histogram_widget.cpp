@@ -32,9 +32,11 @@ HistogramWidget::Shown shownOf(const CoreHistogram& h, bool whole) {
 
 }  // namespace
 
-void HistogramWidget::setHistogram(const workload::LengthHistogram& h, const QString& unit) {
+void HistogramWidget::setHistogram(const workload::LengthHistogram& h, const QString& unit,
+                                   const QString& counted) {
   m_shown = shownOf(h, true);
   m_unit = unit;
+  m_counted = counted;
   m_empty.clear();
   update();
 }
@@ -42,6 +44,7 @@ void HistogramWidget::setHistogram(const workload::LengthHistogram& h, const QSt
 void HistogramWidget::setHistogram(const workload::SecondsHistogram& h) {
   m_shown = shownOf(h, false);
   m_unit = QStringLiteral("s");
+  m_counted = QStringLiteral("draws");
   m_empty.clear();
   update();
 }
@@ -58,10 +61,13 @@ QString HistogramWidget::format(double v) const {
 
 QString HistogramWidget::summary() const {
   if (m_shown.draws == 0) return m_empty;
-  return QStringLiteral("p50 %1 · p90 %2 · p99 %3 · mean %4 %5 (%6 draws)")
+  return QStringLiteral("p50 %1 · p90 %2 · p99 %3 · mean %4 %5 (%6 %7)")
       .arg(format(m_shown.p50), format(m_shown.p90), format(m_shown.p99),
-           m_shown.whole ? QString::number(m_shown.mean, 'f', 1) : QString::number(m_shown.mean, 'g', 3), m_unit)
-      .arg(m_shown.draws);
+           m_shown.whole ? QString::number(m_shown.mean, 'f', 1)
+                         : QString::number(m_shown.mean, 'g', 3),
+           m_unit)
+      .arg(m_shown.draws)
+      .arg(m_counted);
 }
 
 void HistogramWidget::paintEvent(QPaintEvent*) {

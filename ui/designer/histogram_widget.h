@@ -8,8 +8,8 @@
 
 namespace plumbline::ui::designer {
 
-/// Paints a histogram of sampled draws (token lengths, or seconds of a delay) with its p50,
-/// p90 and p99 marked and written out.
+/// Paints a histogram of sampled draws (token lengths, or seconds of a delay) or of a trace's
+/// rows, with its p50, p90 and p99 marked and written out.
 class HistogramWidget : public QWidget {
   Q_OBJECT
  public:
@@ -27,7 +27,9 @@ class HistogramWidget : public QWidget {
   };
 
   explicit HistogramWidget(QWidget* parent = nullptr);
-  void setHistogram(const workload::LengthHistogram& histogram, const QString& unit);
+  /// `counted` names what the histogram counts: "draws" of a distribution, or rows of a trace.
+  void setHistogram(const workload::LengthHistogram& histogram, const QString& unit,
+                    const QString& counted = QStringLiteral("draws"));
   /// Seconds: values written with 3 significant digits and "s".
   void setHistogram(const workload::SecondsHistogram& histogram);
   void clear(const QString& why);
@@ -44,6 +46,7 @@ class HistogramWidget : public QWidget {
 
   Shown m_shown;
   QString m_unit;
+  QString m_counted = QStringLiteral("draws");
   QString m_empty;
 };
 
