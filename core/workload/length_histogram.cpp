@@ -6,6 +6,7 @@
 #include "core/util/rng.h"
 #include "core/workload/nearest_rank.h"
 #include "core/workload/planner.h"
+#include "core/workload/trace_replay.h"
 
 namespace plumbline::workload {
 
