@@ -85,6 +85,7 @@ void ResponseReader::onChunk(Transfer& t, const std::string& data, int64_t now) 
       t.thought.append(info.thought);
     }
     r.outputTokensClient = r.outputTokensClient < 0 ? 1 : r.outputTokensClient + 1;
+    if (!info.content.empty()) t.answerTokensClient = std::max(t.answerTokensClient, 0) + 1;
     if (r.firstTokenNs < 0) {
       r.firstTokenNs = now;
     } else {

@@ -205,10 +205,11 @@ bool SessionRunner::onDone(Transfer& t) {
     Node& node = a.nodes[index];
     if (t.record.ok()) {
       node.reply = std::move(t.reply);
-      // Counted by the client: chunks of a stream, the tokenizer's count; else (a whole body,
-      // no tokenizer) in words, as prompts are (QA 23a: each reply resent counted 0).
-      node.replyTokens = t.record.outputTokensClient >= 0 ? t.record.outputTokensClient
-                                                          : mock::countWords(node.reply);
+      // The answer as the client counted it: its deltas in a stream, the tokenizer's count;
+      // else (a whole body, no tokenizer) in words, as prompts are (QA 23a: each reply resent
+      // counted 0). Thinking is not resent, so not counted (QA 24 D4).
+      node.replyTokens =
+          t.answerTokensClient >= 0 ? t.answerTokensClient : mock::countWords(node.reply);
       if (!a.children[index].empty()) node.conversation.push_back(message("assistant", node.reply));
       finishNode(a, index, State::Done);
       for (uint32_t child : a.children[index]) makeReady(a, child, t.record.endNs);

@@ -30,6 +30,9 @@ struct Transfer {
   /// Reasoning and tool-call text generated beside the answer: counted as output tokens with
   /// the reply, never sent back in a session's next turn.
   std::string thought;
+  /// The client's count of the answer alone, which a session's next turn resends (thinking is
+  /// not resent): its answer-bearing deltas, or the tokenizer's count of `reply`; -1: none.
+  int32_t answerTokensClient = -1;
   SseParser sse;
   long status = 0;
   bool statusKnown = false;
@@ -63,6 +66,7 @@ struct Transfer {
     keepReply = false;
     reply.clear();
     thought.clear();
+    answerTokensClient = -1;
     sse.reset();
     status = 0;
     statusKnown = false;

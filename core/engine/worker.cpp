@@ -374,8 +374,11 @@ void Worker::onRequestDone(Transfer& t) {
   if (m_replyTokens && ReplyTokenQueue::hasReply(t.record, m_config->stream)) {
     if (t.keepReply) {  // a session's parent: its children's context needs the count now
       // Reasoning and tool-call text count as ReplyTokenQueue::add counts them: after the reply.
-      t.record.outputTokensClient =
-          m_replyTokens->countNow(t.thought.empty() ? t.reply : t.reply + '\n' + t.thought);
+      // Only the answer is resent (QA 24 D4: the thinking was counted as resent input too).
+      t.answerTokensClient = m_replyTokens->countNow(t.reply);
+      t.record.outputTokensClient = t.thought.empty()
+                                        ? t.answerTokensClient
+                                        : m_replyTokens->countNow(t.reply + '\n' + t.thought);
       m_records.push_back(t.record);
     } else {
       m_replyTokens->add(t.record, t.reply, t.thought, m_http->nowRel());

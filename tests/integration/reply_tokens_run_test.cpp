@@ -115,3 +115,27 @@ TEST(ReplyTokensRun, SessionRepliesAreCountedAndGrowTheNextTurnsInputCount) {
     EXPECT_LE(second, first + reply + 100) << id;
   }
 }
+
+// QA 24 D4: with a thinking model the next turn resends the answer only, so its input count
+// grows by the tokenizer's count of the answer, not of the answer and the thinking.
+TEST(ReplyTokensRun, ALaterTurnCountsTheResentAnswerWithoutTheThinking) {
+  TempDir dir;
+  json w = replyWorkload(true, {{"shape", "multi_turn"},
+                                {"turns", {{"dist", "fixed"}, {"value", 2}}},
+                                {"think_time_s", {{"dist", "fixed"}, {"value", 0}}}});
+  w["target"]["mock"]["thinking_tokens"] = 8;
+  w["requests"]["input_tokens"] = {{"dist", "fixed"}, {"value", 30}};
+  w["requests"]["output_tokens"] = {{"dist", "fixed"}, {"value", 20}};
+  const ReplyRun r = runReplyWorkload(dir, w);
+  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(r.exitCode)) << r.output;
+  const int answer = static_cast<int>(
+      Tokenizer::fromFile(kQwen3Tokenizer).countTokens(plumbline::test::mockReplyText(20 - 8)));
+  int secondTurns = 0;
+  for (const auto& q : r.requests) {
+    ASSERT_EQ(q["error_class"], "none") << q.dump();
+    if (q["turn"] != 1) continue;
+    ++secondTurns;
+    EXPECT_EQ(q["input_tokens_client"], 30 + answer + 30) << q.dump();
+  }
+  EXPECT_EQ(secondTurns, 40);
+}

@@ -12,6 +12,7 @@
 #include "tests/integration/db_query.h"
 #include "tests/integration/embedded_workload.h"
 #include "tests/integration/timing_budget.h"
+#include "tests/integration/workload_run.h"
 
 using nlohmann::json;
 using plumbline::test::ChildProcess;
@@ -61,4 +62,28 @@ TEST(ThinkingMockRun, TtfaIsTtftPlusTheThinkingTokensPacedAtTheItl) {
                      "SELECT count(*) FROM requests WHERE first_answer_ns - first_token_ns "
                      "BETWEEN 45000000 AND 65000000"),
             50);
+}
+
+// QA 24 D4: a conversation resends each reply's answer, not its thinking; the client's input
+// count of a later turn counted the thinking deltas too (70 and 110 against the server's 66 and
+// 102). Without a tokenizer both sides count one token per word the mock sent, so they agree.
+TEST(ThinkingMockRun, LaterTurnsCountOnlyTheResentAnswerAsInput) {
+  TempDir dir;
+  json workload = plumbline::test::embeddedStreamWorkload(
+      {.name = "thinking turns", .ttftMs = 5, .itlMs = 1, .inputTokens = 30, .outputTokens = 10});
+  workload["verdict"]["send_lag_tolerance_ms"] = 1000;  // about counts, not timing
+  workload["target"]["mock"]["thinking_tokens"] = 4;
+  workload["session"] = {{"shape", "multi_turn"},
+                         {"turns", {{"dist", "fixed"}, {"value", 3}}},
+                         {"think_time_s", {{"dist", "fixed"}, {"value", 0}}}};
+  const plumbline::test::WorkloadRun run = plumbline::test::runWorkloadDocument(dir, workload);
+  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(run.exitCode)) << run.output;
+  const json& requests = run.exported["requests"];
+  ASSERT_EQ(requests.size(), 30u);  // 10 conversations of 3 turns
+  for (const json& q : requests) {
+    ASSERT_EQ(q["error_class"], "none") << q.dump();
+    // 30, then 30 + the 6-token answer + 30 = 66, then 66 + 6 + 30 = 102.
+    EXPECT_EQ(q["input_tokens_client"], 30 + 36 * q["turn"].get<int>()) << q.dump();
+    EXPECT_EQ(q["input_tokens_client"], q["input_tokens_server"]) << q.dump();
+  }
 }

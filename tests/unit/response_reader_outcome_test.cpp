@@ -154,6 +154,7 @@ TEST(ResponseReaderOutcome, ReasoningAndToolCallTokensAreGeneratedTokensButNotTh
   EXPECT_EQ(r.t.record.firstTokenNs, 110 * kOneMs);  // the first reasoning token, not the answer's
   EXPECT_EQ(r.t.record.lastTokenNs, 150 * kOneMs);
   EXPECT_EQ(r.t.record.outputTokensClient, 5);
+  EXPECT_EQ(r.t.answerTokensClient, 1);  // what a next turn resends (QA 24 D4)
   EXPECT_EQ(r.t.itlGapsNs.size(), 4u);
   EXPECT_EQ(r.t.reply, "ok");  // what a next turn sends back is the answer
   EXPECT_EQ(r.t.thought, "Let mef{}");  // counted with it under a tokenizer
