@@ -6,6 +6,8 @@
 #include <array>
 #include <set>
 
+#include "core/workload/workload_spec.h"
+
 namespace plumbline::compare {
 
 namespace {
@@ -42,19 +44,24 @@ std::string differing(const std::string& name, const std::vector<ComparedRun>& r
   return out;
 }
 
-/// Differences key by key inside an object found at `pointer` in every spec.
+/// Differences key by key inside an object found at `pointer` in every spec. Keys in `skip`
+/// are left out; a key a spec leaves out has its value in `defaults` where that has one.
 std::vector<std::string> objectDifferences(const std::vector<ComparedRun>& runs,
-                                           const std::string& pointer, const std::string& prefix) {
+                                           const std::string& pointer, const std::string& prefix,
+                                           const std::set<std::string>& skip = {},
+                                           const Json& defaults = Json::object()) {
   std::set<std::string> keys;
+  for (const auto& [k, v] : defaults.items()) keys.insert(k);
   for (const auto& r : runs)
     if (Json o = r.specAt(pointer); o.is_object())
       for (const auto& [k, v] : o.items()) keys.insert(k);
   std::vector<std::string> out;
   for (const std::string& k : keys) {
+    if (skip.contains(k)) continue;
     std::vector<Json> values;
     for (const auto& r : runs) {
       Json o = r.specAt(pointer);
-      values.push_back(o.is_object() && o.contains(k) ? o[k] : Json(nullptr));
+      values.push_back(o.is_object() && o.contains(k) ? o[k] : defaults.value(k, Json(nullptr)));
     }
     if (std::string d = differing(prefix + k, runs, values); !d.empty()) out.push_back(d);
   }
@@ -95,6 +102,23 @@ Json targetIdentity(const ComparedRun& r) {
   if (t.is_object() && t.contains("mock") && t["mock"].is_object())
     for (const auto& [k, v] : t["mock"].items()) id += " " + k + "=" + shown(v);
   return id;
+}
+
+/// The target's settings besides the endpoint (targetIdentity) and the model: a timeout decides
+/// which requests complete (QA 24 D5: 49 of 50 timed out, and the survivors' latencies read as
+/// gains). Each is compared at the value the run had, its default where the workload left it
+/// out; a setting added later is compared as written.
+void targetSettingWarnings(std::vector<ComparabilityWarning>& out,
+                           const std::vector<ComparedRun>& runs) {
+  const std::vector<std::string> parts = objectDifferences(
+      runs, "/target", "target.", {"url", "api", "model", "stream", "api_key_env", "mock"},
+      Json{{"timeout_s", workload::TargetSpec{}.timeoutS}});
+  if (parts.empty()) return;
+  out.push_back({WarningKind::Target,
+                 "different target settings (" + joined(parts) +
+                     "): the timeout decides which requests complete, and the latency rows "
+                     "cover only the completed ones",
+                 allIds(runs)});
 }
 
 void samplingWarning(std::vector<ComparabilityWarning>& out, const std::vector<ComparedRun>& runs) {
@@ -203,6 +227,7 @@ std::vector<ComparabilityWarning> comparabilityWarnings(const std::vector<Compar
   }
   rowWarning(out, WarningKind::Target, runs, "endpoint", targets,
              ": the runs measured different endpoints or simulator settings");
+  targetSettingWarnings(out, runs);
   rowWarning(out, WarningKind::Model, runs, "model", models, ": the runs measured different models");
   rowWarning(out, WarningKind::ToolVersion, runs, "tool version", versions,
              ": recorded by different Plumbline versions, whose measurement may differ");

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -126,7 +127,7 @@ void Coordinator::start() {
     c.api = m_spec.target.api;
     c.model = m_spec.target.model;
     c.stream = m_spec.target.stream;
-    c.timeoutMs = static_cast<int64_t>(m_spec.target.timeoutS * 1000);
+    c.timeoutNs = std::llround(m_spec.target.timeoutS * 1e9);
     c.maxInFlight = capOf(w.proc.id);
     c.promptSeed = m_spec.load.seed;
     c.prompt = m_spec.requests.prompt;

@@ -7,18 +7,26 @@ namespace plumbline::engine {
 
 using metrics::ErrorClass;
 
-std::string describeTimeout(int64_t timeoutMs) {
-  if (timeoutMs < 1000) return std::to_string(timeoutMs) + " ms";
-  std::string s = std::to_string(timeoutMs / 1000);
-  if (int64_t ms = timeoutMs % 1000; ms != 0) {
-    std::string frac = std::to_string(ms + 1000).substr(1);  // three digits, leading zeros kept
+namespace {
+/// `value` / `unit` in decimal, without trailing zeros: 240'500'000 / 1'000'000 = "240.5".
+std::string exactQuotient(int64_t value, int64_t unit, int digits) {
+  std::string s = std::to_string(value / unit);
+  if (int64_t rest = value % unit; rest != 0) {
+    std::string frac = std::to_string(rest + unit).substr(1);  // leading zeros kept
+    frac.resize(static_cast<size_t>(digits));
     while (frac.back() == '0') frac.pop_back();
     s += "." + frac;
   }
-  return s + " s";
+  return s;
+}
+}  // namespace
+
+std::string describeTimeout(int64_t timeoutNs) {
+  if (timeoutNs < 1'000'000'000) return exactQuotient(timeoutNs, 1'000'000, 6) + " ms";
+  return exactQuotient(timeoutNs, 1'000'000'000, 9) + " s";
 }
 
-std::string failureReason(const Transfer& t, int64_t timeoutMs) {
+std::string failureReason(const Transfer& t, int64_t timeoutNs) {
   const ErrorClass cls = t.record.error;
   // A reply's class is said by its status and body; an error sent in a 2xx reply (an error
   // event, a JSON error body) also says where it was.
@@ -31,8 +39,8 @@ std::string failureReason(const Transfer& t, int64_t timeoutMs) {
       return osError.empty() ? "could not connect" : "could not connect: " + osError;
     case ErrorClass::Timeout:
       if (t.record.firstByteNs < 0)
-        return "no reply within the " + describeTimeout(timeoutMs) + " timeout";
-      return "the reply was not complete within the " + describeTimeout(timeoutMs) + " timeout (" +
+        return "no reply within the " + describeTimeout(timeoutNs) + " timeout";
+      return "the reply was not complete within the " + describeTimeout(timeoutNs) + " timeout (" +
              received + " of its body received)";
     case ErrorClass::NoReply:
       return (osError.empty() ? "the server closed the connection" : osError) +

@@ -12,9 +12,10 @@ namespace plumbline::engine {
 /// otherwise what the transfer's state shows for its class ("no reply within the 60 s timeout").
 /// Empty for an HTTP class, whose reply says it, unless the client set a detail (an unreadable
 /// Retry-After, a body in a Content-Encoding not asked for).
-std::string failureReason(const Transfer& t, int64_t timeoutMs);
+std::string failureReason(const Transfer& t, int64_t timeoutNs);
 
-/// "60 s", "1.5 s", "250 ms": a timeout as the workload or a flag set it.
-std::string describeTimeout(int64_t timeoutMs);
+/// "60 s", "1.5 s", "250 ms", "240.5 ms": a timeout exactly as the workload or a flag set it
+/// (to the nanosecond), in seconds from 1 s up, else in milliseconds.
+std::string describeTimeout(int64_t timeoutNs);
 
 }  // namespace plumbline::engine

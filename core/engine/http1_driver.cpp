@@ -51,7 +51,7 @@ bool tryNextAddress(int err) {
 Http1Driver::Http1Driver(event_base* base, const WorkerConfig& config, OnDone onDone)
     : RequestDriver(config, std::move(onDone)),
       m_base(base),
-      m_connectTimeoutNs(std::min<int64_t>(config.timeoutMs * 1'000'000, kMaxConnectTimeoutNs)),
+      m_connectTimeoutNs(std::min<int64_t>(config.timeoutNs, kMaxConnectTimeoutNs)),
       m_readBuffer(new char[kReadBufferBytes]),
       // Streams only: a non-streaming reply has no token instants to make precise, so it is
       // not worth recvmsg's control data and a kernel stamp on every segment.
@@ -62,7 +62,7 @@ Http1Driver::Http1Driver(event_base* base, const WorkerConfig& config, OnDone on
   m_endpoint = std::move(*endpoint);
   m_addresses = net::resolveEndpoint(m_endpoint, m_resolveError);
   m_headPrefix = net::requestHeadPrefix(m_endpoint, config.stream, config.apiKey);
-  const timeval tv = util::toTimeval(config.timeoutMs * 1'000'000);
+  const timeval tv = util::toTimeval(config.timeoutNs);
   m_commonTimeout = event_base_init_common_timeout(base, &tv);
 }
 
@@ -90,9 +90,9 @@ void Http1Driver::start(Transfer* t) {
   char digits[24];
   const char* end = std::to_chars(digits, digits + sizeof digits, t->body.size()).ptr;
   c->head.append(digits, static_cast<size_t>(end - digits)).append("\r\n\r\n");
-  c->deadlineNs = t->record.sendNs + m_config.timeoutMs * 1'000'000;
+  c->deadlineNs = t->record.sendNs + m_config.timeoutNs;
   if (c->connecting) {
-    armTimer(*c, std::min(m_connectTimeoutNs, m_config.timeoutMs * 1'000'000));
+    armTimer(*c, std::min(m_connectTimeoutNs, m_config.timeoutNs));
   } else {
     evtimer_add(c->timer, m_commonTimeout);
     writeRequest(*c);
@@ -306,8 +306,7 @@ void Http1Driver::onTimer(int, short, void* connection) {
   if (c.transfer == nullptr) return;
   if (c.connecting) {
     c.transfer->failureDetail = "connect to " + net::describeAddress(d.m_addresses[c.address]) +
-                                ": no answer within " +
-                                describeTimeout(d.m_connectTimeoutNs / 1'000'000);
+                                ": no answer within " + describeTimeout(d.m_connectTimeoutNs);
   } else if (d.endedByWhatCame(c)) {
     return d.drainFinished();
   }

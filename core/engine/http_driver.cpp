@@ -78,8 +78,11 @@ CURL* HttpDriver::newEasy(Transfer* t) {
   curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
   curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
-  curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(m_config.timeoutMs));
-  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(std::min<int64_t>(m_config.timeoutMs, 10'000)));
+  // libcurl takes whole milliseconds: a timeout between two is rounded up, never shortened.
+  const int64_t timeoutMs = (m_config.timeoutNs + 999'999) / 1'000'000;
+  curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(timeoutMs));
+  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
+                   static_cast<long>(std::min<int64_t>(timeoutMs, 10'000)));
   curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &HttpDriver::onHeader);
   curl_easy_setopt(e, CURLOPT_HEADERDATA, t);
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &HttpDriver::onWrite);

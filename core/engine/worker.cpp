@@ -560,7 +560,7 @@ void Worker::reportFirstFailure(const Transfer& t) {
                                : "(redirect to " + t.location + ", not followed) " + t.response;
   report.sample.body = metrics::failureBodyExcerpt(said, m_config->apiKey);
   report.sample.reason =
-      metrics::failureBodyExcerpt(failureReason(t, m_config->timeoutMs), m_config->apiKey);
+      metrics::failureBodyExcerpt(failureReason(t, m_config->timeoutNs), m_config->apiKey);
   m_channel->send(FrameType::FailureSample, encodeFailureSample(report));
 }
 

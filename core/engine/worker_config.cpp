@@ -33,13 +33,20 @@ workload::SamplingSpec samplingFromJson(const nlohmann::json& j) {
 }  // namespace
 
 nlohmann::json WorkerConfig::toJson() const {
-  return {{"worker_id", workerId},   {"t0_ns", t0Ns},
-          {"window_ns", windowNs}, {"schedule_end_ns", scheduleEndNs},   {"endpoint_url", endpointUrl},
+  return {{"worker_id", workerId},
+          {"t0_ns", t0Ns},
+          {"window_ns", windowNs},
+          {"schedule_end_ns", scheduleEndNs},
+          {"endpoint_url", endpointUrl},
           {"api", api == workload::Api::Chat ? "chat" : "completions"},
-          {"model", model},          {"stream", stream},
-          {"timeout_ms", timeoutMs}, {"max_in_flight", maxInFlight},
-          {"prompt_seed", promptSeed}, {"sampling", samplingJson(sampling)},
-          {"api_key", apiKey}, {"prompt", prompt.toWorkerJson()}};
+          {"model", model},
+          {"stream", stream},
+          {"timeout_ns", timeoutNs},
+          {"max_in_flight", maxInFlight},
+          {"prompt_seed", promptSeed},
+          {"sampling", samplingJson(sampling)},
+          {"api_key", apiKey},
+          {"prompt", prompt.toWorkerJson()}};
 }
 
 WorkerConfig WorkerConfig::fromJson(const nlohmann::json& j) {
@@ -53,13 +60,13 @@ WorkerConfig WorkerConfig::fromJson(const nlohmann::json& j) {
     c.api = j.at("api").get<std::string>() == "chat" ? workload::Api::Chat : workload::Api::Completions;
     c.model = j.at("model").get<std::string>();
     c.stream = j.at("stream").get<bool>();
-    c.timeoutMs = j.at("timeout_ms").get<int64_t>();
+    c.timeoutNs = j.at("timeout_ns").get<int64_t>();
     c.maxInFlight = j.at("max_in_flight").get<int64_t>();
     c.promptSeed = j.at("prompt_seed").get<uint64_t>();
     c.sampling = samplingFromJson(j.at("sampling"));
     c.apiKey = j.at("api_key").get<std::string>();
     if (j.contains("prompt")) c.prompt = workload::PromptSpec::fromWorkerJson(j.at("prompt"));
-    if (c.windowNs <= 0 || c.maxInFlight <= 0 || c.timeoutMs <= 0)
+    if (c.windowNs <= 0 || c.maxInFlight <= 0 || c.timeoutNs <= 0)
       throw std::invalid_argument("non-positive window, cap or timeout");
     return c;
   } catch (const nlohmann::json::exception& e) {

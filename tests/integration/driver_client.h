@@ -58,13 +58,13 @@ class Client {
     m_base = event_base_new();
     m_config.endpointUrl = url;
     m_config.stream = stream;
-    m_config.timeoutMs = timeoutMs;
+    m_config.timeoutNs = timeoutMs * 1'000'000;
     m_config.maxInFlight = 64;
     m_config.apiKey = apiKey;
     m_config.t0Ns = plumbline::util::monotonicNs();
     auto onDone = [this, timeoutMs](Transfer& t) {
-      done.push_back(
-          {t.record, t.reply, t.response, plumbline::engine::failureReason(t, timeoutMs)});
+      done.push_back({t.record, t.reply, t.response,
+                      plumbline::engine::failureReason(t, timeoutMs * 1'000'000)});
     };
     if (kind == Kind::Curl)
       driver = std::make_unique<HttpDriver>(m_base, m_config, onDone);

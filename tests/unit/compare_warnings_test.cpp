@@ -137,6 +137,20 @@ TEST_F(CompareWarnings, EmbeddedPortDoesNotCountButAnotherEndpointDoes) {
   EXPECT_TRUE(has(compareWith(remote), WarningKind::Target));
 }
 
+// QA 24 D5: a run where the timeout cut 49 of 50 requests compared with "no warnings".
+TEST_F(CompareWarnings, DifferentTimeoutsAreATargetWarningNamingBothValues) {
+  FixtureRun shortTimeout;
+  shortTimeout.timeoutS = 0.2405;
+  Comparison c = compareWith(shortTimeout);
+  ASSERT_EQ(kindsOf(c), std::vector{WarningKind::Target});
+  EXPECT_NE(c.warnings[0].message.find("target.timeout_s: 60.0 (#1) vs 0.2405 (#2)"),
+            std::string::npos)
+      << c.warnings[0].message;
+  FixtureRun theDefault;  // written out, the default is the same timeout
+  theDefault.timeoutS = 60;
+  EXPECT_TRUE(compareWith(theDefault).warnings.empty());
+}
+
 TEST_F(CompareWarnings, UnfinishedRunIsWarned) {
   FixtureRun base;
   int64_t a = fixtures::writeFixtureRun(path, base);

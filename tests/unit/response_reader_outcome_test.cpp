@@ -46,7 +46,7 @@ struct Reading {
     t.record.endNs = atMs * kOneMs;
     reader.finishCompleted(t);
   }
-  std::string reason() const { return failureReason(t, 10'000); }
+  std::string reason() const { return failureReason(t, 10'000'000'000); }
 };
 
 const std::string kDone = "[DONE]";
@@ -205,6 +205,19 @@ TEST(ResponseReaderOutcome, TheFirstAnswerTokenIsStampedApartFromTheFirstThinkin
   ASSERT_TRUE(body.t.record.ok()) << body.reason();
   EXPECT_EQ(body.t.record.firstTokenNs, -1);
   EXPECT_EQ(body.t.record.firstAnswerNs, -1);
+}
+
+// QA 24 D5: a 0.2405 s timeout was said as "the 240 ms timeout".
+TEST(ResponseReaderOutcome, ATimeoutIsSaidExactlyAsItWasSet) {
+  EXPECT_EQ(describeTimeout(240'500'000), "240.5 ms");
+  EXPECT_EQ(describeTimeout(250'000'000), "250 ms");
+  EXPECT_EQ(describeTimeout(1'500), "0.0015 ms");
+  EXPECT_EQ(describeTimeout(60'000'000'000), "60 s");
+  EXPECT_EQ(describeTimeout(1'500'000'000), "1.5 s");
+  EXPECT_EQ(describeTimeout(2'000'000'001), "2.000000001 s");
+  Reading late(true);
+  late.t.record.error = ErrorClass::Timeout;
+  EXPECT_EQ(failureReason(late.t, 240'500'000), "no reply within the 240.5 ms timeout");
 }
 
 TEST(ResponseReaderOutcome, AStreamEndsAtItsDoneEvent) {
