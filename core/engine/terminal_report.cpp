@@ -38,9 +38,8 @@ std::string tokenCountLines(const metrics::RunSummary& s) {
   line(out, "    server (usage): in %" PRIu64 "  out %" PRIu64 "  (%" PRIu64 " requests)", s.serverInputTokens,
        s.serverOutputTokens, s.requestsWithServerCounts);
   // No client count of the output at all (a whole body without a tokenizer) is "-", not 0.
-  const std::string clientOut = s.clientOutputCount.empty() && s.clientOutputTokens == 0
-                                    ? std::string("-")
-                                    : std::to_string(s.clientOutputTokens);
+  const std::string clientOut =
+      s.clientOutputTokens ? std::to_string(*s.clientOutputTokens) : std::string("-");
   line(out, "    client:         in %" PRIu64 "  out %s", s.clientInputTokens, clientOut.c_str());
   if (!s.clientInputCount.empty()) line(out, "      client in:  %s", s.clientInputCount.c_str());
   if (!s.clientOutputCount.empty()) line(out, "      client out: %s", s.clientOutputCount.c_str());
@@ -95,8 +94,8 @@ std::string formatRunReport(const metrics::RunSummary& s, const std::vector<std:
   } else {
     char outRate[32] = "-";  // no completed request had an output count
     if (s.outputTokensPerS) std::snprintf(outRate, sizeof outRate, "%.1f", *s.outputTokensPerS);
-    line(out, "  tokens/s  in %.1f  out %s  over %.2f s, to the last reply  (counts: %s)",
-         s.inputTokensPerS, outRate, s.tokensSpanS, s.tokenCountSource.c_str());
+    line(out, "  tokens/s  in %.1f  out %s  over %s  (counts: %s)", s.inputTokensPerS, outRate,
+         metrics::tokensSpanText(s.tokensSpanS, s.durationS).c_str(), s.tokenCountSource.c_str());
   }
   out += tokenCountLines(s);
   line(out, "  prompt tokens: %s", s.promptTokensBasis.c_str());

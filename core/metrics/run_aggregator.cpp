@@ -116,6 +116,7 @@ void RunAggregator::addRecord(const RequestRecord& r) {
   m_inputTokens += in;
   m_outputTokens += out;
   if (r.outputTokensServer >= 0 || r.outputTokensClient >= 0) ++m_outputCounted;
+  if (r.outputTokensClient >= 0) ++m_clientOutputCounted;
   if (w) w->inputTokens += in, w->outputTokens += out;
   auto known = [](int32_t n) { return n > 0 ? static_cast<uint64_t>(n) : 0; };
   m_serverIn += known(r.inputTokensServer);
@@ -241,7 +242,8 @@ RunSummary RunAggregator::summarize(double durationS, double requestedRps,
   s.requestedRps = requestedRps;
   auto perSecond = [&](uint64_t n) { return durationS > 0 ? static_cast<double>(n) / durationS : 0.0; };
   s.achievedRps = perSecond(reachedTarget());  // what the target was offered
-  // Tokens over the time they came in: until the last reply ended, drain included.
+  // Tokens over the time they came in: until the last reply ended, drain included; the
+  // schedule's length when every reply ended within it (tokensSpanText says which).
   s.tokensSpanS = std::max(durationS, static_cast<double>(m_lastEndNs) / 1e9);
   auto perSpanSecond = [&](uint64_t n) {
     return s.tokensSpanS > 0 ? static_cast<double>(n) / s.tokensSpanS : 0.0;
@@ -254,7 +256,7 @@ RunSummary RunAggregator::summarize(double durationS, double requestedRps,
   s.serverInputTokens = m_serverIn;
   s.serverOutputTokens = m_serverOut;
   s.clientInputTokens = m_clientIn;
-  s.clientOutputTokens = m_clientOut;
+  if (m_clientOutputCounted > 0) s.clientOutputTokens = m_clientOut;
   s.sendLagMs = Percentiles::fromHistogram(total(Metric::SendLag));
   s.ttftMs = Percentiles::fromHistogram(total(Metric::Ttft));
   s.itlMs = Percentiles::fromHistogram(total(Metric::Itl));

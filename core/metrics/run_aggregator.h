@@ -157,6 +157,7 @@ class RunAggregator {
   LatencyHistogram m_held;  ///< RequestRecord::heldNs of the completed requests that had one   ///<
                             ///< completed requests whose first token was not the answer's
   uint64_t m_outputCounted = 0;  ///< completed requests with an output count (server or client)
+  uint64_t m_clientOutputCounted = 0;  ///< completed requests the client counted the output of
   int64_t m_lastEndNs = 0;  ///< when the last reply ended (since t0): the token rates' span
   uint64_t m_recordsWithoutServerCounts = 0;
   uint64_t m_recordsWithServerCounts = 0;

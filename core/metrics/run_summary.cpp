@@ -126,6 +126,14 @@ std::string failedText(const nlohmann::json& summary) {
          byClass + ")";
 }
 
+std::string tokensSpanText(double tokensSpanS, double durationS) {
+  char span[32];
+  std::snprintf(span, sizeof span, "%.2f s", tokensSpanS);
+  return std::string(span) + (tokensSpanS > durationS
+                                  ? ", to the end of the last reply"
+                                  : ", the schedule's length (the last reply ended within it)");
+}
+
 nlohmann::json RunSummary::toJson() const {
   nlohmann::json j = nlohmann::json::object();
   j["run_id"] = runId;
@@ -160,15 +168,18 @@ nlohmann::json RunSummary::toJson() const {
   j["output_tokens_per_s"] =
       outputTokensPerS ? nlohmann::json(*outputTokensPerS) : nlohmann::json();
   j["token_count_source"] = tokenCountSource;
-  j["token_counts"] = {{"requests_with_server_usage", requestsWithServerCounts},
-                       {"requests_with_client_counts_only", requestsWithClientCountsOnly},
-                       {"client_input", clientInputCount},
-                       {"client_output", clientOutputCount},
-                       {"used_for_rates", tokenCountSource},
-                       {"client_input_basis", clientInputBasis},
-                       {"client_output_basis", clientOutputBasis},
-                       {"server", {{"input", serverInputTokens}, {"output", serverOutputTokens}}},
-                       {"client", {{"input", clientInputTokens}, {"output", clientOutputTokens}}}};
+  j["token_counts"] = {
+      {"requests_with_server_usage", requestsWithServerCounts},
+      {"requests_with_client_counts_only", requestsWithClientCountsOnly},
+      {"client_input", clientInputCount},
+      {"client_output", clientOutputCount},
+      {"used_for_rates", tokenCountSource},
+      {"client_input_basis", clientInputBasis},
+      {"client_output_basis", clientOutputBasis},
+      {"server", {{"input", serverInputTokens}, {"output", serverOutputTokens}}},
+      {"client",
+       {{"input", clientInputTokens},
+        {"output", clientOutputTokens ? nlohmann::json(*clientOutputTokens) : nlohmann::json()}}}};
   if (lengthCheckedRequests > 0)
     j["token_counts"]["output_length"] = {{"requests", lengthCheckedRequests},
                                           {"planned", lengthPlannedTokens},
@@ -244,7 +255,8 @@ RunSummary RunSummary::fromJson(const nlohmann::json& j) {
     }
     if (const auto client = counts->find("client"); client != counts->end() && client->is_object()) {
       s.clientInputTokens = client->value("input", uint64_t{0});
-      s.clientOutputTokens = client->value("output", uint64_t{0});
+      if (const auto out = client->find("output"); out != client->end() && !out->is_null())
+        s.clientOutputTokens = out->get<uint64_t>();  // null: nothing counted
     }
     if (const auto len = counts->find("output_length"); len != counts->end() && len->is_object()) {
       s.lengthCheckedRequests = len->value("requests", uint64_t{0});

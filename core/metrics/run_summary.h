@@ -92,7 +92,10 @@ struct RunSummary {
   std::string clientOutputBasis;
   /// Totals over completed requests of each side's counts (requests without one add nothing).
   uint64_t serverInputTokens = 0, serverOutputTokens = 0;
-  uint64_t clientInputTokens = 0, clientOutputTokens = 0;
+  uint64_t clientInputTokens = 0;
+  /// None when no completed request had a client output count (not streamed, no tokenizer):
+  /// not counted, not zero (QA 24 D7). JSON null.
+  std::optional<uint64_t> clientOutputTokens;
   bool complete = true;
   /// What the run said beside its figures: why it stopped ("received SIGINT", "stopped early at
   /// 2.4 s; ..."), why requests were not sent, a worker lost, a database it waited for.
@@ -108,6 +111,11 @@ struct RunSummary {
 /// What Retry-After asked for, for a person: "7 s", or "0.5–30 s" for a range (seconds, %g). The
 /// report, `runs show` and the studio's History say it the same way.
 std::string retryAfterWaitText(int64_t minMs, int64_t maxMs);
+
+/// The token rates' span as what it was: "10.14 s, to the end of the last reply", or "10.00 s,
+/// the schedule's length (the last reply ended within it)" (QA 24 D7: that one was labelled
+/// "to the last reply").
+std::string tokensSpanText(double tokensSpanS, double durationS);
 
 /// "reasoning: 812 of 1000 streams thought before answering; ttft counts the first thinking
 /// token, ttfa the first answer token": why a report shows ttfa apart (only when thoughtFirst > 0).

@@ -156,7 +156,7 @@ void printSummary(const Json& s, std::ostream& out) {
       << (outRate != s.end() && outRate->is_number() ? fmt("%.1f", outRate->get<double>())
                                                      : std::string("-"));
   if (s.contains("tokens_span_s"))  // absent before it was recorded: per second of the schedule
-    out << "  over " << fmt("%.2f", num(s, "tokens_span_s")) << " s, to the last reply";
+    out << "  over " << metrics::tokensSpanText(num(s, "tokens_span_s"), num(s, "duration_s"));
   out << "  (token counts: " << source << ")\n";
   out << "prompt tokens: " << s.value("prompt_tokens_basis", std::string("unknown (run stored before it was recorded)"))
       << '\n';

@@ -1,8 +1,13 @@
 // Both sides' token counts survive aggregation separately, and the summary JSON labels them.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "core/engine/terminal_report.h"
 #include "core/metrics/run_aggregator.h"
+#include "core/store/runs_command.h"
+#include "store_test_support.h"
+#include "tests/fixtures/run_fixture.h"
 
 using namespace plumbline::metrics;
 
@@ -86,4 +91,57 @@ TEST(TokenCountTotals, TheReportSaysWhatWasNotCounted) {
   body.clientInputCount = "planned prompt length (approximate: 1 word per token)";
   const std::string report = plumbline::engine::formatRunReport(body, {});
   EXPECT_NE(report.find("client:         in 30  out -\n"), std::string::npos) << report;
+}
+
+// QA 24 D7: a non-streaming run without a tokenizer printed "client: in 5000 out 0" and stored
+// token_counts.client.output 0 beside client_output_basis "none": nothing counted it.
+TEST(TokenCountTotals, AClientOutputCountNeverMadeIsNullNotZero) {
+  RunAggregator a;
+  a.addPlanned(0, 2);
+  a.addRecord(completed(100, 10, 100, -1));
+  a.addRecord(completed(100, 10, 100, -1));
+  a.takeAllWindows();
+  RunSummary s = a.summarize(1.0, 2.0, VerdictPolicy{});
+  s.clientOutputCount = "none (not streaming)";
+  s.clientOutputBasis = "none";
+  EXPECT_FALSE(s.clientOutputTokens.has_value());
+  const nlohmann::json j = s.toJson();
+  EXPECT_TRUE(j["token_counts"]["client"]["output"].is_null()) << j["token_counts"].dump();
+  EXPECT_EQ(RunSummary::fromJson(j).toJson(), j);
+  const std::string report = plumbline::engine::formatRunReport(s, {});
+  EXPECT_NE(report.find("client:         in 200  out -\n"), std::string::npos) << report;
+  a.addRecord(completed(100, 10, 100, 0));  // counted, and none: a real 0
+  EXPECT_EQ(a.summarize(1.0, 2.0, VerdictPolicy{}).clientOutputTokens, 0u);
+}
+
+// QA 24 D7: "over 10.00 s, to the last reply" when the last reply ended at 9.96 s: the span was
+// the schedule's length.
+TEST(TokenCountTotals, TheTokenSpanIsLabelledByWhatItWas) {
+  RunSummary s;
+  s.completed = 1;
+  s.durationS = 10;
+  s.tokensSpanS = 10;
+  std::string report = plumbline::engine::formatRunReport(s, {});
+  EXPECT_NE(report.find("over 10.00 s, the schedule's length (the last reply ended within it)"),
+            std::string::npos)
+      << report;
+  EXPECT_EQ(report.find("last reply  ("), std::string::npos) << report;
+  s.tokensSpanS = 10.14;
+  report = plumbline::engine::formatRunReport(s, {});
+  EXPECT_NE(report.find("over 10.14 s, to the end of the last reply  ("), std::string::npos)
+      << report;
+}
+
+TEST(TokenCountTotals, RunsShowLabelsTheTokenSpanByWhatItWas) {
+  plumbline::store::testing::TempDir dir;
+  const std::string path = dir.file("runs.db");
+  plumbline::fixtures::FixtureRun within;  // 5 s of sends, every reply over by then
+  within.stages = {{10, 4.5}};
+  within.stages.push_back({0.5, 0.5});
+  const int64_t id = plumbline::fixtures::writeFixtureRun(path, within);
+  std::ostringstream out, err;
+  ASSERT_EQ(plumbline::store::runsShow(path, id, out, err), 0) << err.str();
+  EXPECT_NE(out.str().find("over 5.00 s, the schedule's length (the last reply ended within it)"),
+            std::string::npos)
+      << out.str();
 }
