@@ -19,6 +19,7 @@ enum class WarningKind {
   ToolVersion,       ///< recorded by different Plumbline versions
   Target,            ///< different endpoint, API or simulator settings
   Model,             ///< different model names
+  HttpClient,        ///< timed by different HTTP clients (arrival stamps or read times)
 };
 std::string_view warningKindName(WarningKind kind);
 

@@ -13,7 +13,6 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "core/engine/diagnostic_switches.h"
 #include "core/engine/failure_reason.h"
 #include "core/net/arrival_stamp.h"
 #include "core/util/clock.h"
@@ -55,8 +54,7 @@ Http1Driver::Http1Driver(event_base* base, const WorkerConfig& config, OnDone on
       m_readBuffer(new char[kReadBufferBytes]),
       // Streams only: a non-streaming reply has no token instants to make precise, so it is
       // not worth recvmsg's control data and a kernel stamp on every segment.
-      m_arrivalStamps(net::arrivalStampsFromEnv(kArrivalStampsEnv, std::getenv(kArrivalStampsEnv)) &&
-                      config.stream) {
+      m_arrivalStamps(nativeArrivalStamps(config.stream)) {
   auto endpoint = net::Http1Endpoint::parse(config.endpointUrl);
   if (!endpoint) throw std::invalid_argument("the native HTTP/1.1 client cannot serve " + config.endpointUrl);
   m_endpoint = std::move(*endpoint);

@@ -4,8 +4,10 @@
 #include <cstring>
 
 #include "core/engine/curl_target.h"
+#include "core/engine/diagnostic_switches.h"
 #include "core/engine/http1_driver.h"
 #include "core/engine/http_driver.h"
+#include "core/net/arrival_stamp.h"
 #include "core/net/http1_endpoint.h"
 #include "core/util/clock.h"
 
@@ -74,6 +76,15 @@ std::string httpClientChoiceError(const char* value, const std::string& url) {
 }
 
 std::string_view httpClientName(HttpClientKind kind) { return kind == HttpClientKind::Native ? "native" : "curl"; }
+
+bool nativeArrivalStamps(bool stream) {
+  return net::arrivalStampsFromEnv(kArrivalStampsEnv, std::getenv(kArrivalStampsEnv)) && stream;
+}
+
+std::string timingClientName(const std::string& url, bool stream) {
+  if (chooseHttpClient(url) == HttpClientKind::Curl) return "curl";
+  return nativeArrivalStamps(stream) ? "native_arrival_stamps" : "native_read_times";
+}
 
 std::unique_ptr<RequestDriver> makeRequestDriver(event_base* base, const WorkerConfig& config,
                                                  RequestDriver::OnDone onDone) {

@@ -105,6 +105,13 @@ HttpClientKind chooseHttpClient(const std::string& url);
 /// before a run starts, so a mistyped value is an error, not silently the default.
 std::string httpClientChoiceError(const char* value, const std::string& url);
 std::string_view httpClientName(HttpClientKind kind);
+/// Whether the native client stamps each read with the kernel's arrival time of its bytes:
+/// for streams (a whole body has no token instants), unless PLUMBLINE_ARRIVAL_STAMPS=0.
+bool nativeArrivalStamps(bool stream);
+/// How a run's requests to `url` are timed, as its summary records it ("http_client", see
+/// metrics::RunSummary::httpClient): the client chooseHttpClient picks, and for the native
+/// one whether it reads arrival stamps. Workers inherit the environment this reads.
+std::string timingClientName(const std::string& url, bool stream);
 
 /// The driver chooseHttpClient(config.endpointUrl) picks, on the worker's event loop.
 std::unique_ptr<RequestDriver> makeRequestDriver(event_base* base, const WorkerConfig& config,

@@ -246,6 +246,7 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
 
   outcome.summary.runId = writer.runId();
   describeTokenCounts(spec, outcome.summary);
+  outcome.summary.httpClient = timingClientName(endpoint, spec.target.stream);
   outcome.summary.askedLoad = describeAskedLoad(spec);
   outcome.summary.notes = outcome.notes;  // stored with the figures: `runs show` says them too
   nlohmann::json summary = outcome.summary.toJson();

@@ -99,6 +99,7 @@ std::string formatRunReport(const metrics::RunSummary& s, const std::vector<std:
   }
   out += tokenCountLines(s);
   line(out, "  prompt tokens: %s", s.promptTokensBasis.c_str());
+  line(out, "  timed by: %s", metrics::httpClientText(s.httpClient).c_str());
   return out;
 }
 

@@ -134,6 +134,17 @@ std::string tokensSpanText(double tokensSpanS, double durationS) {
                                   : ", the schedule's length (the last reply ended within it)");
 }
 
+std::string httpClientText(const std::string& name) {
+  if (name == "native_arrival_stamps")
+    return "native HTTP/1.1 client, bytes timed by their kernel arrival stamps";
+  if (name == "native_read_times")
+    return "native HTTP/1.1 client, bytes timed when read (PLUMBLINE_ARRIVAL_STAMPS=0, or not "
+           "streaming)";
+  if (name == "curl") return "libcurl, bytes timed when read";
+  if (name.empty()) return "not recorded (a run stored before it was)";
+  return name;
+}
+
 nlohmann::json RunSummary::toJson() const {
   nlohmann::json j = nlohmann::json::object();
   j["run_id"] = runId;
@@ -185,6 +196,7 @@ nlohmann::json RunSummary::toJson() const {
                                           {"planned", lengthPlannedTokens},
                                           {"server", lengthServerTokens}};
   j["prompt_tokens_basis"] = promptTokensBasis;
+  j["http_client"] = httpClient.empty() ? nlohmann::json() : nlohmann::json(httpClient);
   j["complete"] = complete;
   j["notes"] = notes;
   return j;
@@ -264,6 +276,8 @@ RunSummary RunSummary::fromJson(const nlohmann::json& j) {
       s.lengthServerTokens = len->value("server", uint64_t{0});
     }
   }
+  if (const auto client = j.find("http_client"); client != j.end() && !client->is_null())
+    s.httpClient = get<std::string>(j, "http_client");  // absent or null: not recorded
   s.complete = get<bool>(j, "complete");
   if (j.contains("notes"))
     s.notes = get<std::vector<std::string>>(j, "notes");  // absent before they were kept

@@ -73,6 +73,10 @@ struct RunSummary {
   std::string tokenCountSource;
   /// What prompt token counts mean: "tokenizer: FILE" (exact) or "approximate: 1 word per token".
   std::string promptTokensBasis;
+  /// Which HTTP client timed the requests, and how ("http_client"; httpClientText says it):
+  /// "native_arrival_stamps", "native_read_times" or "curl". Empty (JSON null) for a run
+  /// stored before it was recorded.
+  std::string httpClient;
   /// The load the workload asked for, in its own terms (engine::describeAskedLoad): requested_rps
   /// is the schedule as drawn. Empty for runs stored before it was recorded.
   std::string askedLoad;
@@ -117,6 +121,10 @@ std::string retryAfterWaitText(int64_t minMs, int64_t maxMs);
 /// "to the last reply").
 std::string tokensSpanText(double tokensSpanS, double durationS);
 
+/// What a summary's "http_client" means, for a person: "native HTTP/1.1 client, bytes timed
+/// by their kernel arrival stamps"; "not recorded" for an empty one.
+std::string httpClientText(const std::string& name);
+
 /// "reasoning: 812 of 1000 streams thought before answering; ttft counts the first thinking
 /// token, ttfa the first answer token": why a report shows ttfa apart (only when thoughtFirst > 0).
 std::string thoughtFirstText(uint64_t thoughtFirst, uint64_t completed);
@@ -133,13 +141,13 @@ std::string failedText(const nlohmann::json& summary);
 
 // clang-format off
 /// The keys of RunSummary::toJson(), in order (the --summary-json contract).
-inline constexpr std::array<const char*, 32> kSummaryJsonKeys = {
+inline constexpr std::array<const char*, 33> kSummaryJsonKeys = {
     "run_id", "verdict", "verdict_reasons", "planned", "sent", "completed", "not_sent",
     "errors", "failure_samples", "retry_after", "duration_s", "requested_rps", "asked_load", "achieved_rps", "send_lag_ms",
     "timing_held",
     "ttft_ms", "ttfa_ms", "thought_first", "itl_ms", "e2e_ms", "ttft_from_planned_ms", "e2e_from_planned_ms", "upload_ms",
     "tokens_span_s", "input_tokens_per_s", "output_tokens_per_s", "token_count_source", "token_counts",
-    "prompt_tokens_basis", "complete", "notes"};
+    "prompt_tokens_basis", "http_client", "complete", "notes"};
 // clang-format on
 
 }  // namespace plumbline::metrics

@@ -163,6 +163,11 @@ void printSummary(const Json& s, std::ostream& out) {
   if (const auto counts = s.find("token_counts"); counts != s.end() && counts->is_object() &&
                                                   counts->contains("client_output"))
     out << "client output tokens: " << counts->value("client_output", std::string()) << '\n';
+  const auto client = s.find("http_client");
+  out << "timed by: "
+      << metrics::httpClientText(
+             client != s.end() && client->is_string() ? client->get<std::string>() : "")
+      << '\n';
 }
 
 }  // namespace

@@ -151,6 +151,20 @@ TEST_F(CompareWarnings, DifferentTimeoutsAreATargetWarningNamingBothValues) {
   EXPECT_TRUE(compareWith(theDefault).warnings.empty());
 }
 
+// QA 24 D6: a run timed by libcurl against one timed by kernel arrival stamps, no warning.
+TEST_F(CompareWarnings, RunsTimedByDifferentHttpClientsAreWarned) {
+  FixtureRun curl;
+  curl.httpClient = "curl";
+  Comparison c = compareWith(curl);
+  ASSERT_EQ(kindsOf(c), std::vector{WarningKind::HttpClient});
+  EXPECT_NE(c.warnings[0].message.find("http_client: native_arrival_stamps (#1) vs curl (#2)"),
+            std::string::npos)
+      << c.warnings[0].message;
+  FixtureRun unrecorded;  // stored before the client was: nothing known to differ
+  unrecorded.httpClient.clear();
+  EXPECT_TRUE(compareWith(unrecorded).warnings.empty());
+}
+
 TEST_F(CompareWarnings, UnfinishedRunIsWarned) {
   FixtureRun base;
   int64_t a = fixtures::writeFixtureRun(path, base);
