@@ -81,7 +81,8 @@ void printGoodput(const Comparison& c, std::ostream& out) {
     joint = " and";
   }
   if (c.slo.itlMs) {
-    out << joint << " mean inter-token gap <= " << figureText(c.slo.itlMs) << " ms";
+    out << joint << " mean inter-token gap <= " << figureText(c.slo.itlMs)
+        << " ms (per token the server's usage counted, else the client's)";
     joint = " and";
   }
   if (c.slo.e2eMs)
@@ -124,6 +125,14 @@ std::string valueText(const MetricRow& row, size_t run) {
   return note.empty() ? figureText(value) : figureText(value) + " (" + note + ")";
 }
 
+std::string gapBasisText(const Goodput& g) {
+  const std::string client =
+      "the client's count" + (g.clientOutputBasis.empty() ? "" : " (" + g.clientOutputBasis + ")");
+  if (g.itlTokenBasis == "server") return "gaps per token of the server's usage";
+  if (g.itlTokenBasis == "client") return "gaps per token of " + client;
+  return "gaps per token of the server's usage where given, else of " + client;
+}
+
 std::string goodputText(const Goodput& g) {
   if (!g.judged) return "n/a (" + g.unjudgedReason + ")";
   std::string text = std::to_string(g.met) + " of " + std::to_string(g.planned) + " planned (" +
@@ -131,6 +140,7 @@ std::string goodputText(const Goodput& g) {
   if (g.notSent()) text += "; " + std::to_string(g.notSent()) + " never sent";
   text += "), " + printf1("%.2f req/s", g.perSecond());
   if (g.partial()) text += "; judged on end-to-end only (" + g.unjudgedReason + ")";
+  if (g.itlBasisDiffers) text += "; " + gapBasisText(g);
   return text;
 }
 
@@ -197,6 +207,7 @@ Json comparisonToJson(const Comparison& c) {
          {"per_s", g.judged ? Json(g.perSecond()) : Json(nullptr)},
          {"fraction", g.judged ? Json(g.fraction()) : Json(nullptr)},
          {"fraction_of", "planned"},
+         {"itl_token_basis", g.itlTokenBasis.empty() ? Json(nullptr) : Json(g.itlTokenBasis)},
          {"not_judged_reason", g.unjudgedReason.empty() ? Json(nullptr) : Json(g.unjudgedReason)}});
   }
   j["cdfs"] = Json::array();

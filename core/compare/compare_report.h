@@ -25,5 +25,8 @@ std::string valueText(const MetricRow& row, size_t run);
 /// One run's goodput as a sentence's end: "171 of 175 planned (97.7%), 5.70 req/s", with the
 /// never-sent requests and any limit not judged; "n/a (no TTFT without streaming)".
 std::string goodputText(const Goodput& g);
+/// What a run's inter-token limit divided each stream by: "gaps per token of the server's
+/// usage"; goodputText adds it when the compared runs' counts differ.
+std::string gapBasisText(const Goodput& g);
 
 }  // namespace plumbline::compare

@@ -1,6 +1,7 @@
 #include "core/compare/comparison.h"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "core/store/store_error.h"
@@ -47,8 +48,25 @@ Goodput goodputOf(const store::RunReader& reader, const ComparedRun& run, const 
   // Of every planned request: one never sent (no stored row) did not meet the SLO either.
   const double planned =
       run.summaryNumber("planned").value_or(static_cast<double>(run.row.planned.value_or(0)));
-  return counter.result(run.row.durationS.value_or(run.summaryNumber("duration_s").value_or(0)),
-                        planned > 0 ? static_cast<uint64_t>(planned) : 0);
+  Goodput g =
+      counter.result(run.row.durationS.value_or(run.summaryNumber("duration_s").value_or(0)),
+                     planned > 0 ? static_cast<uint64_t>(planned) : 0);
+  if (run.summary.is_object())
+    if (const auto counts = run.summary.find("token_counts");
+        counts != run.summary.end() && counts->is_object())
+      g.clientOutputBasis = counts->value("client_output_basis", std::string());
+  return g;
+}
+
+/// Marks every run's goodput when their inter-token limits divided by different counts.
+void markDifferentGapBases(std::vector<Goodput>& goodput) {
+  std::set<std::string> bases;
+  for (const Goodput& g : goodput)
+    if (!g.itlTokenBasis.empty())
+      bases.insert(g.itlTokenBasis == "server" ? g.itlTokenBasis
+                                               : g.itlTokenBasis + " " + g.clientOutputBasis);
+  if (bases.size() > 1)
+    for (Goodput& g : goodput) g.itlBasisDiffers = !g.itlTokenBasis.empty();
 }
 
 /// A run at one rate is one point of the plot: its summary figures, throughput as completed
@@ -112,6 +130,7 @@ Comparison buildComparison(const store::RunReader& reader, const std::vector<int
       c.loadLatency.push_back(wholeRunPoint(run));
     }
   }
+  markDifferentGapBases(c.goodput);
   c.metrics = metricTable(c.runs, c.goodput);
   return c;
 }

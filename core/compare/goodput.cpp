@@ -18,9 +18,10 @@ bool GoodputCounter::meets(const metrics::RequestRecord& r) const {
     int64_t ttft = r.ttftFromPlannedNs();
     if (ttft < 0 || static_cast<double>(ttft) / 1e6 > *m_slo.ttftMs) return false;
   }
-  if (m_slo.itlMs && r.outputTokensClient >= 2 && r.firstTokenNs >= 0 && r.lastTokenNs >= 0) {
-    double meanGapMs = static_cast<double>(r.lastTokenNs - r.firstTokenNs) / 1e6 /
-                       static_cast<double>(r.outputTokensClient - 1);
+  if (const int32_t tokens = gapTokens(r);
+      m_slo.itlMs && tokens >= 2 && r.firstTokenNs >= 0 && r.lastTokenNs >= 0) {
+    double meanGapMs =
+        static_cast<double>(r.lastTokenNs - r.firstTokenNs) / 1e6 / static_cast<double>(tokens - 1);
     if (meanGapMs > *m_slo.itlMs) return false;
   }
   if (m_slo.e2eMs) {
@@ -33,6 +34,8 @@ bool GoodputCounter::meets(const metrics::RequestRecord& r) const {
 void GoodputCounter::add(const metrics::RequestRecord& r) {
   ++m_requests;
   if (m_slo.any() && meets(r)) ++m_met;
+  if (m_slo.itlMs && r.ok() && gapTokens(r) >= 2 && r.firstTokenNs >= 0)
+    ++(r.outputTokensServer >= 0 ? m_gapsPerServerCount : m_gapsPerClientCount);
 }
 
 Goodput GoodputCounter::result(double durationS, uint64_t planned) const {
@@ -43,6 +46,10 @@ Goodput GoodputCounter::result(double durationS, uint64_t planned) const {
   g.durationS = durationS;
   g.unjudgedReason = m_unjudgedReason;
   g.judged = m_slo.any();
+  if (m_gapsPerServerCount > 0 || m_gapsPerClientCount > 0)
+    g.itlTokenBasis = m_gapsPerClientCount == 0   ? "server"
+                      : m_gapsPerServerCount == 0 ? "client"
+                                                  : "mixed";
   return g;
 }
 

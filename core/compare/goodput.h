@@ -29,6 +29,13 @@ struct Goodput {
   std::string unjudgedReason;
   /// False when no set limit could be judged: there is no goodput figure (n/a), not a zero.
   bool judged = true;
+  /// What the inter-token limit divided each stream's span by: "server" (usage counts),
+  /// "client" (the client's count), "mixed" (server where given); empty when none was judged.
+  std::string itlTokenBasis;
+  /// What the client's count is (the summary's client_output_basis: "chunks", "tokenizer:FILE").
+  std::string clientOutputBasis;
+  /// The compared runs' gaps were per different counts: goodputText says which this one's were.
+  bool itlBasisDiffers = false;
 
   uint64_t notSent() const { return planned > requests ? planned - requests : 0; }
   double perSecond() const { return durationS > 0 ? static_cast<double>(met) / durationS : 0; }
@@ -41,14 +48,21 @@ struct Goodput {
 
 /// Counts requests meeting an SLO. TTFT and end-to-end are measured from the planned time
 /// (what a user waiting for the reply saw, no coordinated omission); the inter-token gap is
-/// (last token − first token) / (tokens − 1), tokens as the client counted the chunks. A
-/// non-streaming run has no first token: its TTFT and gap limits are not judged (rather than
-/// failed), and only an end-to-end limit is.
+/// (last token − first token) / (tokens − 1), tokens as the server's usage counted them where
+/// it gave usage (as the token rates do), else as the client counted them (QA 24 D2: per
+/// streamed delta, a server sending several tokens an event scored 0 % without a tokenizer and
+/// 100 % with one). A non-streaming run has no first token: its TTFT and gap limits are not
+/// judged (rather than failed), and only an end-to-end limit is.
 class GoodputCounter {
  public:
   explicit GoodputCounter(Slo slo, bool streaming = true);
   void add(const metrics::RequestRecord& r);
   bool meets(const metrics::RequestRecord& r) const;
+  /// The output tokens the inter-token limit divides `r`'s stream by: the server's, else the
+  /// client's count; -1 when neither counted.
+  static int32_t gapTokens(const metrics::RequestRecord& r) {
+    return r.outputTokensServer >= 0 ? r.outputTokensServer : r.outputTokensClient;
+  }
   /// `planned`: the run's planned requests (0 when unknown: the recorded ones are used).
   Goodput result(double durationS, uint64_t planned = 0) const;
 
@@ -57,6 +71,7 @@ class GoodputCounter {
   std::string m_unjudgedReason;
   uint64_t m_requests = 0;
   uint64_t m_met = 0;
+  uint64_t m_gapsPerServerCount = 0, m_gapsPerClientCount = 0;  ///< streams the gap limit judged
 };
 
 }  // namespace plumbline::compare

@@ -117,6 +117,63 @@ TEST(Goodput, TheShareIsOfPlannedRequestsNeverSentOnesIncluded) {
   EXPECT_DOUBLE_EQ(j["goodput"][1]["fraction"].get<double>(), 0.6);
 }
 
+/// A stream of 11 tokens (by the server's usage) in 5 events from 30 ms to 80 ms after its
+/// planned send, counted by the client as `clientTokens` (5 chunks, or 11 by a tokenizer).
+metrics::RequestRecord burstyStream(int32_t serverTokens, int32_t clientTokens) {
+  metrics::RequestRecord r;
+  r.plannedNs = r.sendNs = 0;
+  r.firstByteNs = r.firstTokenNs = 30'000'000;
+  r.lastTokenNs = 80'000'000;
+  r.endNs = 85'000'000;
+  r.httpStatus = 200;
+  r.outputTokensServer = serverTokens;
+  r.outputTokensClient = clientTokens;
+  return r;
+}
+
+// QA 24 D2: the gap was divided by the client's deltas: 50 ms / 4 = 12.5 ms failed a 10 ms
+// limit without a tokenizer, and 50 / 10 = 5 ms met it with one, against the same server.
+TEST(Goodput, TheGapLimitDividesByTheServersTokensWhereItGaveThem) {
+  const Slo itl{std::nullopt, 10.0, std::nullopt};
+  GoodputCounter chunks(itl), tokenizer(itl), noUsage(itl);
+  chunks.add(burstyStream(11, 5));
+  tokenizer.add(burstyStream(11, 11));
+  noUsage.add(burstyStream(-1, 5));  // no usage: the client's count is all there is
+  EXPECT_EQ(chunks.result(1).met, 1u);
+  EXPECT_EQ(tokenizer.result(1).met, 1u);
+  EXPECT_EQ(noUsage.result(1).met, 0u);
+  EXPECT_EQ(chunks.result(1).itlTokenBasis, "server");
+  EXPECT_EQ(noUsage.result(1).itlTokenBasis, "client");
+  noUsage.add(burstyStream(11, 5));
+  EXPECT_EQ(noUsage.result(1).itlTokenBasis, "mixed");
+  EXPECT_EQ(GoodputCounter(Slo{500.0, std::nullopt, std::nullopt}).result(1).itlTokenBasis, "");
+}
+
+TEST(Goodput, RunsWhoseGapsWereJudgedPerDifferentCountsSaySo) {
+  TempDir dir;
+  const std::string path = dir.file("runs.db");
+  FixtureRun clientOnly;
+  clientOnly.serverCounts = false;  // no usage: gaps per content chunk
+  fixtures::writeFixtureRun(path, FixtureRun{});
+  fixtures::writeFixtureRun(path, clientOnly);
+  fixtures::writeFixtureRun(path, FixtureRun{});
+  const Slo itl{std::nullopt, 50.0, std::nullopt};
+  const Comparison differ = buildComparison(store::RunReader(path), {1, 2}, itl);
+  EXPECT_NE(goodputText(differ.goodput[0]).find("; gaps per token of the server's usage"),
+            std::string::npos)
+      << goodputText(differ.goodput[0]);
+  EXPECT_NE(goodputText(differ.goodput[1]).find("; gaps per token of the client's count"),
+            std::string::npos)
+      << goodputText(differ.goodput[1]);
+  const Comparison alike = buildComparison(store::RunReader(path), {1, 3}, itl);
+  EXPECT_EQ(goodputText(alike.goodput[1]).find("gaps per token"), std::string::npos);
+  std::ostringstream json, err;
+  ASSERT_EQ(runsCompare(path, {1, 2}, itl, "json", json, err), 0) << err.str();
+  const auto j = nlohmann::json::parse(json.str());
+  EXPECT_EQ(j["goodput"][0]["itl_token_basis"], "server");
+  EXPECT_EQ(j["goodput"][1]["itl_token_basis"], "client");
+}
+
 TEST(Goodput, AnEndToEndLimitMustBePositive) {
   StreamingAndNot db;
   std::ostringstream out, err;
