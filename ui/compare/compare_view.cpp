@@ -231,9 +231,11 @@ void CompareView::showComparison(std::shared_ptr<const plumbline::compare::Compa
                  .arg(QString::fromUtf8(plumbline::compare::warningKindName(w.kind)),
                       QString::fromStdString(w.message).toHtmlEscaped());
   if (items.isEmpty()) {
-    m_warnings->setText(QStringLiteral("No comparability warnings: same sampling, lengths, "
-                                       "prompts, token counting, target, model and version; "
-                                       "every run kept up."));
+    m_warnings->setText(
+        QStringLiteral("No comparability warnings: same sampling, lengths, "
+                       "prompts, token counting, target and timeout, HTTP "
+                       "client where recorded, model and version; every run "
+                       "kept up."));
     m_warnings->setStyleSheet(kNoWarningStyle);
   } else {
     m_warnings->setText(QStringLiteral("<b>%1 comparability warning(s) — read before the "
