@@ -517,8 +517,7 @@ void Worker::onProbeTimer(int, short, void* self) {
   w->m_loopDelayMaxNs = std::max(w->m_loopDelayMaxNs, now - w->m_probeDueNs);
   w->m_holds.add(w->m_probeDueNs - w->m_config->t0Ns, now - w->m_config->t0Ns);
   // Kept while a request sent during one can still be in flight.
-  w->m_holds.forgetBefore(now - w->m_config->t0Ns - w->m_config->timeoutMs * 1'000'000 -
-                          kHoldKeptPastTimeoutNs);
+  w->m_holds.forgetBefore(now - w->m_config->t0Ns - w->m_config->timeoutNs - kHoldKeptPastTimeoutNs);
   // Wake-ups between sends teach the spin margin too, but only a probe that came due while the
   // loop slept: one held up by a send turn (its spin) would teach the margin its own length.
   if (w->m_probeDueNs > w->m_sendTurnEndNs) w->m_spinMargin.noteLateness(now - w->m_probeDueNs);
