@@ -1,6 +1,7 @@
 #include "core/engine/live_tick_builder.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "core/live/live_protocol.h"
 
@@ -15,11 +16,13 @@ constexpr int64_t kSecondNs = 1'000'000'000;
 static_assert(kSecondNs % kRateSliceNs == 0, "a second is made of whole rate slices");
 
 // Slice::latency indices, in the order of LiveTick's percentile members.
-enum Latency : size_t { kTtft, kItl, kE2e, kTtftFromPlanned, kE2eFromPlanned, kSendLag };
+enum Latency : size_t { kTtft, kItl, kE2e, kTtftFromPlanned, kE2eFromPlanned, kSendLag, kTtfa };
 
-constexpr live::LivePercentiles live::LiveTick::*kTickMember[] = {
-    &live::LiveTick::ttft, &live::LiveTick::itl, &live::LiveTick::e2e,
-    &live::LiveTick::ttftFromPlanned, &live::LiveTick::e2eFromPlanned, &live::LiveTick::sendLag};
+using live::LiveTick;
+constexpr live::LivePercentiles LiveTick::*kTickMember[] = {
+    &LiveTick::ttft,           &LiveTick::itl,     &LiveTick::e2e, &LiveTick::ttftFromPlanned,
+    &LiveTick::e2eFromPlanned, &LiveTick::sendLag, &LiveTick::ttfa};
+static_assert(std::size(kTickMember) == LiveTickBuilder::kLatencyCount);
 
 double nsToMs(int64_t ns) { return static_cast<double>(ns) / 1e6; }
 
@@ -42,6 +45,7 @@ void LiveTickBuilder::addRecords(const std::vector<metrics::RequestRecord>& reco
     if (!r.ok() || r.endNs < 0) continue;  // latencies of completed requests, as in windows
     Slice& s = sliceAt(r.endNs);
     if (r.sendNs >= 0 && r.firstTokenNs >= 0) s.latency[kTtft].record(r.ttftNs());
+    if (r.sendNs >= 0 && r.firstAnswerNs >= 0) s.latency[kTtfa].record(r.ttfaNs());
     if (r.sendNs >= 0) s.latency[kE2e].record(r.e2eNs());
     if (r.plannedNs >= 0 && r.firstTokenNs >= 0) s.latency[kTtftFromPlanned].record(r.ttftFromPlannedNs());
     if (r.plannedNs >= 0) s.latency[kE2eFromPlanned].record(r.e2eFromPlannedNs());
@@ -111,7 +115,7 @@ live::LiveTick LiveTickBuilder::build(int64_t atNs, const metrics::RunAggregator
 
   // Latencies of the four slices that make up (atNs - 1 s, atNs].
   const int64_t last = sliceIndex(atNs) - 1;
-  std::array<metrics::LatencyHistogram, 6> merged;
+  std::array<metrics::LatencyHistogram, kLatencyCount> merged;
   int64_t loopDelayMaxNs = 0;
   int64_t handedLateMaxNs = 0;
   std::map<uint32_t, int64_t> cpuWaitNs;  // by worker, over the second

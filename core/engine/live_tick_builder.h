@@ -41,6 +41,9 @@ class LiveTickBuilder {
   /// A tick at atNs now, whether or not one is due (e.g. the last one of a run).
   live::LiveTick build(int64_t atNs, const metrics::RunAggregator& aggregator);
 
+  /// The tick's latencies: ttft, itl, e2e, both from planned, send lag and ttfa.
+  static constexpr size_t kLatencyCount = 7;
+
  private:
   struct CpuSamples {
     double sum = 0;  ///< of the samples' shares of one core
@@ -49,7 +52,7 @@ class LiveTickBuilder {
   /// Latencies, worst loop delay, latest hand-out and each worker's wait for a CPU of one 250 ms
   /// slice, by end (or sample) time.
   struct Slice {
-    std::array<metrics::LatencyHistogram, 6> latency;  ///< in LivePercentiles order
+    std::array<metrics::LatencyHistogram, kLatencyCount> latency;  ///< in kTickMember order
     int64_t loopDelayMaxNs = 0;
     int64_t handedLateMaxNs = 0;
     std::map<uint32_t, int64_t> cpuWaitNs;  ///< by worker, samples that knew it

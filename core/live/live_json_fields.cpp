@@ -39,6 +39,8 @@ const nlohmann::json& LiveJsonFields::field(const char* name) const {
   return *it;
 }
 
+bool LiveJsonFields::has(const char* name) const { return m_payload.contains(name); }
+
 int64_t LiveJsonFields::i64(const char* name) const {
   const auto& v = field(name);
   if (!v.is_number_integer()) fail(name, "is " + typeName(v) + ", expected an integer");
@@ -61,7 +63,7 @@ double LiveJsonFields::f64(const char* name) const {
 }
 
 double LiveJsonFields::f64Or(const char* name, double absent) const {
-  return m_payload.contains(name) ? f64(name) : absent;
+  return has(name) ? f64(name) : absent;
 }
 
 std::optional<double> LiveJsonFields::f64OrNull(const char* name) const {
@@ -70,12 +72,12 @@ std::optional<double> LiveJsonFields::f64OrNull(const char* name) const {
 }
 
 std::optional<double> LiveJsonFields::f64OrNullOrAbsent(const char* name) const {
-  if (!m_payload.contains(name)) return std::nullopt;
+  if (!has(name)) return std::nullopt;
   return f64OrNull(name);
 }
 
 std::optional<int64_t> LiveJsonFields::i64OrNullOrAbsent(const char* name) const {
-  if (!m_payload.contains(name) || field(name).is_null()) return std::nullopt;
+  if (!has(name) || field(name).is_null()) return std::nullopt;
   return i64(name);
 }
 

@@ -19,6 +19,8 @@ class LiveJsonFields {
   /// Throws unless payload is a JSON object.
   LiveJsonFields(const nlohmann::json& payload, std::string_view frameName);
 
+  /// Whether the field is there at all (a field added after the protocol's first version).
+  bool has(const char* name) const;
   int64_t i64(const char* name) const;
   uint64_t u64(const char* name) const;
   double f64(const char* name) const;

@@ -53,14 +53,20 @@ LivePercentiles percentilesFromJson(const LiveJsonFields& parent, const char* na
   return LivePercentiles{f.f64("p50"), f.f64("p99"), f.u64("count")};
 }
 
-// The tick's latency fields, in one place for both directions.
-constexpr std::pair<const char*, LivePercentiles LiveTick::*> kTickLatencies[] = {
-    {"ttft", &LiveTick::ttft},
-    {"itl", &LiveTick::itl},
-    {"e2e", &LiveTick::e2e},
-    {"ttft_from_planned", &LiveTick::ttftFromPlanned},
-    {"e2e_from_planned", &LiveTick::e2eFromPlanned},
-    {"send_lag", &LiveTick::sendLag}};
+// The tick's latency fields, in one place for both directions. One added after the protocol's
+// first version may be absent from a recorded or older stream: it then reads as no samples.
+struct TickLatency {
+  const char* name;
+  LivePercentiles LiveTick::*member;
+  bool addedLater = false;
+};
+constexpr TickLatency kTickLatencies[] = {{"ttft", &LiveTick::ttft},
+                                          {"itl", &LiveTick::itl},
+                                          {"e2e", &LiveTick::e2e},
+                                          {"ttft_from_planned", &LiveTick::ttftFromPlanned},
+                                          {"e2e_from_planned", &LiveTick::e2eFromPlanned},
+                                          {"send_lag", &LiveTick::sendLag},
+                                          {"ttfa", &LiveTick::ttfa, true}};
 
 Json tickToJson(const LiveTick& t) {
   Json j{{"at_ns", t.atNs},
@@ -83,7 +89,7 @@ Json tickToJson(const LiveTick& t) {
          {"cpu_wait_max_ms", t.cpuWaitMaxMs},
          {"handed_late_max_ms", t.handedLateMaxMs},
          {"ticks_dropped", t.ticksDropped}};
-  for (const auto& [name, member] : kTickLatencies) j[name] = percentilesToJson(t.*member);
+  for (const TickLatency& l : kTickLatencies) j[l.name] = percentilesToJson(t.*l.member);
   return j;
 }
 
@@ -103,7 +109,8 @@ LiveTick tickFromJson(const LiveJsonFields& f) {
   t.outputTokensPerS = f.f64("output_tokens_per_s");
   t.inFlight = f.i64("in_flight");
   t.connectionsOpen = f.i64("connections_open");
-  for (const auto& [name, member] : kTickLatencies) t.*member = percentilesFromJson(f, name);
+  for (const TickLatency& l : kTickLatencies)
+    if (!l.addedLater || f.has(l.name)) t.*l.member = percentilesFromJson(f, l.name);
   t.workerCpuMax = f.f64("worker_cpu_max");
   t.workerCpuMean = f.f64("worker_cpu_mean");
   t.loopDelayMaxMs = f.f64("loop_delay_max_ms");

@@ -60,6 +60,9 @@ struct LiveTick {
   int64_t inFlight = 0;
   int64_t connectionsOpen = 0;
   LivePercentiles ttft, itl, e2e, ttftFromPlanned, e2eFromPlanned, sendLag;
+  /// Send to the first answer token, after a reasoning model's thinking (streams that had one);
+  /// "ttfa", absent from streams of earlier versions (read as no samples).
+  LivePercentiles ttfa;
   double workerCpuMax = 0, workerCpuMean = 0;  ///< 0..1 of one core, latest samples
   double loopDelayMaxMs = 0;
   double cpuWaitMaxMs = -1;  ///< most one worker waited for a CPU over the last second; -1 unknown

@@ -56,6 +56,7 @@ TEST(LiveMessages, FieldNamesAreSnakeCase) {
   EXPECT_DOUBLE_EQ(tick.at("handed_late_max_ms").get<double>(), 950.5);
   EXPECT_DOUBLE_EQ(tick.at("ttft").at("p99").get<double>(), 40.25);
   EXPECT_EQ(tick.at("send_lag").at("count"), 20);
+  EXPECT_DOUBLE_EQ(tick.at("ttfa").at("p99").get<double>(), 90.75);
   EXPECT_EQ(tick.at("errors").at("http_5xx"), 2);
   const json end = toJson(sampleEnd());
   EXPECT_EQ(end.at("status"), "incomplete");
@@ -72,7 +73,7 @@ TEST(LiveMessages, WindowPayloadIsTheExportedWindowObject) {
 // Fields added after the protocol's first version: a stream written before them still reads,
 // with the field "unknown".
 const std::set<std::string> kAddedLater = {"cpu_wait_max_ms", "handed_late_max_ms", "sent_during",
-                                           "rates_through_ns"};
+                                           "rates_through_ns", "ttfa"};
 
 TEST(LiveMessages, FieldsAddedLaterMayBeAbsentAndReadAsUnknown) {
   json tick = toJson(sampleTick());
@@ -123,6 +124,22 @@ TEST(LiveMessages, HandedLateIsNoneInWindowsAndZeroInTicksOfEarlierStreams) {
   const std::string err = messageErrorOf(typeOf(LiveMessage{sampleWindow()}), window);
   EXPECT_NE(err.find("\"handed_late_max_ms\" is a string, expected a number"), std::string::npos)
       << err;
+}
+
+// A stream written before ticks carried the time to the first answer token reads as one in
+// which no request had one; a ttfa there but broken is still an error naming it.
+TEST(LiveMessages, TtfaIsNoSamplesInTicksOfEarlierStreams) {
+  json tick = toJson(sampleTick());
+  auto read = [&] {
+    return std::get<LiveTick>(messageFromJson(typeOf(LiveMessage{sampleTick()}), tick));
+  };
+  EXPECT_EQ(read().ttfa, (LivePercentiles{52.5, 90.75, 18}));
+  tick.erase("ttfa");
+  EXPECT_EQ(read().ttfa, LivePercentiles{});
+  EXPECT_EQ(read().ttft, sampleTick().ttft);
+  tick["ttfa"] = json{{"p50", 1.0}, {"count", 2}};
+  const std::string err = messageErrorOf(typeOf(LiveMessage{sampleTick()}), tick);
+  EXPECT_NE(err.find("tick frame: field \"ttfa.p99\" is missing"), std::string::npos) << err;
 }
 
 TEST(LiveMessages, EveryMissingFieldIsNamedWithItsFrame) {

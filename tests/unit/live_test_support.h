@@ -47,6 +47,7 @@ inline LiveTick sampleTick() {
   t.ttftFromPlanned = {12.75, 41, 19};
   t.e2eFromPlanned = {801, 1201, 19};
   t.sendLag = {0.05, 0.4, 20};
+  t.ttfa = {52.5, 90.75, 18};
   t.workerCpuMax = 0.35;
   t.workerCpuMean = 0.2;
   t.loopDelayMaxMs = 1.5;

@@ -173,6 +173,25 @@ TEST(LiveTickBuilder, LatenciesAreThoseOfRequestsThatEndedInTheLastSecond) {
   EXPECT_EQ(t.ttft.p99, 0);
 }
 
+// TTFA: from the send to the first answer token, of the streams that had one; a reasoning
+// model's thinking lies between its first token and it.
+TEST(LiveTickBuilder, TtfaIsThatOfRequestsWithAnAnswerToken) {
+  LiveTickBuilder b;
+  metrics::RunAggregator a;
+  metrics::RequestRecord thought = done(800, 10, 300);
+  thought.firstAnswerNs = thought.firstTokenNs + 100 * kMs;  // 100 ms of thinking
+  metrics::RequestRecord plain = done(900, 30, 60);
+  plain.firstAnswerNs = plain.firstTokenNs;
+  metrics::RequestRecord stillThinking = done(950, 20, 50);  // ended with no answer token
+  b.addRecords({thought, plain, stillThinking});
+  const auto t = b.build(1'500 * kMs, a);
+  EXPECT_EQ(t.ttft.count, 3u);
+  EXPECT_EQ(t.ttfa.count, 2u);
+  EXPECT_NEAR(t.ttfa.p50, 30, 0.3);
+  EXPECT_NEAR(t.ttfa.p99, 110, 1.1);
+  EXPECT_EQ(b.build(3'000 * kMs, a).ttfa.count, 0u);
+}
+
 TEST(LiveTickBuilder, HarnessStateComesFromEachWorkersLatestSample) {
   LiveTickBuilder b;
   metrics::RunAggregator a;
