@@ -278,6 +278,41 @@ class HistoryViewTest : public QObject {
     QVERIFY(!view.detail()->saveTags());
   }
 
+  // A reasoning model's run: its TTFT counts the first thinking token, so the time to its first
+  // answer token is drawn beside TTFT, over time and as a CDF, from the stored histograms. A run
+  // whose model answered with its first token (run 1) gets neither: they would repeat TTFT.
+  void aRunThatThoughtFirstShowsItsTimeToFirstAnswer() {
+    fixtures::FixtureRun thinker;  // run 4: TTFT 50 ms, the answer 40 ms of thinking later
+    thinker.name = "delta thinks";
+    thinker.thinkMs = 40;
+    fixtures::writeFixtureRun(m_db.toStdString(), thinker);
+    HistoryView view(context());
+    view.selectRuns({4});
+    ui::charts::RunCharts* charts = view.detail()->charts();
+    const QString ttft = QStringLiteral("ttft");
+    const QList<QPointF> answer = charts->drawnPoints(ttft, QStringLiteral("p50 to answer"));
+    QVERIFY(answer.size() >= 5);
+    for (const QPointF& p : answer)
+      QVERIFY2(qAbs(p.y() - 90) < 2, qPrintable(QString::number(p.y())));
+    QVERIFY(!charts->drawnPoints(ttft, QStringLiteral("p99 to answer")).isEmpty());
+    for (const QPointF& p : charts->drawnPoints(ttft, QStringLiteral("p50")))
+      QVERIFY2(qAbs(p.y() - 50) < 2, qPrintable(QString::number(p.y())));
+    QCOMPARE(
+        charts->cdfChart()->seriesNames(),
+        (QStringList{QStringLiteral("time to first token"), QStringLiteral("inter-token"),
+                     QStringLiteral("end-to-end"), QStringLiteral("time to first answer token")}));
+    const QList<QPointF> cdf =
+        charts->cdfChart()->drawnPoints(QStringLiteral("time to first answer token"));
+    QVERIFY(!cdf.isEmpty());
+    for (const QPointF& p : cdf)  // every answer began 90 ms after the send
+      if (p.y() >= 0.5) QVERIFY2(qAbs(p.x() - 90) < 2, qPrintable(QString::number(p.x())));
+
+    view.selectRuns({1});
+    QVERIFY(!charts->seriesNames(ttft).contains(QStringLiteral("p50 to answer")));
+    QVERIFY(
+        !charts->cdfChart()->seriesNames().contains(QStringLiteral("time to first answer token")));
+  }
+
   // QA: at 1000 × 700 opening History grew the window to ~1262 × 837 by itself, and the
   // latency CDF card covered the top of the In-flight and Errors charts.
   void aSmallWindowScrollsTheChartsInsteadOfOverlappingOrGrowing() {

@@ -258,6 +258,43 @@ class RunChartsTest : public QObject {
       QCOMPARE(static_cast<QValueAxis*>(c->chart()->axes(Qt::Horizontal).first())->max(), 25.0);
   }
 
+  // A reasoning model's first token is thinking: the answer a user waits for (TTFA) is drawn on
+  // the TTFT chart, from the first tick in which some stream thought first; a model that does
+  // not think (TTFA = TTFT) or a tick without answers adds no lines repeating TTFT's.
+  void theTtftChartDrawsTheAnswerOnlyWhenAStreamThoughtFirst() {
+    const QString ttft = QStringLiteral("ttft"), p50 = QStringLiteral("p50 to answer"),
+                  p99 = QStringLiteral("p99 to answer");
+    RunCharts charts;
+    LiveTick t = tick(250, 100, 0);
+    charts.appendTick(t);  // no answer timed (a stream written before ticks carried ttfa)
+    t.atNs = 500'000'000;
+    t.ttfa = t.ttft;  // answered with its first token
+    charts.appendTick(t);
+    charts.flush();
+    QVERIFY(!charts.seriesNames(ttft).contains(p50));
+    t.atNs = 750'000'000;
+    t.ttfa = {90, 130, 7};
+    charts.appendTick(t);
+    t.atNs = 1'000'000'000;
+    t.ttfa = {};  // none ended in that second: the line breaks
+    charts.appendTick(t);
+    t.atNs = 1'250'000'000;
+    t.ttfa = t.ttft;  // from then on drawn at every tick, even where it equals TTFT
+    charts.appendTick(t);
+    charts.flush();
+    QCOMPARE(charts.drawnPieces(ttft, p50), (QList<QList<QPointF>>{{{0.75, 90}}, {{1.25, 10}}}));
+    QCOMPARE(charts.drawnPoints(ttft, p99), (QList<QPointF>{{0.75, 130}, {1.25, 40}}));
+    QCOMPARE(charts.drawnPoints(ttft, QStringLiteral("p50")).size(), 5);
+
+    // A stored run: the windows' TTFA, given only when some window's differs from its TTFT.
+    charts.setWindows({window(0, 10, 10, 80), window(1, 10, 10, 80)});
+    QVERIFY(!charts.seriesNames(ttft).contains(p50));
+    charts.setWindows({window(0, 10, 10, 80), window(1, 10, 10, 80), window(2, 10, 10, 80)},
+                      std::nullopt, nlohmann::json(), {{0, {90, 120}}, {2, {95, 125}}});
+    QCOMPARE(charts.drawnPieces(ttft, p50), (QList<QList<QPointF>>{{{1, 90}}, {{3, 95}}}));
+    QCOMPARE(charts.drawnPoints(ttft, p99), (QList<QPointF>{{1, 120}, {3, 125}}));
+  }
+
   // QA: "from planned" was drawn over p50/p99 in the same width (the legend listed four lines,
   // two could be seen), and a run attached to mid-way changed a line's colour where the
   // replayed windows gave way to ticks.

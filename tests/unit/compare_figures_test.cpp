@@ -6,6 +6,8 @@
 #include "core/compare/compare_report.h"
 #include "core/compare/comparison.h"
 #include "core/compare/load_latency.h"
+#include "core/compare/stored_histograms.h"
+#include "core/store/database.h"
 #include "store_test_support.h"
 #include "tests/fixtures/run_fixture.h"
 
@@ -88,6 +90,34 @@ TEST(CompareMetrics, TimeToFirstAnswerRowsOnlyWhenARunThoughtFirst) {
   EXPECT_NEAR(*ttfa.values[1], 90, 0.9);
   EXPECT_EQ(ttfa.direction(1), -1);
   EXPECT_TRUE(row(both, "ttfa_p99_ms").values[1]);
+}
+
+// The charts' TTFA: per window and whole-run, only for a run whose answer came after its first
+// token; a model that does not think, and a run stored before ttfa, have nothing apart.
+TEST(StoredHistograms, TheAnswerIsApartOnlyWhenARunThoughtFirst) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  FixtureRun plain, thinker;
+  thinker.thinkMs = 40;
+  const int64_t a = fixtures::writeFixtureRun(path, plain);
+  const int64_t b = fixtures::writeFixtureRun(path, thinker);
+  const int64_t c = fixtures::writeFixtureRun(path, thinker);
+  store::Database::open(path, store::Database::Mode::ReadWrite)
+      .exec("DELETE FROM histograms WHERE run_id = " + std::to_string(c) + " AND metric = 'ttfa'");
+  const store::RunReader reader(path);
+  EXPECT_FALSE(answerDiffersFromFirstToken(reader, a));
+  EXPECT_TRUE(answerPercentilesByWindow(reader, a).empty());
+  EXPECT_TRUE(answerDiffersFromFirstToken(reader, b));
+  const auto byWindow = answerPercentilesByWindow(reader, b);
+  ASSERT_EQ(byWindow.size(), 6u);  // 5 s of requests, the last ones ending in window 5
+  for (const auto& [idx, p] : byWindow) {
+    EXPECT_NEAR(p.p50Ms, 90, 0.9) << idx;
+    EXPECT_NEAR(p.p99Ms, 90, 0.9) << idx;
+  }
+  EXPECT_FALSE(answerDiffersFromFirstToken(reader, c));
+  EXPECT_TRUE(answerPercentilesByWindow(reader, c).empty());
+  ASSERT_TRUE(storedHistogram(reader, b, "ttfa", byWindow.begin()->first));
+  EXPECT_FALSE(storedHistogram(reader, b, "no_such_metric"));
 }
 
 // QA (session 18): "errors (% of sent) 33 → 100 (+67, +203.0%)" read as a relative change of a

@@ -4,11 +4,11 @@
 #include <QLegend>
 #include <QLineSeries>
 
-#include <algorithm>
-#include <stdexcept>
+#include <iterator>
+#include <string_view>
 
 #include "core/compare/latency_cdf.h"
-#include "core/metrics/latency_histogram.h"
+#include "core/compare/stored_histograms.h"
 #include "core/store/run_reader.h"
 #include "ui/common/line_chart.h"
 
@@ -40,18 +40,22 @@ void LatencyCdfChart::clear() {
 int LatencyCdfChart::loadRun(const store::RunReader& reader, int64_t runId) {
   clear();
   int drawn = 0;
-  static constexpr const char* kMetrics[][2] = {
-      {"ttft", "time to first token"}, {"itl", "inter-token"}, {"e2e", "end-to-end"}};
-  for (const auto& [metric, label] : kMetrics) {
-    const std::optional<std::string> blob = reader.histogram(runId, metric, -1);
-    if (!blob) continue;
-    std::vector<compare::CdfPoint> cdf;
-    try {
-      cdf = compare::latencyCdf(metrics::LatencyHistogram::deserialize(*blob));
-    } catch (const std::invalid_argument&) {
-      continue;
-    }
-    addLine(chart(), QString::fromLatin1(label), cdfLine(cdf), runColor(drawn++));
+  // Each curve keeps its colour whether or not the run has a ttfa curve: a reasoning model's
+  // answer comes after its thinking, so only then is time to first answer token a curve of its
+  // own (otherwise it is the TTFT curve again).
+  static constexpr const char* kMetrics[][2] = {{"ttft", "time to first token"},
+                                                {"itl", "inter-token"},
+                                                {"e2e", "end-to-end"},
+                                                {"ttfa", "time to first answer token"}};
+  const bool answerApart = ::plumbline::compare::answerDiffersFromFirstToken(reader, runId);
+  for (size_t i = 0; i < std::size(kMetrics); ++i) {
+    const auto& [metric, label] = kMetrics[i];
+    if (std::string_view(metric) == "ttfa" && !answerApart) continue;
+    const auto histogram = ::plumbline::compare::storedHistogram(reader, runId, metric);
+    if (!histogram) continue;
+    addLine(chart(), QString::fromLatin1(label),
+            cdfLine(::plumbline::compare::latencyCdf(*histogram)), runColor(static_cast<int>(i)));
+    ++drawn;
   }
   fitCdfAxes(chart());
   return drawn;

@@ -9,8 +9,9 @@ namespace plumbline::store { class RunReader; }
 
 namespace plumbline::ui::charts {
 
-/// A stored run's whole-run latency CDFs (TTFT, inter-token, end-to-end) from the
-/// histograms the run wrote at its end, on a log time axis. A run still going has no
+/// A stored run's whole-run latency CDFs (TTFT, inter-token, end-to-end, and the time to first
+/// answer token when a reasoning model thought first) from the histograms the run wrote at its
+/// end, on a log time axis. A run still going has no
 /// whole-run histograms yet, so the live view never shows this chart.
 class LatencyCdfChart : public QChartView {
   Q_OBJECT

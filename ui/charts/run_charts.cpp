@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/compare/stored_histograms.h"
 #include "core/metrics/error_class.h"
 #include "core/store/run_reader.h"
 #include "ui/charts/latency_cdf_chart.h"
@@ -29,6 +30,9 @@ const QString kHandedLate = QStringLiteral("handed out late");
 /// And the p99 the verdict allows (QA 23b: spikes over 1 ms beside a green banner, with nothing
 /// on the chart to say where the line was or that windows of few sends are pooled).
 const QString kTolerance = QStringLiteral("p99 tolerance");
+/// TTFT's third pair, for a reasoning model: its first token is thinking, and the answer a user
+/// waits for (TTFA) comes later. Drawn only when some stream thought first, or it repeats TTFT.
+const QString kToAnswer = QStringLiteral(" to answer");
 
 void plotOrBreak(MetricChart* c, const QString& series, double x, const std::optional<double>& y) {
   if (y)
@@ -100,6 +104,8 @@ RunCharts::RunCharts(QWidget* parent) : QWidget(parent) {
       {"p99", "#2ca02c"},
       {"p50 from planned", "#ff7f0e"},
       {"p99 from planned", "#9467bd"},
+      {"p50 to answer", "#d62728"},
+      {"p99 to answer", "#8c564b"},
       {"output tokens/s", "#1f77b4"},
       {"in flight", "#1f77b4"},
       {"max", "#1f77b4"},
@@ -156,6 +162,8 @@ void RunCharts::clear() {
   m_prevErrors.clear();
   m_windowErrorClasses.clear();
   m_handedLateShown = false;
+  m_answerShown = false;
+  m_answerByWindow.clear();
   m_toleranceMs.reset();
   m_cdf->clear();
   showCdf(false);
@@ -178,14 +186,19 @@ void RunCharts::showCdf(bool shown) {
 void RunCharts::loadRun(const store::RunReader& reader, int64_t runId) {
   const auto run = reader.getRun(runId);
   setWindows(reader.windows(runId), run ? run->durationS : std::nullopt,
-             run ? nlohmann::json::parse(run->specJson, nullptr, false) : nlohmann::json());
+             run ? nlohmann::json::parse(run->specJson, nullptr, false) : nlohmann::json(),
+             ::plumbline::compare::answerPercentilesByWindow(reader, runId));
   showCdf(m_cdf->loadRun(reader, runId) > 0);
 }
 
-void RunCharts::setWindows(const std::vector<store::WindowRow>& windows,
-                           std::optional<double> runEndS, const nlohmann::json& spec) {
+void RunCharts::setWindows(
+    const std::vector<store::WindowRow>& windows, std::optional<double> runEndS,
+    const nlohmann::json& spec,
+    std::map<int64_t, ::plumbline::compare::WindowPercentiles> answerByWindow) {
   clear();
   m_runEndS = runEndS;
+  m_answerByWindow = std::move(answerByWindow);
+  m_answerShown = !m_answerByWindow.empty();
   if (spec.is_object()) setSendLagTolerance(spec);
   // Every class the run had is drawn in every window, 0 where it had none: a line joined
   // straight across a window without errors would show errors there.
@@ -232,6 +245,12 @@ void RunCharts::appendWindow(const store::WindowRow& w) {
   // A latency the window has no sample of (none without streaming, none where nothing ended)
   // gets no point and breaks its line; inter-token gaps arrive without completions.
   plotPercentiles(chart(kTtft), end, w.ttftP50Ms, w.ttftP99Ms);
+  if (m_answerShown) {
+    const auto answer = m_answerByWindow.find(w.idx);
+    const bool some = answer != m_answerByWindow.end();
+    plotPercentiles(chart(kTtft), end, some ? std::optional(answer->second.p50Ms) : std::nullopt,
+                    some ? std::optional(answer->second.p99Ms) : std::nullopt, kToAnswer);
+  }
   plotPercentiles(chart(kItl), end, w.itlP50Ms, w.itlP99Ms);
   plotPercentiles(chart(kE2e), end, w.e2eP50Ms, w.e2eP99Ms);
   plotPercentiles(chart(kSendLag), end, w.sendLagP50Ms, w.sendLagP99Ms);
@@ -280,6 +299,10 @@ void RunCharts::appendTick(const ::plumbline::live::LiveTick& t) {
   const QString planned = QStringLiteral(" from planned");
   pct(chart(kTtft), t.ttft);
   pct(chart(kTtft), t.ttftFromPlanned, planned);
+  // From the first tick in which some stream thought before answering, then at every tick.
+  m_answerShown =
+      m_answerShown || (t.ttfa.count > 0 && (t.ttfa.p50 != t.ttft.p50 || t.ttfa.p99 != t.ttft.p99));
+  if (m_answerShown) pct(chart(kTtft), t.ttfa, kToAnswer);
   pct(chart(kItl), t.itl);
   pct(chart(kE2e), t.e2e);
   pct(chart(kE2e), t.e2eFromPlanned, planned);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/compare/stored_histograms.h"
 #include "core/live/live_messages.h"
 #include "core/store/window_row.h"
 
@@ -23,7 +24,8 @@ class MetricChart;
 
 /// The run's chart grid, shared by the live view and a run opened from history:
 /// requested vs achieved rate (headline), TTFT / inter-token / end-to-end p50 and p99 over
-/// time (service view and from the planned time), output tokens/s, in-flight, errors by
+/// time (service view and from the planned time; TTFT with the time to first answer token
+/// beside it when a reasoning model thought first), output tokens/s, in-flight, errors by
 /// class, send lag, worker CPU. Series are bounded (core's SeriesDecimator keeps min and
 /// max per bin); redraws are coalesced by a timer (5/s), never done per message.
 ///
@@ -60,10 +62,13 @@ class RunCharts : public QWidget {
   /// runs.duration_s), the requested and achieved rates stop there; the windows after it (the
   /// drain: requests still finishing) are drawn on the other charts. The window the end falls
   /// in is drawn at the end, its rates over the part of it the run lasted.
-  /// With the run's workload (`spec`), the send lag chart draws its tolerance.
+  /// With the run's workload (`spec`), the send lag chart draws its tolerance. With the
+  /// windows' time to first answer token (`answerByWindow`, by window index, given only when a
+  /// reasoning model thought first), the TTFT chart draws it as "p50/p99 to answer".
   void setWindows(const std::vector<store::WindowRow>& windows,
                   std::optional<double> runEndS = std::nullopt,
-                  const nlohmann::json& spec = nlohmann::json());
+                  const nlohmann::json& spec = nlohmann::json(),
+                  std::map<int64_t, ::plumbline::compare::WindowPercentiles> answerByWindow = {});
   /// Live: requested and achieved are drawn up to here only (the schedule's length, then the
   /// stop, then the run's recorded end), as a stored run's are; points past it are taken away.
   void setSendingEnd(double seconds);
@@ -111,6 +116,10 @@ class RunCharts : public QWidget {
       m_windowErrorClasses;  ///< every class a window so far (or a stored run) had
   std::optional<double> m_toleranceMs;  ///< drawn at every send lag point when known
   bool m_handedLateShown = false;  ///< a session was handed out late: the series is drawn
+  /// Some stream thought before answering: TTFA is drawn apart from TTFT, from then on.
+  bool m_answerShown = false;
+  std::map<int64_t, ::plumbline::compare::WindowPercentiles>
+      m_answerByWindow;  ///< a stored run's, by index
   int m_redraws = 0;
 };
 
