@@ -114,11 +114,14 @@ void addRunsCompareAndEditCommands(CLI::App* runs, const std::shared_ptr<std::st
   CLI::App* cmp = runs->add_subcommand("compare", "2 to 4 runs side by side: warnings first, then deltas")->fallthrough();
   cmp->add_option("ids", *ids, "run ids; the first is the baseline")->required()->check(kRunId);
   cmp->add_option("--slo-ttft-ms", slo->ttftMs, "goodput: TTFT limit in ms (from the planned time)");
+  cmp->add_option("--slo-ttfa-ms", slo->ttfaMs,
+                  "goodput: time to first answer token limit in ms (from the planned time; a "
+                  "reasoning model's first tokens are thinking); a stream with no answer fails it");
   cmp->add_option("--slo-itl-ms", slo->itlMs, "goodput: mean inter-token gap limit in ms");
   cmp->add_option(
       "--slo-e2e-ms", slo->e2eMs,
       "goodput: end-to-end limit in ms (from the planned time); the one a non-streaming "
-      "run is judged on (it has no TTFT or gaps)");
+      "run is judged on (it has no TTFT, TTFA or gaps)");
   cmp->add_option("--format", *format, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmp->callback([db, ids, slo, format, &exitCode] {
     exitCode = plumbline::compare::runsCompare(*db, *ids, *slo, *format, std::cout, std::cerr);

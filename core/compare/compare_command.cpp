@@ -31,6 +31,7 @@ int runsCompare(const std::string& dbPath, const std::vector<int64_t>& ids, cons
                               "unknown format '" + format + "' (use text or json)",
                               store::StoreErrorKind::InvalidInput);
     checkLimit(slo.ttftMs, "--slo-ttft-ms", dbPath);
+    checkLimit(slo.ttfaMs, "--slo-ttfa-ms", dbPath);
     checkLimit(slo.itlMs, "--slo-itl-ms", dbPath);
     checkLimit(slo.e2eMs, "--slo-e2e-ms", dbPath);
     checkComparedIds(ids, dbPath);

@@ -80,6 +80,11 @@ void printGoodput(const Comparison& c, std::ostream& out) {
     out << " TTFT from planned <= " << figureText(c.slo.ttftMs) << " ms";
     joint = " and";
   }
+  if (c.slo.ttfaMs) {
+    out << joint << " TTFA (first answer token) from planned <= " << figureText(c.slo.ttfaMs)
+        << " ms";
+    joint = " and";
+  }
   if (c.slo.itlMs) {
     out << joint << " mean inter-token gap <= " << figureText(c.slo.itlMs)
         << " ms (per token the server's usage counted, else the client's)";
@@ -139,7 +144,7 @@ std::string goodputText(const Goodput& g) {
                      printf1("%.1f%%", 100 * g.fraction());
   if (g.notSent()) text += "; " + std::to_string(g.notSent()) + " never sent";
   text += "), " + printf1("%.2f req/s", g.perSecond());
-  if (g.partial()) text += "; judged on end-to-end only (" + g.unjudgedReason + ")";
+  if (g.partial()) text += "; judged on " + g.judgedOn.names() + " only (" + g.unjudgedReason + ")";
   if (g.itlBasisDiffers) text += "; " + gapBasisText(g);
   return text;
 }
@@ -180,7 +185,8 @@ Json comparisonToJson(const Comparison& c) {
         {{"kind", std::string(warningKindName(w.kind))}, {"message", w.message}, {"run_ids", w.runIds}});
   j["slo"] = {{"ttft_ms", orNull(c.slo.ttftMs)},
               {"itl_ms", orNull(c.slo.itlMs)},
-              {"e2e_ms", orNull(c.slo.e2eMs)}};
+              {"e2e_ms", orNull(c.slo.e2eMs)},
+              {"ttfa_ms", orNull(c.slo.ttfaMs)}};
   j["metrics"] = Json::array();
   for (const auto& row : c.metrics) {
     Json values = Json::array(), abs = Json::array(), rel = Json::array();

@@ -43,7 +43,11 @@ void addCdfs(Comparison& c, const store::RunReader& reader, int64_t id) {
 
 Goodput goodputOf(const store::RunReader& reader, const ComparedRun& run, const Slo& slo) {
   const nlohmann::json stream = run.specAt("/target/stream");
-  GoodputCounter counter(slo, !stream.is_boolean() || stream.get<bool>());  // streams by default
+  // Runs stored before answer tokens were timed have no ttfa in their summary or windows.
+  const bool answersTimed = (run.summary.is_object() && run.summary.contains("ttfa_ms")) ||
+                            !reader.windowHistograms(run.row.id, "ttfa").empty();
+  GoodputCounter counter(slo, !stream.is_boolean() || stream.get<bool>(),  // streams by default
+                         answersTimed);
   reader.forEachRequest(run.row.id, [&](const metrics::RequestRecord& r) { counter.add(r); });
   // Of every planned request: one never sent (no stored row) did not meet the SLO either.
   const double planned =

@@ -1,33 +1,55 @@
 #include "core/compare/goodput.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace plumbline::compare {
 
-GoodputCounter::GoodputCounter(Slo slo, bool streaming) : m_slo(slo) {
-  if (streaming || !slo.needsStreaming()) return;
-  m_unjudgedReason =
-      slo.ttftMs ? "no TTFT without streaming" : "no inter-token gaps without streaming";
-  m_slo.ttftMs.reset();
-  m_slo.itlMs.reset();
+namespace {
+
+bool overMs(int64_t ns, double limitMs) {
+  return ns < 0 || static_cast<double>(ns) / 1e6 > limitMs;
+}
+
+}  // namespace
+
+std::string Slo::names(bool brief) const {
+  std::vector<const char*> set;
+  if (ttftMs) set.push_back("TTFT");
+  if (ttfaMs) set.push_back("TTFA");
+  if (itlMs) set.push_back("inter-token");
+  if (e2eMs) set.push_back(brief ? "e2e" : "end-to-end");
+  std::string out;
+  for (size_t i = 0; i < set.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == set.size() ? " and " : ", ") + std::string(set[i]);
+  return out;
+}
+
+GoodputCounter::GoodputCounter(Slo slo, bool streaming, bool answersTimed) : m_slo(slo) {
+  if (!streaming && slo.needsStreaming()) {
+    m_unjudgedReason = slo.ttftMs   ? "no TTFT without streaming"
+                       : slo.ttfaMs ? "no TTFA without streaming"
+                                    : "no inter-token gaps without streaming";
+    m_slo.ttftMs.reset();
+    m_slo.itlMs.reset();
+    m_slo.ttfaMs.reset();
+  } else if (!answersTimed && slo.ttfaMs) {
+    m_unjudgedReason = "no TTFA in a run stored before answer tokens were timed";
+    m_slo.ttfaMs.reset();
+  }
 }
 
 bool GoodputCounter::meets(const metrics::RequestRecord& r) const {
   if (!r.ok() || r.endNs < 0) return false;
-  if (m_slo.ttftMs) {
-    int64_t ttft = r.ttftFromPlannedNs();
-    if (ttft < 0 || static_cast<double>(ttft) / 1e6 > *m_slo.ttftMs) return false;
-  }
+  if (m_slo.ttftMs && overMs(r.ttftFromPlannedNs(), *m_slo.ttftMs)) return false;
+  if (m_slo.ttfaMs && overMs(r.ttfaFromPlannedNs(), *m_slo.ttfaMs)) return false;
   if (const int32_t tokens = gapTokens(r);
       m_slo.itlMs && tokens >= 2 && r.firstTokenNs >= 0 && r.lastTokenNs >= 0) {
     double meanGapMs =
         static_cast<double>(r.lastTokenNs - r.firstTokenNs) / 1e6 / static_cast<double>(tokens - 1);
     if (meanGapMs > *m_slo.itlMs) return false;
   }
-  if (m_slo.e2eMs) {
-    const int64_t e2e = r.e2eFromPlannedNs();
-    if (e2e < 0 || static_cast<double>(e2e) / 1e6 > *m_slo.e2eMs) return false;
-  }
+  if (m_slo.e2eMs && overMs(r.e2eFromPlannedNs(), *m_slo.e2eMs)) return false;
   return true;
 }
 
@@ -45,6 +67,7 @@ Goodput GoodputCounter::result(double durationS, uint64_t planned) const {
   g.met = m_met;
   g.durationS = durationS;
   g.unjudgedReason = m_unjudgedReason;
+  g.judgedOn = m_slo;
   g.judged = m_slo.any();
   if (m_gapsPerServerCount > 0 || m_gapsPerClientCount > 0)
     g.itlTokenBasis = m_gapsPerClientCount == 0   ? "server"

@@ -120,7 +120,7 @@ std::vector<MetricRow> metricTable(const std::vector<ComparedRun>& runs,
       share.values.push_back(g.judged && g.planned ? std::optional(100.0 * g.fraction())
                                                    : std::nullopt);
       const std::string note = !g.judged     ? "n/a (" + g.unjudgedReason + ")"
-                               : g.partial() ? std::string("judged on e2e only")
+                               : g.partial() ? "judged on " + g.judgedOn.names(true) + " only"
                                              : std::string();
       perS.notes.push_back(note);
       share.notes.push_back(note);

@@ -48,6 +48,7 @@ struct RequestRecord {
   int64_t uploadNs() const { return uploadEndNs >= 0 && sendNs >= 0 ? uploadEndNs - sendNs : -1; }
   int64_t sendLagNs() const { return sendNs >= 0 ? sendNs - plannedNs : -1; }
   int64_t ttftFromPlannedNs() const { return firstTokenNs >= 0 ? firstTokenNs - plannedNs : -1; }
+  int64_t ttfaFromPlannedNs() const { return firstAnswerNs >= 0 ? firstAnswerNs - plannedNs : -1; }
   int64_t e2eFromPlannedNs() const { return endNs >= 0 ? endNs - plannedNs : -1; }
 };
 

@@ -6,6 +6,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QLegend>
 #include <QLegendMarker>
@@ -171,6 +172,37 @@ class CompareViewTest : public QObject {
     QCOMPARE(view->comparison()->goodput.at(1).met, uint64_t(0));
     const MetricTableModel* m = view->metricModel();
     QCOMPARE(cellRaw(m, QStringLiteral("goodput_pct"), MetricTableModel::absoluteDeltaColumn(1)), -100.0);
+  }
+
+  // A reasoning model's users wait for its answer, not its first (thinking) token: the SLO row
+  // has a TTFA limit, off by default, that judges each request's first answer token.
+  void aTtfaLimitJudgesWhenTheAnswerCame() {
+    fixtures::FixtureRun thinker;  // run 5: first token at 50 ms, the answer 40 ms later
+    thinker.name = "thinker";
+    thinker.thinkMs = 40;
+    fixtures::writeFixtureRun(m_db.toStdString(), thinker);
+    auto view = compared({1, 5});
+    QDoubleSpinBox* ttfa = nullptr;
+    for (QDoubleSpinBox* box : view->findChildren<QDoubleSpinBox*>())
+      if (box->prefix() == QStringLiteral("TTFA ≤ ")) ttfa = box;
+    QVERIFY(ttfa);
+    QCOMPARE(ttfa->value(), 0.0);  // off: the default 500 ms TTFT limit passes both runs
+    QVERIFY(!view->comparison()->slo.ttfaMs);
+    QCOMPARE(view->comparison()->goodput.at(1).met, uint64_t(50));
+    ttfa->setValue(70);
+    QSignalSpy shown(view.get(), &CompareView::comparisonShown);
+    view->compareRuns({1, 5});
+    QVERIFY(shown.wait(60000));
+    QCOMPARE(view->comparison()->slo.ttfaMs.value_or(0), 70.0);
+    QCOMPARE(view->comparison()->goodput.at(0).met, uint64_t(50));
+    QCOMPARE(view->comparison()->goodput.at(1).met, uint64_t(0));
+    view->chartTabs()->setCurrentIndex(3);
+    const QString title = view->currentChartView()->chart()->title();
+    QVERIFY2(title.contains(QStringLiteral("TTFA ≤ 70 ms")), qPrintable(title));
+    view->setSlo(500, 50, 0, 0);  // 0: no TTFA limit again
+    view->compareRuns({1, 5});
+    QVERIFY(shown.wait(60000));
+    QVERIFY(!view->comparison()->slo.ttfaMs);
   }
 
   void aNonStreamingRunsGoodputIsNotApplicableAndAStoppedRunSaysSo() {

@@ -7,6 +7,7 @@
 #include "core/compare/compare_command.h"
 #include "core/compare/compare_report.h"
 #include "core/compare/comparison.h"
+#include "core/store/database.h"
 #include "store_test_support.h"
 #include "tests/fixtures/run_fixture.h"
 
@@ -174,12 +175,111 @@ TEST(Goodput, RunsWhoseGapsWereJudgedPerDifferentCountsSaySo) {
   EXPECT_EQ(j["goodput"][1]["itl_token_basis"], "client");
 }
 
+/// Slo{} with a TTFA limit and, optionally, a TTFT one.
+Slo answerSlo(double ttfaMs, std::optional<double> ttftMs = std::nullopt) {
+  Slo slo;
+  slo.ttfaMs = ttfaMs;
+  slo.ttftMs = ttftMs;
+  return slo;
+}
+
+metrics::RequestRecord streamedReply(int64_t ttftMs, int64_t ttfaMs) {
+  metrics::RequestRecord r;
+  r.plannedNs = 1'000'000'000;
+  r.sendNs = r.plannedNs + 20'000;
+  r.firstTokenNs = r.plannedNs + ttftMs * 1'000'000;
+  r.firstAnswerNs = ttfaMs < 0 ? -1 : r.plannedNs + ttfaMs * 1'000'000;
+  r.lastTokenNs = r.plannedNs + 200'000'000;
+  r.endNs = r.lastTokenNs + 1'000'000;
+  r.outputTokensClient = 20;
+  r.httpStatus = 200;
+  return r;
+}
+
+// For a reasoning model TTFT is the first thinking token: a TTFA limit judges the first answer
+// token, from the planned time, and a stream that ended still thinking never answered.
+TEST(Goodput, ATtfaLimitJudgesTheFirstAnswerTokenAndAStreamWithoutOneFailsIt) {
+  GoodputCounter counter(answerSlo(100, 100));
+  EXPECT_TRUE(counter.meets(streamedReply(30, 90)));
+  EXPECT_FALSE(counter.meets(streamedReply(30, 110)));  // its TTFT (30 ms) met the limit
+  EXPECT_FALSE(counter.meets(streamedReply(30, -1)));   // no answer token
+  EXPECT_TRUE(GoodputCounter(answerSlo(100, 100)).meets(streamedReply(30, 100)));
+  EXPECT_TRUE(GoodputCounter(Slo{100.0, std::nullopt, std::nullopt})
+                  .meets(streamedReply(30, -1)));  // without a TTFA limit it met the SLO
+
+  TempDir dir;
+  const std::string path = dir.file("runs.db");
+  FixtureRun thinker;  // first token 50 ms after the planned time, the answer 40 ms later
+  thinker.thinkMs = 40;
+  fixtures::writeFixtureRun(path, FixtureRun{});
+  fixtures::writeFixtureRun(path, thinker);
+  const Comparison c = buildComparison(store::RunReader(path), {1, 2}, answerSlo(70, 70));
+  EXPECT_EQ(c.goodput[0].met, 50u);
+  EXPECT_EQ(c.goodput[1].met, 0u);
+  EXPECT_TRUE(c.goodput[1].judged);
+  EXPECT_FALSE(c.goodput[1].partial());
+  std::ostringstream text, json, err;
+  ASSERT_EQ(runsCompare(path, {1, 2}, answerSlo(70), "text", text, err), 0) << err.str();
+  EXPECT_NE(text.str().find("TTFA (first answer token) from planned <= 70 ms"), std::string::npos)
+      << text.str();
+  ASSERT_EQ(runsCompare(path, {1, 2}, answerSlo(95), "json", json, err), 0) << err.str();
+  const auto j = nlohmann::json::parse(json.str());
+  EXPECT_EQ(j["slo"]["ttfa_ms"], 95);
+  EXPECT_EQ(j["goodput"][1]["met"], 50);
+}
+
+TEST(Goodput, ATtfaLimitDoesNotJudgeANonStreamingRun) {
+  StreamingAndNot db;
+  const Comparison c = buildComparison(store::RunReader(db.path), {1, 2}, answerSlo(500));
+  EXPECT_TRUE(c.goodput[0].judged);
+  EXPECT_FALSE(c.goodput[1].judged);
+  EXPECT_EQ(c.goodput[1].unjudgedReason, "no TTFA without streaming");
+  Slo withE2e = answerSlo(500);
+  withE2e.e2eMs = 300;
+  const Comparison partial = buildComparison(store::RunReader(db.path), {1, 2}, withE2e);
+  EXPECT_EQ(partial.goodput[1].met, 50u);
+  EXPECT_NE(
+      goodputText(partial.goodput[1]).find("judged on end-to-end only (no TTFA without streaming)"),
+      std::string::npos)
+      << goodputText(partial.goodput[1]);
+}
+
+// A run stored before answer tokens were timed has none: its TTFA limit is not judged rather
+// than failed by every request, and it is judged on the other limits, saying which.
+TEST(Goodput, ARunStoredBeforeAnswerTokensWereTimedIsNotJudgedOnTtfa) {
+  TempDir dir;
+  const std::string path = dir.file("runs.db");
+  fixtures::writeFixtureRun(path, FixtureRun{});
+  fixtures::writeFixtureRun(path, FixtureRun{});
+  store::Database::open(path, store::Database::Mode::ReadWrite)
+      .exec(
+          "UPDATE requests SET first_answer_ns = NULL WHERE run_id = 2; "
+          "DELETE FROM histograms WHERE run_id = 2 AND metric = 'ttfa'; "
+          "UPDATE runs SET summary_json = json_remove(summary_json, '$.ttfa_ms', "
+          "'$.thought_first') WHERE id = 2");
+  const Comparison c = buildComparison(store::RunReader(path), {1, 2}, answerSlo(500, 500));
+  EXPECT_EQ(c.goodput[0].met, 50u);
+  EXPECT_TRUE(c.goodput[1].judged);  // was: 0 of 50, every request "without an answer"
+  EXPECT_EQ(c.goodput[1].met, 50u);
+  EXPECT_TRUE(c.goodput[1].partial());
+  EXPECT_NE(goodputText(c.goodput[1])
+                .find("judged on TTFT only (no TTFA in a run stored before answer tokens were "
+                      "timed)"),
+            std::string::npos)
+      << goodputText(c.goodput[1]);
+  EXPECT_EQ(valueText(metricRow(c, "goodput_pct"), 1), "100 (judged on TTFT only)");
+  const Comparison alone = buildComparison(store::RunReader(path), {1, 2}, answerSlo(500));
+  EXPECT_FALSE(alone.goodput[1].judged);
+}
+
 TEST(Goodput, AnEndToEndLimitMustBePositive) {
   StreamingAndNot db;
   std::ostringstream out, err;
   EXPECT_EQ(runsCompare(db.path, {1, 2}, Slo{std::nullopt, std::nullopt, 0.0}, "text", out, err),
             2);
   EXPECT_NE(err.str().find("--slo-e2e-ms must be a positive"), std::string::npos) << err.str();
+  EXPECT_EQ(runsCompare(db.path, {1, 2}, answerSlo(-5), "text", out, err), 2);
+  EXPECT_NE(err.str().find("--slo-ttfa-ms must be a positive"), std::string::npos) << err.str();
 }
 
 }  // namespace

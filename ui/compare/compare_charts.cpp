@@ -108,11 +108,13 @@ QChart* goodputChart(const Comparison& c) {
   chart->legend()->setAlignment(Qt::AlignBottom);
   if (c.goodput.empty()) {
     chart->setTitle(
-        QStringLiteral("Goodput: set a TTFT, inter-token or end-to-end limit and compare again"));
+        QStringLiteral("Goodput: set a TTFT, TTFA, inter-token or end-to-end limit and compare "
+                       "again"));
     return chart;
   }
   QStringList limits;
   if (c.slo.ttftMs) limits << QStringLiteral("TTFT ≤ %1 ms").arg(*c.slo.ttftMs);
+  if (c.slo.ttfaMs) limits << QStringLiteral("TTFA ≤ %1 ms").arg(*c.slo.ttfaMs);
   if (c.slo.itlMs) limits << QStringLiteral("inter-token ≤ %1 ms").arg(*c.slo.itlMs);
   if (c.slo.e2eMs) limits << QStringLiteral("end-to-end ≤ %1 ms").arg(*c.slo.e2eMs);
   chart->setTitle(QStringLiteral("Goodput: requests/s meeting ") +

@@ -77,17 +77,23 @@ void CompareView::buildUi() {
   };
   m_sloTtft = makeSlo(QStringLiteral("SLO TTFT ≤ "), 500);
   m_sloTtft->setToolTip(QStringLiteral("Goodput: time to first token from the planned send time"));
+  // Off by default: only a reasoning model's answer comes after its first token.
+  m_sloTtfa = makeSlo(QStringLiteral("TTFA ≤ "), 0);
+  m_sloTtfa->setToolTip(
+      QStringLiteral("Goodput: time to the first answer token from the planned send time (a "
+                     "reasoning model thinks first); a stream that never answered fails it"));
   m_sloItl = makeSlo(QStringLiteral("inter-token ≤ "), 50);
   m_sloItl->setToolTip(QStringLiteral("Goodput: each request's mean gap between tokens"));
   m_sloE2e = makeSlo(QStringLiteral("end-to-end ≤ "), 0);
   m_sloE2e->setToolTip(
       QStringLiteral("Goodput: the whole reply, from the planned send time; the limit "
-                     "a non-streaming run is judged on (it has no TTFT or gaps)"));
+                     "a non-streaming run is judged on (it has no TTFT, TTFA or gaps)"));
   m_compare = new QPushButton(QStringLiteral("Compare"), this);
   // The goodput limits and the button under the pickers: on one row they needed 1442 px, and
   // the window grew past a 1400 px screen, cutting off Compare (QA 23b).
   auto* limits = new QHBoxLayout();
   limits->addWidget(m_sloTtft);
+  limits->addWidget(m_sloTtfa);
   limits->addWidget(m_sloItl);
   limits->addWidget(m_sloE2e);
   limits->addStretch(1);
@@ -186,8 +192,9 @@ void CompareView::refreshRunList() {
   }
 }
 
-void CompareView::setSlo(double ttftMs, double itlMs, double e2eMs) {
+void CompareView::setSlo(double ttftMs, double itlMs, double e2eMs, double ttfaMs) {
   m_sloTtft->setValue(std::max(0.0, ttftMs));
+  m_sloTtfa->setValue(std::max(0.0, ttfaMs));
   m_sloItl->setValue(std::max(0.0, itlMs));
   m_sloE2e->setValue(std::max(0.0, e2eMs));
 }
@@ -207,6 +214,7 @@ void CompareView::compareFromPickers() {
     if (qint64 id = p->currentData().toLongLong(); id > 0) ids << id;
   plumbline::compare::Slo slo;
   if (m_sloTtft->value() > 0) slo.ttftMs = m_sloTtft->value();
+  if (m_sloTtfa->value() > 0) slo.ttfaMs = m_sloTtfa->value();
   if (m_sloItl->value() > 0) slo.itlMs = m_sloItl->value();
   if (m_sloE2e->value() > 0) slo.e2eMs = m_sloE2e->value();
   try {

@@ -36,7 +36,7 @@ class CompareView : public QWidget {
   /// The chart view of the current tab.
   QChartView* currentChartView() const;
   /// Sets the SLO used by the next comparison (0 or less: no limit).
-  void setSlo(double ttftMs, double itlMs, double e2eMs = 0);
+  void setSlo(double ttftMs, double itlMs, double e2eMs = 0, double ttfaMs = 0);
   /// Writes the current tab's chart as PNG or SVG (by extension); empty on success.
   QString exportCurrentChart(const QString& path);
 
@@ -65,6 +65,7 @@ class CompareView : public QWidget {
   MetricTableModel* m_metricModel = nullptr;
   QList<QComboBox*> m_pickers;
   QDoubleSpinBox* m_sloTtft = nullptr;
+  QDoubleSpinBox* m_sloTtfa = nullptr;
   QDoubleSpinBox* m_sloItl = nullptr;
   QDoubleSpinBox* m_sloE2e = nullptr;
   QPushButton* m_compare = nullptr;
