@@ -83,6 +83,22 @@ TEST(CliUsage, RunIdsThatAreNotRowidsAreUsageErrors) {
   for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db + suffix).c_str());
 }
 
+// For a reasoning model the goodput limit that matters is the first answer token's.
+TEST(CliUsage, CompareTakesATtfaLimitBesideTheOtherSloFlags) {
+  auto help = runCli("runs compare --help");
+  EXPECT_EQ(help.exitCode, 0) << help.output;
+  EXPECT_NE(help.output.find("--slo-ttfa-ms"), std::string::npos) << help.output;
+  // Checked before the database is opened: none is created.
+  const std::string db = "/tmp/plumbline-cli-slo-" + std::to_string(getpid()) + ".db";
+  auto r = runCli("runs --db " + db + " compare 1 2 --slo-ttfa-ms 0");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_NE(r.output.find("--slo-ttfa-ms must be a positive number of milliseconds"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(access(db.c_str(), F_OK), 0) << "a database was created";
+  for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db + suffix).c_str());
+}
+
 TEST(CliUsage, AnEmptyKeyVariableIsNamedAsEmptyNotAsUnset) {
   const std::string w = "/tmp/plumbline-cli-key-" + std::to_string(getpid()) + ".json";
   {
