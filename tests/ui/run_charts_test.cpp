@@ -2,6 +2,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
+#include <QLegend>
 #include <QLineSeries>
 #include <QSet>
 #include <QTest>
@@ -272,6 +273,11 @@ class RunChartsTest : public QObject {
     charts.appendTick(t);
     charts.flush();
     QVERIFY(!charts.seriesNames(ttft).contains(p50));
+    MetricChart* ttftChart = nullptr;
+    for (auto* c : charts.findChildren<MetricChart*>())
+      if (c->title() == QStringLiteral("Time to first token")) ttftChart = c;
+    QVERIFY(ttftChart);
+    QCOMPARE(ttftChart->chart()->legend()->alignment(), Qt::AlignBottom);
     t.atNs = 750'000'000;
     t.ttfa = {90, 130, 7};
     charts.appendTick(t);
@@ -285,14 +291,18 @@ class RunChartsTest : public QObject {
     QCOMPARE(charts.drawnPieces(ttft, p50), (QList<QList<QPointF>>{{{0.75, 90}}, {{1.25, 10}}}));
     QCOMPARE(charts.drawnPoints(ttft, p99), (QList<QPointF>{{0.75, 130}, {1.25, 40}}));
     QCOMPARE(charts.drawnPoints(ttft, QStringLiteral("p50")).size(), 5);
+    // Six names in a row under the plot were elided ("p50 fr…", "p50 t…"): beside it, whole.
+    QCOMPARE(ttftChart->chart()->legend()->alignment(), Qt::AlignRight);
 
     // A stored run: the windows' TTFA, given only when some window's differs from its TTFT.
     charts.setWindows({window(0, 10, 10, 80), window(1, 10, 10, 80)});
     QVERIFY(!charts.seriesNames(ttft).contains(p50));
+    QCOMPARE(ttftChart->chart()->legend()->alignment(), Qt::AlignBottom);
     charts.setWindows({window(0, 10, 10, 80), window(1, 10, 10, 80), window(2, 10, 10, 80)},
                       std::nullopt, nlohmann::json(), {{0, {90, 120}}, {2, {95, 125}}});
     QCOMPARE(charts.drawnPieces(ttft, p50), (QList<QList<QPointF>>{{{1, 90}}, {{3, 95}}}));
     QCOMPARE(charts.drawnPoints(ttft, p99), (QList<QPointF>{{1, 120}, {3, 125}}));
+    QCOMPARE(ttftChart->chart()->legend()->alignment(), Qt::AlignRight);
   }
 
   // QA: "from planned" was drawn over p50/p99 in the same width (the legend listed four lines,

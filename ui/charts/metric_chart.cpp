@@ -105,6 +105,10 @@ MetricChart::Line& MetricChart::line(const QString& name) {
   return *m_lines.emplace(name, std::move(l)).first->second;
 }
 
+void MetricChart::setLegendBeside(bool beside) {
+  chart()->legend()->setAlignment(beside ? Qt::AlignRight : Qt::AlignBottom);
+}
+
 void MetricChart::setLineStyle(const QString& series, Qt::PenStyle style) {
   m_styles[series] = style;
   if (auto it = m_lines.find(series); it != m_lines.end()) applyStyle(series, it->second->series);

@@ -58,6 +58,9 @@ class MetricChart : public QChartView {
   /// the theme's order: a series that means the same in every run keeps its colour.
   void setLineColor(const QString& series, const QColor& color);
   void clear();
+  /// The legend beside the plot, one series a row, instead of one row under it: a row of six
+  /// series in a chart of the grid elides their names ("p50 fr…", "p50 t…").
+  void setLegendBeside(bool beside);
   /// The x axis spans at least this many seconds (kLiveXSpanS unless set): a live run's
   /// axis starts at 10 s and grows with it; a stored run's spans the run, however short.
   void setMinimumXSpan(double seconds);

@@ -162,7 +162,7 @@ void RunCharts::clear() {
   m_prevErrors.clear();
   m_windowErrorClasses.clear();
   m_handedLateShown = false;
-  m_answerShown = false;
+  showAnswer(false);
   m_answerByWindow.clear();
   m_toleranceMs.reset();
   m_cdf->clear();
@@ -198,7 +198,7 @@ void RunCharts::setWindows(
   clear();
   m_runEndS = runEndS;
   m_answerByWindow = std::move(answerByWindow);
-  m_answerShown = !m_answerByWindow.empty();
+  showAnswer(!m_answerByWindow.empty());
   if (spec.is_object()) setSendLagTolerance(spec);
   // Every class the run had is drawn in every window, 0 where it had none: a line joined
   // straight across a window without errors would show errors there.
@@ -300,8 +300,7 @@ void RunCharts::appendTick(const ::plumbline::live::LiveTick& t) {
   pct(chart(kTtft), t.ttft);
   pct(chart(kTtft), t.ttftFromPlanned, planned);
   // From the first tick in which some stream thought before answering, then at every tick.
-  m_answerShown =
-      m_answerShown || (t.ttfa.count > 0 && (t.ttfa.p50 != t.ttft.p50 || t.ttfa.p99 != t.ttft.p99));
+  if (t.ttfa.count > 0 && (t.ttfa.p50 != t.ttft.p50 || t.ttfa.p99 != t.ttft.p99)) showAnswer(true);
   if (m_answerShown) pct(chart(kTtft), t.ttfa, kToAnswer);
   pct(chart(kItl), t.itl);
   pct(chart(kE2e), t.e2e);
@@ -317,6 +316,14 @@ void RunCharts::appendTick(const ::plumbline::live::LiveTick& t) {
     chart(kCpu)->append(kWaitedForCpu, x, t.cpuWaitMaxMs / 1000 * 100);  // of 1 s
   appendErrorRates(x, t.errors, dtS);
   scheduleRedraw();
+}
+
+void RunCharts::showAnswer(bool shown) {
+  if (shown == m_answerShown) return;
+  m_answerShown = shown;
+  // Six series under a chart of the grid elide to "p50 fr…" and "p50 t…": beside it, each
+  // name is whole.
+  chart(kTtft)->setLegendBeside(shown);
 }
 
 void RunCharts::appendRequestedAchieved(double x, double requested, double achieved) {

@@ -97,6 +97,8 @@ class RunCharts : public QWidget {
   MetricChart* chart(const char* key) const;
   void scheduleRedraw();
   void showCdf(bool shown);
+  /// From now on (or no longer) the TTFT chart draws the time to first answer token.
+  void showAnswer(bool shown);
   void appendErrorRates(double x, const std::map<std::string, uint64_t>& cumulative, double dtS);
   /// Send lag's "handed out late" series: drawn from the first time the coordinator handed a
   /// session out late (rising from 0 at fromX), and then at every point.
