@@ -153,9 +153,8 @@ class RunAggregator {
   uint64_t m_retryAfterResponses = 0;
   int64_t m_retryAfterMinMs = -1, m_retryAfterMaxMs = -1;
   uint64_t m_inputTokens = 0, m_outputTokens = 0;
-  uint64_t m_thoughtFirst = 0;
-  LatencyHistogram m_held;  ///< RequestRecord::heldNs of the completed requests that had one   ///<
-                            ///< completed requests whose first token was not the answer's
+  uint64_t m_thoughtFirst = 0;  ///< completed requests whose first token was not the answer's
+  LatencyHistogram m_held;      ///< RequestRecord::heldNs of the completed requests that had one
   uint64_t m_outputCounted = 0;  ///< completed requests with an output count (server or client)
   uint64_t m_clientOutputCounted = 0;  ///< completed requests the client counted the output of
   int64_t m_lastEndNs = 0;  ///< when the last reply ended (since t0): the token rates' span
