@@ -5,6 +5,9 @@
 
 namespace plumbline::engine {
 
+/// The hold tolerance of a workload that sets neither it nor a longer send-lag tolerance.
+inline constexpr double kDefaultHoldToleranceMs = 10.0;
+
 metrics::VerdictPolicy verdictPolicyOf(const workload::VerdictSpec& verdict);
 
 }  // namespace plumbline::engine

@@ -165,7 +165,8 @@ TEST(WorkerStall, RepliesThatCameWhileAWorkerWasStoppedAreNotTimeouts) {
   EXPECT_GT(held.at("requests").get<uint64_t>(), r.summary.at("completed").get<uint64_t>() / 100)
       << r.summary.dump(2);
   EXPECT_GE(held.at("max_ms").get<double>(), 1500) << r.summary.dump(2);
-  EXPECT_TRUE(r.reasonSays("were in flight while a worker's event loop was held 10 ms or more"))
+  // Held the workload's send-lag tolerance (50 ms) or more: the delay it allows the harness.
+  EXPECT_TRUE(r.reasonSays("were in flight while a worker's event loop was held 50 ms or more"))
       << r.summary.dump(2);
   // Dated by arrival: every reply ended within its timeout of its send (it ended by ~0.2 s).
   EXPECT_EQ(queryInt(r.db(), "SELECT count(*) FROM requests WHERE end_ns - send_ns > 1000000000"),

@@ -68,7 +68,7 @@ TEST(WorkloadLoader, AcceptsEveryKeyOfTheFormat) {
     "session": {"shape": "single"},
     "verdict": {"send_lag_tolerance_ms": 2.5, "min_sent_fraction": 1, "hold_tolerance_ms": 25}
   })"));
-  EXPECT_DOUBLE_EQ(spec.verdict.holdToleranceMs, 25);
+  EXPECT_DOUBLE_EQ(*spec.verdict.holdToleranceMs, 25);
   EXPECT_EQ(spec.description, "every key");
   EXPECT_EQ(spec.target.api, Api::Completions);
   EXPECT_EQ(spec.target.url, "https://api.example.com");
@@ -97,7 +97,7 @@ TEST(WorkloadLoader, EmbeddedMockSettings) {
 
 TEST(WorkloadLoader, AHoldToleranceUnderTheHoldsTheWorkerKeepsIsRefused) {
   auto document = validDocument();
-  EXPECT_DOUBLE_EQ(parseWorkload(document).verdict.holdToleranceMs, 10);
+  EXPECT_FALSE(parseWorkload(document).verdict.holdToleranceMs);  // unset: verdictPolicyOf decides
   document["verdict"] = {{"hold_tolerance_ms", 0.5}};  // holds under 1 ms are not kept
   EXPECT_EQ(errorOf(document).path(), "verdict.hold_tolerance_ms");
   EXPECT_EQ(errorOf(document).reason(), "must be >= 1, got 0.5");
