@@ -57,7 +57,9 @@ TEST(ThinkingMockRun, TtfaIsTtftPlusTheThinkingTokensPacedAtTheItl) {
   EXPECT_LE(ttft, 20 + 15) << s.dump(2);
   EXPECT_GE(ttfa, 20 + 10 * 5 - 2) << s.dump(2);
   EXPECT_LE(ttfa, 20 + 10 * 5 + 15) << s.dump(2);
-  // Each request's answer came 10 tokens × 5 ms after its first thinking token.
+  // Each request's answer came 10 tokens × 5 ms after its first thinking token. The mock paces
+  // those tokens on this machine's CPUs, so this is judged with nothing building beside it
+  // (tests/CMakeLists.txt: a CI run with the ASan build beside it had one of 50 outside).
   EXPECT_EQ(queryInt(db,
                      "SELECT count(*) FROM requests WHERE first_answer_ns - first_token_ns "
                      "BETWEEN 45000000 AND 65000000"),
