@@ -56,7 +56,10 @@ Json pointJson(const LoadLatencyPoint& p) {
 void printMetrics(const Comparison& c, std::ostream& out) {
   auto cell = [](const MetricRow& row, size_t i) {
     std::string text = valueText(row, i);
-    if (i > 0 && row.values[i] && row.note(i).empty()) text += " (" + deltaText(row, i) + ")";
+    if (i > 0 && row.values[i] && row.note(i).empty()) {
+      const std::string judged = judgementText(row.judgement(i));
+      text += " (" + deltaText(row, i) + (judged.empty() ? "" : "; " + judged) + ")";
+    }
     return text;
   };
   size_t width = 30;  // wider when a note needs it: the columns stay aligned
@@ -157,6 +160,60 @@ std::string deltaText(const MetricRow& row, size_t run) {
   return text;
 }
 
+std::string judgementText(Judgement j) {
+  if (!isBeyondNoise(j) && j != Judgement::WithinNoise && j != Judgement::TooFewSamples &&
+      j != Judgement::BelowResolution)
+    return {};
+  std::string text(judgementName(j));
+  std::replace(text.begin(), text.end(), '_', ' ');
+  return text;
+}
+
+std::string noiseSummary(const Comparison& c) {
+  std::string changed, fewRows, fewCounts;
+  size_t noise = 0, few = 0;
+  for (const MetricRow& row : c.metrics) {
+    const std::string name = row.label.substr(0, row.label.find(" ("));
+    bool rowFew = false;
+    for (size_t i = 1; i < c.runs.size(); ++i) {
+      const Judgement j = row.judgement(i);
+      noise += j == Judgement::WithinNoise || j == Judgement::BelowResolution ? 1 : 0;
+      if (j == Judgement::TooFewSamples) {
+        ++few;
+        rowFew = true;
+      }
+      if (!isBeyondNoise(j)) continue;
+      std::string change = deltaText(row, i);
+      if (const size_t comma = change.find(", "); comma != std::string::npos)
+        change = change.substr(comma + 2);  // the relative change where there is one
+      changed += (changed.empty() ? "" : ", ") + name + " " + judgementText(j) + " in #" +
+                 std::to_string(c.runs[i].row.id) + " (" + change + ")";
+    }
+    if (!rowFew) continue;
+    fewRows += (fewRows.empty() ? "" : ", ") + name;
+    if (!fewCounts.empty()) continue;  // the sample counts of the first such row
+    for (size_t i = 0; i < c.runs.size() && i < row.intervals.size(); ++i)
+      if (row.intervals[i])
+        fewCounts += (fewCounts.empty() ? "" : ", ") + std::string("#") +
+                     std::to_string(c.runs[i].row.id) + " " +
+                     std::to_string(row.intervals[i]->samples);
+    fewCounts = name + " from " + fewCounts + " samples";
+  }
+  std::string rest =
+      noise ? std::to_string(noise) + (noise == 1 ? " change" : " changes") + " within it"
+            : std::string();
+  if (few)
+    rest += (rest.empty() ? "" : "; ") + std::to_string(few) +
+            " not judged, too few samples: " + fewRows + " (" + fewCounts + "; a p99 needs " +
+            std::to_string(samplesToBound(0.99)) + ", a p90 " +
+            std::to_string(samplesToBound(0.90)) + ")";
+  if (changed.empty())
+    return "No figure changed beyond sampling noise (95%)" + (rest.empty() ? "" : ": " + rest) +
+           ".";
+  return "Beyond sampling noise (95%): " + changed + "." +
+         (rest.empty() ? "" : " Otherwise " + rest + ".");
+}
+
 void printComparison(const Comparison& c, std::ostream& out) {
   if (c.warnings.empty()) {
     out << "comparability: no warnings\n";
@@ -171,6 +228,7 @@ void printComparison(const Comparison& c, std::ostream& out) {
         << " " << r.row.createdAt << "  model " << r.row.model << '\n';
   out << '\n';
   printMetrics(c, out);
+  out << '\n' << noiseSummary(c) << '\n';
   if (c.slo.any()) printGoodput(c, out);
   printLoadLatency(c, out);
 }
@@ -190,14 +248,28 @@ Json comparisonToJson(const Comparison& c) {
   j["metrics"] = Json::array();
   for (const auto& row : c.metrics) {
     Json values = Json::array(), abs = Json::array(), rel = Json::array();
+    Json judged = Json::array(), intervals = Json::array();
     for (size_t i = 0; i < row.values.size(); ++i) {
       values.push_back(orNull(row.values[i]));
       abs.push_back(orNull(row.absoluteDelta(i)));
       rel.push_back(orNull(row.relativeDelta(i)));
+      judged.push_back(std::string(judgementName(row.judgement(i))));
+      const auto& interval = i < row.intervals.size() ? row.intervals[i] : std::nullopt;
+      intervals.push_back(interval ? Json{{"low", orNull(interval->low)},
+                                          {"high", orNull(interval->high)},
+                                          {"samples", interval->samples}}
+                                   : Json(nullptr));
     }
-    j["metrics"].push_back({{"key", row.key}, {"label", row.label},
-                            {"lower_is_better", row.lowerIsBetter}, {"values", values},
-                            {"abs_delta", abs}, {"rel_delta", rel}});
+    // interval_95: a percentile's distribution-free 95% interval (an end null where the samples
+    // cannot bound it); judgement: better, worse, within_noise, too_few_samples, ...
+    j["metrics"].push_back({{"key", row.key},
+                            {"label", row.label},
+                            {"lower_is_better", row.lowerIsBetter},
+                            {"values", values},
+                            {"abs_delta", abs},
+                            {"rel_delta", rel},
+                            {"judgement", judged},
+                            {"interval_95", intervals}});
   }
   j["goodput"] = Json::array();
   for (size_t i = 0; i < c.goodput.size(); ++i) {

@@ -16,6 +16,13 @@ nlohmann::json comparisonToJson(const Comparison& c);
 
 /// "+12.5 ms (+3.1%)"-style delta text for a row's run; "-" when unknown. Shared with the UI.
 std::string deltaText(const MetricRow& row, size_t run);
+/// How a change is judged, for a cell: "better", "worse", "within noise", "too few samples",
+/// "below resolution"; empty for a baseline, an unknown, an asked-for or an unchanged figure.
+std::string judgementText(Judgement j);
+/// One sentence on which figures changed beyond sampling noise and how: "Beyond sampling noise
+/// (95%): TTFT p99 worse in #2 (+12.0%)." or "No figure changed beyond sampling noise (95%):
+/// 9 within it, 3 with too few samples to judge." Shared with the UI.
+std::string noiseSummary(const Comparison& c);
 /// A figure with as many decimals as its size deserves; "-" when unknown.
 std::string figureText(std::optional<double> v);
 /// A row's value for a run as shown: its figure, with the row's note for it in parentheses;

@@ -4,6 +4,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/metrics/window_stats.h"
 #include "core/store/store_error.h"
 
 namespace plumbline::compare {
@@ -25,20 +26,27 @@ std::vector<std::pair<int64_t, metrics::LatencyHistogram>> decoded(
   return out;
 }
 
-void addCdfs(Comparison& c, const store::RunReader& reader, int64_t id) {
-  for (const char* metric : kCdfMetrics) {
+/// Every whole-run histogram the run stored, by name.
+RunHistograms wholeRunHistograms(const store::RunReader& reader, int64_t id) {
+  RunHistograms out;
+  for (const char* metric : metrics::kMetricNames) {
     auto blob = reader.histogram(id, metric, -1);
     if (!blob) continue;
-    metrics::LatencyHistogram h;
     try {
-      h = metrics::LatencyHistogram::deserialize(*blob);
+      out.emplace(metric, metrics::LatencyHistogram::deserialize(*blob));
     } catch (const std::invalid_argument& e) {
       throw store::StoreError(reader.path(),
                               "reading run " + std::to_string(id) + " " + metric + " histogram",
                               e.what(), store::StoreErrorKind::NotADatabase);
     }
-    c.cdfs.push_back({id, metric, h.count(), latencyCdf(h)});
   }
+  return out;
+}
+
+void addCdfs(Comparison& c, int64_t id, const RunHistograms& histograms) {
+  for (const char* metric : kCdfMetrics)
+    if (const auto it = histograms.find(metric); it != histograms.end())
+      c.cdfs.push_back({id, metric, it->second.count(), latencyCdf(it->second)});
 }
 
 Goodput goodputOf(const store::RunReader& reader, const ComparedRun& run, const Slo& slo) {
@@ -118,10 +126,12 @@ Comparison buildComparison(const store::RunReader& reader, const std::vector<int
   c.slo = slo;
   for (int64_t id : ids) c.runs.push_back(ComparedRun::load(reader, id));
   c.warnings = comparabilityWarnings(c.runs);
+  std::vector<RunHistograms> histograms;
   for (const ComparedRun& run : c.runs) {
     const int64_t id = run.row.id;
     if (slo.any()) c.goodput.push_back(goodputOf(reader, run, slo));
-    addCdfs(c, reader, id);
+    histograms.push_back(wholeRunHistograms(reader, id));
+    addCdfs(c, id, histograms.back());
     std::vector<store::WindowRow> windows = reader.windows(id);
     auto& series = c.series.emplace_back();
     for (size_t m = 0; m < kSeriesMetricCount; ++m)
@@ -135,7 +145,7 @@ Comparison buildComparison(const store::RunReader& reader, const std::vector<int
     }
   }
   markDifferentGapBases(c.goodput);
-  c.metrics = metricTable(c.runs, c.goodput);
+  c.metrics = metricTable(c.runs, c.goodput, histograms);
   return c;
 }
 

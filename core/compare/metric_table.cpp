@@ -1,6 +1,9 @@
 #include "core/compare/metric_table.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <string_view>
 
 namespace plumbline::compare {
 
@@ -37,7 +40,8 @@ constexpr Definition kDefinitions[] = {
     {"output_tokens_per_s", "output tokens/s", "output_tokens_per_s", "", false},
 };
 
-std::optional<double> errorRate(const ComparedRun& r) {
+/// The summary's errors (of every class) and sends; nullopt without a summary or a send.
+std::optional<std::pair<double, double>> errorsOfSent(const ComparedRun& r) {
   if (!r.summary.is_object()) return std::nullopt;
   double errors = 0;
   if (auto e = r.summary.find("errors"); e != r.summary.end() && e->is_object())
@@ -45,7 +49,30 @@ std::optional<double> errorRate(const ComparedRun& r) {
       if (n.is_number()) errors += n.get<double>();
   auto sent = r.summaryNumber("sent");
   if (!sent || *sent <= 0) return std::nullopt;
-  return 100.0 * errors / *sent;
+  return std::pair(errors, *sent);
+}
+
+std::optional<double> errorRate(const ComparedRun& r) {
+  const auto e = errorsOfSent(r);
+  return e ? std::optional(100.0 * e->first / e->second) : std::nullopt;
+}
+
+/// {errors, sent} as counts, for the noise test; nullopt where they are not counts of one whole.
+std::optional<std::pair<uint64_t, uint64_t>> errorShare(const ComparedRun& r) {
+  const auto e = errorsOfSent(r);
+  if (!e || e->first < 0 || e->first > e->second) return std::nullopt;
+  return std::pair(static_cast<uint64_t>(e->first), static_cast<uint64_t>(e->second));
+}
+
+/// The 95% interval of a percentile row's figure from the run's histogram ("ttft_ms" → "ttft").
+std::optional<PercentileInterval> intervalOf(const RunHistograms& histograms, const Definition& d) {
+  std::string name = d.summaryKey;
+  if (name.size() > 3 && name.ends_with("_ms")) name.resize(name.size() - 3);
+  const auto it = histograms.find(name);
+  if (it == histograms.end()) return std::nullopt;
+  const std::string_view sub = d.sub;
+  const double q = sub == "p50" ? 0.50 : sub == "p90" ? 0.90 : 0.99;
+  return percentileInterval(it->second, q);
 }
 
 }  // namespace
@@ -67,21 +94,53 @@ std::optional<double> MetricRow::relativeDelta(size_t run) const {
   return *d / std::fabs(*values[0]);
 }
 
-int MetricRow::direction(size_t run) const {
+Judgement MetricRow::judgement(size_t run) const {
+  if (run == 0) return Judgement::Baseline;
+  if (neutral) return Judgement::Asked;
   auto d = absoluteDelta(run);
-  if (neutral || !d || *d == 0) return 0;
+  if (!d) return Judgement::Unknown;
+  if (*d == 0) return Judgement::Same;
   if (!judgedOn.empty()) {  // the share of what was asked, not the value
-    if (run >= judgedOn.size() || !judgedOn[0] || !judgedOn[run]) return 0;
+    if (run >= judgedOn.size() || !judgedOn[0] || !judgedOn[run]) return Judgement::Unknown;
     d = *judgedOn[run] - *judgedOn[0];
-    if (std::fabs(*d) < 1e-3 * std::max(1e-9, std::fabs(*judgedOn[0]))) return 0;
-  } else if (resolution > 0 && std::fabs(*d) < resolution * std::fabs(*values[0])) {
-    return 0;
+    if (std::fabs(*d) < 1e-3 * std::max(1e-9, std::fabs(*judgedOn[0]))) return Judgement::Same;
+  } else {
+    if (resolution > 0 && std::fabs(*d) < resolution * std::fabs(*values[0]))
+      return Judgement::BelowResolution;
+    if (run < intervals.size() && intervals[0] && intervals[run]) {
+      const auto beyond = beyondNoise(*values[0], *intervals[0], *values[run], *intervals[run]);
+      if (!beyond) return Judgement::TooFewSamples;
+      if (!*beyond) return Judgement::WithinNoise;
+    } else if (run < shares.size() && shares[0] && shares[run]) {
+      const auto beyond = shareBeyondNoise(shares[0]->first, shares[0]->second, shares[run]->first,
+                                           shares[run]->second);
+      if (beyond && !*beyond) return Judgement::WithinNoise;
+    }
   }
-  return (*d < 0) == lowerIsBetter ? 1 : -1;
+  return (*d < 0) == lowerIsBetter ? Judgement::Better : Judgement::Worse;
+}
+
+int MetricRow::direction(size_t run) const {
+  const Judgement j = judgement(run);
+  return j == Judgement::Better ? 1 : j == Judgement::Worse ? -1 : 0;
+}
+
+bool MetricRow::hasUnboundedInterval() const {
+  for (const auto& i : intervals)
+    if (i && !i->bounded()) return true;
+  return false;
+}
+
+std::string_view judgementName(Judgement j) {
+  static constexpr std::array<std::string_view, 9> kNames = {
+      "baseline",     "unknown",         "asked",  "same", "below_resolution",
+      "within_noise", "too_few_samples", "better", "worse"};
+  return kNames[static_cast<size_t>(j)];
 }
 
 std::vector<MetricRow> metricTable(const std::vector<ComparedRun>& runs,
-                                   const std::vector<Goodput>& goodput) {
+                                   const std::vector<Goodput>& goodput,
+                                   const std::vector<RunHistograms>& histograms) {
   std::vector<MetricRow> rows;
   bool anyThought = false;
   for (const auto& r : runs)
@@ -94,21 +153,30 @@ std::vector<MetricRow> metricTable(const std::vector<ComparedRun>& runs,
     for (const auto& r : runs) row.values.push_back(r.summaryNumber(d.summaryKey, d.sub));
     // QA 23b: "achieved 20 → 10, −50 %" in red between two runs that each achieved what they
     // were asked for; and a 7 µs TTFT difference, below what a histogram resolves, in red.
-    const char* asked = key == "achieved_rps" ? "requested_rps"
-                        : key == "completed"  ? "planned"
-                                              : nullptr;
+    // Output tokens/s follows the rate asked too: judged per request asked for, it changes when
+    // replies get shorter or fail, not when a run asked for more.
+    const char* asked = key == "achieved_rps" || key == "output_tokens_per_s" ? "requested_rps"
+                        : key == "completed"                                  ? "planned"
+                                                                              : nullptr;
     if (asked != nullptr)
       for (const auto& r : runs) {
         const auto value = r.summaryNumber(d.summaryKey), whole = r.summaryNumber(asked);
         row.judgedOn.push_back(value && whole && *whole > 0 ? std::optional(*value / *whole)
                                                             : std::nullopt);
       }
-    if (d.sub[0] != '\0') row.resolution = 1.0 / 128;  // a latency percentile
+    if (d.sub[0] != '\0') {  // a latency percentile
+      row.resolution = 1.0 / 128;
+      if (histograms.size() == runs.size())
+        for (const RunHistograms& h : histograms) row.intervals.push_back(intervalOf(h, d));
+    }
     rows.push_back(std::move(row));
   }
   MetricRow errors{"error_rate_pct", "errors (% of sent)", true, {}};
   errors.percentage = true;
-  for (const auto& r : runs) errors.values.push_back(errorRate(r));
+  for (const auto& r : runs) {
+    errors.values.push_back(errorRate(r));
+    errors.shares.push_back(errorShare(r));
+  }
   rows.insert(rows.begin() + 3, std::move(errors));
   if (!goodput.empty() && goodput.size() == runs.size()) {
     MetricRow perS{"goodput_rps", "goodput (req/s meeting SLO)", false, {}};

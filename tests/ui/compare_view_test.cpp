@@ -85,6 +85,30 @@ class CompareViewTest : public QObject {
     QCOMPARE(m->headerData(1, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("#1 (baseline)"));
   }
 
+  // QA 24 D3: two runs of one workload showed "inter-token p99 −11.4 %" in green.
+  void aChangeWithinSamplingNoiseIsGreyAndTheStatusSaysNothingChanged() {
+    fixtures::FixtureRun first, second;
+    first.stages = second.stages = {{20, 40}};  // 800 requests: their p99s are bounded
+    first.ttftSpreadSeed = 1;
+    second.ttftSpreadSeed = 2;
+    fixtures::writeFixtureRun(m_db.toStdString(), first);
+    fixtures::writeFixtureRun(m_db.toStdString(), second);
+    auto view = compared({5, 6});
+    QVERIFY(view->comparison());
+    MetricTableModel* m = view->metricModel();
+    const QModelIndex delta =
+        m->index(m->rowOf(QStringLiteral("ttft_p99_ms")), MetricTableModel::relativeDeltaColumn(1));
+    QVERIFY(delta.data().toString() != QStringLiteral("+0.0%"));
+    QCOMPARE(delta.data(Qt::ForegroundRole).value<QBrush>().color(), QColor(0x6b, 0x72, 0x80));
+    QVERIFY(
+        delta.data(Qt::ToolTipRole).toString().contains(QStringLiteral("within sampling noise")));
+    const QModelIndex value =
+        m->index(m->rowOf(QStringLiteral("ttft_p99_ms")), MetricTableModel::valueColumn(0));
+    QVERIFY(value.data(Qt::ToolTipRole).toString().contains(QStringLiteral("from 800 samples")));
+    QVERIFY2(view->statusText().contains(QStringLiteral("No figure changed beyond sampling noise")),
+             qPrintable(view->statusText()));
+  }
+
   void raisesTheTemperatureTrapFirst() {
     auto view = compared({1, 2});
     const auto& w = view->comparison()->warnings;

@@ -8,6 +8,7 @@
 #include "core/compare/load_latency.h"
 #include "core/compare/stored_histograms.h"
 #include "core/store/database.h"
+#include "metric_row_lookup.h"
 #include "store_test_support.h"
 #include "tests/fixtures/run_fixture.h"
 
@@ -18,9 +19,7 @@ using fixtures::FixtureRun;
 using store::testing::TempDir;
 
 const MetricRow& row(const Comparison& c, const std::string& key) {
-  for (const auto& r : c.metrics)
-    if (r.key == key) return r;
-  throw std::runtime_error("no metric " + key);
+  return testing::metricRow(c, key);
 }
 
 TEST(CompareMetrics, DeltasAreAgainstTheBaseline) {

@@ -8,6 +8,7 @@
 #include "core/compare/compare_report.h"
 #include "core/compare/comparison.h"
 #include "core/store/database.h"
+#include "metric_row_lookup.h"
 #include "store_test_support.h"
 #include "tests/fixtures/run_fixture.h"
 
@@ -17,11 +18,7 @@ namespace {
 using fixtures::FixtureRun;
 using store::testing::TempDir;
 
-const MetricRow& metricRow(const Comparison& c, const std::string& key) {
-  for (const auto& r : c.metrics)
-    if (r.key == key) return r;
-  throw std::runtime_error("no metric " + key);
-}
+using testing::metricRow;
 
 /// Run 1 streams, run 2 does not; each has 50 requests, all of them succeeding.
 struct StreamingAndNot {

@@ -15,6 +15,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "core/compare/compare_report.h"
 #include "core/store/run_reader.h"
 #include "core/store/verdict_label.h"
 #include "ui/common/line_chart.h"
@@ -140,6 +141,7 @@ void CompareView::buildUi() {
   splitter->setStretchFactor(1, 3);
 
   m_status = new QLabel(this);
+  m_status->setWordWrap(true);  // the noise summary names every changed figure
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(bar);
   layout->addLayout(limits);
@@ -253,7 +255,9 @@ void CompareView::showComparison(std::shared_ptr<const plumbline::compare::Compa
     m_warnings->setStyleSheet(kWarningStyle);
   }
   redrawCharts();
-  setStatus(QStringLiteral("Deltas are against the baseline, #%1.").arg(m_comparison->runs.front().row.id));
+  setStatus(QStringLiteral("Deltas are against the baseline, #%1. %2")
+                .arg(m_comparison->runs.front().row.id)
+                .arg(QString::fromStdString(plumbline::compare::noiseSummary(*m_comparison))));
   emit comparisonShown();
 }
 

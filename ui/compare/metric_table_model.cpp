@@ -8,7 +8,42 @@
 namespace plumbline::ui::compare {
 
 namespace {
+
+using plumbline::compare::Judgement;
+
 QVariant raw(const std::optional<double>& v) { return v ? QVariant(*v) : QVariant(); }
+
+QString ms(const std::optional<double>& v) {
+  return v ? QString::fromStdString(plumbline::compare::figureText(*v)) : QStringLiteral("?");
+}
+
+/// "95% interval 48.2 – 51.9 ms, from 314 samples"; an open end says the samples cannot bound it.
+QVariant intervalTip(const plumbline::compare::PercentileInterval& i) {
+  return QStringLiteral("95% interval %1 – %2 ms, from %3 samples%4")
+      .arg(ms(i.low), ms(i.high))
+      .arg(i.samples)
+      .arg(i.bounded() ? QString() : QStringLiteral(": too few to bound it"));
+}
+
+QVariant judgementTip(const plumbline::compare::MetricRow& row, size_t run) {
+  switch (row.judgement(run)) {
+    case Judgement::Asked:
+      return QStringLiteral("what the workload asked for: neither better nor worse");
+    case Judgement::WithinNoise:
+      return QStringLiteral("within sampling noise: smaller than the two runs' 95% margins");
+    case Judgement::TooFewSamples:
+      return QStringLiteral("not judged: a run has too few samples to bound this percentile");
+    case Judgement::BelowResolution:
+      return QStringLiteral("below what the latency histograms resolve (1/128)");
+    case Judgement::Better:
+      return QStringLiteral("better, beyond sampling noise (95%)");
+    case Judgement::Worse:
+      return QStringLiteral("worse, beyond sampling noise (95%)");
+    default:
+      return {};
+  }
+}
+
 }  // namespace
 
 MetricTableModel::MetricTableModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -70,14 +105,24 @@ QVariant MetricTableModel::data(const QModelIndex& index, int role) const {
   }
   // A figure the workload asked for (requested rate, input tokens/s) is neither better nor
   // worse: its deltas are grey and say so, not left uncoloured beside coloured ones.
-  if (role == Qt::ToolTipRole && run > 0 && kind > 0 && row.neutral)
-    return QStringLiteral("what the workload asked for: neither better nor worse");
+  // So is a change the runs' samples cannot tell from noise (QA 24 D3): grey, and saying why.
+  if (role == Qt::ToolTipRole && run > 0 && kind > 0) return judgementTip(row, r);
+  if (role == Qt::ToolTipRole && kind == 0 && r < row.intervals.size() && row.intervals[r])
+    return intervalTip(*row.intervals[r]);
   if (role == Qt::ForegroundRole && run > 0 && kind > 0) {
-    if (row.neutral) return QBrush(QColor(0x6b, 0x72, 0x80));
-    int dir = row.direction(r);
-    if (dir > 0) return QBrush(QColor(0x15, 0x80, 0x3d));
-    if (dir < 0) return QBrush(QColor(0xb9, 0x1c, 0x1c));
-    return {};
+    switch (row.judgement(r)) {
+      case Judgement::Better:
+        return QBrush(QColor(0x15, 0x80, 0x3d));
+      case Judgement::Worse:
+        return QBrush(QColor(0xb9, 0x1c, 0x1c));
+      case Judgement::Asked:
+      case Judgement::WithinNoise:
+      case Judgement::TooFewSamples:
+      case Judgement::BelowResolution:
+        return QBrush(QColor(0x6b, 0x72, 0x80));
+      default:
+        return {};
+    }
   }
   if (role == Qt::TextAlignmentRole && run >= 0) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
   return {};
