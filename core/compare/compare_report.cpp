@@ -257,7 +257,8 @@ Json comparisonToJson(const Comparison& c) {
       const auto& interval = i < row.intervals.size() ? row.intervals[i] : std::nullopt;
       intervals.push_back(interval ? Json{{"low", orNull(interval->low)},
                                           {"high", orNull(interval->high)},
-                                          {"samples", interval->samples}}
+                                          {"samples", interval->samples},
+                                          {"values", interval->values}}
                                    : Json(nullptr));
     }
     // interval_95: a percentile's distribution-free 95% interval (an end null where the samples

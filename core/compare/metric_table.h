@@ -56,6 +56,10 @@ struct MetricRow {
   /// workload showed ITL p99 −11 % in green); one that a run's samples cannot bound is not
   /// judged. A run without one (its histogram not stored) is judged on the resolution alone.
   std::vector<std::optional<PercentileInterval>> intervals{};
+  /// One per run or empty: the requests a judged-on figure is a mean over (output tokens per
+  /// request asked). A change within 1.96·√(1/n₀ + 1/n₁) of it is noise: the requests' own
+  /// spread is not stored, so they are taken to vary as much as their mean (CV 1).
+  std::vector<uint64_t> meanOver{};
   /// One per run or empty: {hits, trials} of a share (errors of sent), tested for noise alike.
   std::vector<std::optional<std::pair<uint64_t, uint64_t>>> shares{};
 

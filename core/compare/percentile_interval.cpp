@@ -1,5 +1,6 @@
 #include "core/compare/percentile_interval.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace plumbline::compare {
@@ -10,10 +11,10 @@ constexpr double kZ95 = 1.959963984540054;  ///< two-sided 95% of the normal dis
 
 double msOf(int64_t ns) { return static_cast<double>(ns) / 1e6; }
 
-/// The value of the k-th smallest sample (1-based), as the histogram reports it.
-double rankValueMs(const metrics::LatencyHistogram& h, int64_t k) {
-  // percentile() takes the ceil(q·n)-th value: (k − ½)/n lands on k whatever the rounding.
-  return msOf(h.percentile((static_cast<double>(k) - 0.5) / static_cast<double>(h.count())));
+/// The value at the k-th of n ranks (1-based), as the histogram reports it.
+double rankValueMs(const metrics::LatencyHistogram& h, int64_t k, uint64_t n) {
+  // percentile() takes the ceil(q·count)-th value: (k − ½)/n lands on k whatever the rounding.
+  return msOf(h.percentile((static_cast<double>(k) - 0.5) / static_cast<double>(n)));
 }
 
 }  // namespace
@@ -32,13 +33,15 @@ uint64_t samplesToBound(double q) {
   }
 }
 
-std::optional<PercentileInterval> percentileInterval(const metrics::LatencyHistogram& h, double q) {
+std::optional<PercentileInterval> percentileInterval(const metrics::LatencyHistogram& h, double q,
+                                                     uint64_t independent) {
   if (h.empty()) return std::nullopt;
-  const QuantileRanks r = quantileRanks(h.count(), q);
   PercentileInterval out;
-  out.samples = h.count();
-  if (r.low >= 1) out.low = rankValueMs(h, r.low);
-  if (r.high <= static_cast<int64_t>(h.count())) out.high = rankValueMs(h, r.high);
+  out.values = h.count();
+  out.samples = independent > 0 ? std::min(independent, h.count()) : h.count();
+  const QuantileRanks r = quantileRanks(out.samples, q);
+  if (r.low >= 1) out.low = rankValueMs(h, r.low, out.samples);
+  if (r.high <= static_cast<int64_t>(out.samples)) out.high = rankValueMs(h, r.high, out.samples);
   return out;
 }
 
@@ -52,6 +55,12 @@ std::optional<bool> beyondNoise(double baseline, const PercentileInterval& basel
   if (!baselineEnd || !valueEnd) return std::nullopt;
   const double a = std::fabs(*baselineEnd - baseline), b = std::fabs(value - *valueEnd);
   return std::fabs(value - baseline) > std::sqrt(a * a + b * b);
+}
+
+std::optional<bool> meanBeyondNoise(double baseline, uint64_t n0, double value, uint64_t n1) {
+  if (n0 == 0 || n1 == 0) return std::nullopt;
+  const double margin = kZ95 * std::sqrt(1 / static_cast<double>(n0) + 1 / static_cast<double>(n1));
+  return std::fabs(value - baseline) > margin * std::fabs(baseline);
 }
 
 std::optional<bool> shareBeyondNoise(uint64_t hits0, uint64_t trials0, uint64_t hits1,

@@ -14,7 +14,8 @@ namespace plumbline::compare {
 struct PercentileInterval {
   std::optional<double> low;
   std::optional<double> high;
-  uint64_t samples = 0;
+  uint64_t samples = 0;  ///< the independent samples the interval counts
+  uint64_t values = 0;   ///< the values the histogram holds (more, where they cluster)
 
   bool bounded() const { return low.has_value() && high.has_value(); }
 };
@@ -33,13 +34,21 @@ QuantileRanks quantileRanks(uint64_t n, double q);
 uint64_t samplesToBound(double q);
 
 /// The interval of quantile q of what `h` holds, in milliseconds; nullopt when it is empty.
-std::optional<PercentileInterval> percentileInterval(const metrics::LatencyHistogram& h, double q);
+/// `independent` > 0: the values come in that many clusters that vary together (the gaps of one
+/// stream), and the interval's ranks are those of that many samples, as shares of the values.
+std::optional<PercentileInterval> percentileInterval(const metrics::LatencyHistogram& h, double q,
+                                                     uint64_t independent = 0);
 
 /// Whether `value` differs from `baseline` by more than sampling explains: by more than the 95%
 /// margins of both figures on the sides facing each other, combined as independent errors
 /// (√(a² + b²)). nullopt when either interval is unbounded on a side that matters.
 std::optional<bool> beyondNoise(double baseline, const PercentileInterval& baselineInterval,
                                 double value, const PercentileInterval& valueInterval);
+
+/// The same for two means over n₀ and n₁ requests whose spread is not known: taken to vary as
+/// much as their mean (CV 1), a change within 1.96·√(1/n₀ + 1/n₁) of the baseline is noise.
+/// nullopt when either has no requests.
+std::optional<bool> meanBeyondNoise(double baseline, uint64_t n0, double value, uint64_t n1);
 
 /// The same for two shares of hits in trials (errors of sent): a two-proportion z-test at 95%
 /// with the pooled share. nullopt when either has no trials.

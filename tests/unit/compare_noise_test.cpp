@@ -71,6 +71,10 @@ TEST(PercentileInterval, AChangeIsBeyondNoiseOnlyPastBothMargins) {
   EXPECT_EQ(shareBeyondNoise(0, 50, 25, 50), true);
   EXPECT_EQ(shareBeyondNoise(0, 50, 0, 50), false);
   EXPECT_FALSE(shareBeyondNoise(0, 0, 1, 50));
+  // Means over 800 requests each (CV 1): 1.96·√(2/800) ≈ 9.8 % is noise, 12 % is not.
+  EXPECT_EQ(meanBeyondNoise(60, 800, 63, 800), false);
+  EXPECT_EQ(meanBeyondNoise(60, 800, 67.2, 800), true);
+  EXPECT_FALSE(meanBeyondNoise(60, 0, 67.2, 800));
 }
 
 TEST(CompareNoise, TwoSamplesOfOneServerAreWithinNoiseAndAShiftedOneIsWorse) {
@@ -127,6 +131,13 @@ TEST(CompareNoise, APercentileItsSamplesCannotBoundIsNotJudgedAndTheReportSaysSo
   EXPECT_TRUE(p99.hasUnboundedInterval());
   EXPECT_EQ(p99.judgement(1), Judgement::TooFewSamples);
   EXPECT_EQ(p99.direction(1), 0);
+  // The gaps of one stream vary together: a gap percentile's samples are the streams.
+  const MetricRow& gaps = metricRow(c, "itl_p99_ms");
+  ASSERT_EQ(gaps.intervals.size(), 2u);
+  ASSERT_TRUE(gaps.intervals[0]);
+  EXPECT_EQ(gaps.intervals[0]->samples, 50u);
+  EXPECT_EQ(gaps.intervals[0]->values, 50u * 19);
+  EXPECT_FALSE(gaps.intervals[0]->bounded());
   std::ostringstream text;
   printComparison(c, text);
   EXPECT_NE(text.str().find("too few samples)"), std::string::npos) << text.str();

@@ -19,10 +19,13 @@ QString ms(const std::optional<double>& v) {
 
 /// "95% interval 48.2 – 51.9 ms, from 314 samples"; an open end says the samples cannot bound it.
 QVariant intervalTip(const plumbline::compare::PercentileInterval& i) {
-  return QStringLiteral("95% interval %1 – %2 ms, from %3 samples%4")
+  const QString of = i.values == i.samples
+                         ? QString()
+                         : QStringLiteral(" (of %1 values that vary together)").arg(i.values);
+  return QStringLiteral("95% interval %1 – %2 ms, from %3 samples%4%5")
       .arg(ms(i.low), ms(i.high))
       .arg(i.samples)
-      .arg(i.bounded() ? QString() : QStringLiteral(": too few to bound it"));
+      .arg(of, i.bounded() ? QString() : QStringLiteral(": too few to bound it"));
 }
 
 QVariant judgementTip(const plumbline::compare::MetricRow& row, size_t run) {
