@@ -24,7 +24,7 @@ constexpr const char* kRequestColumns[] = {
     "run_id", "session_id", "turn", "worker_id", "planned_ns", "send_ns", "first_byte_ns",
     "first_token_ns", "last_token_ns", "end_ns", "input_tokens_server", "output_tokens_server",
     "input_tokens_client", "output_tokens_client", "chunks", "http_status", "error_class",
-    "upload_end_ns", "retry_after_ms", "first_answer_ns"};
+    "upload_end_ns", "retry_after_ms", "first_answer_ns", "held_ns"};
 // clang-format on
 
 Json requestToJson(int64_t runId, const metrics::RequestRecord& r) {
@@ -47,7 +47,8 @@ Json requestToJson(int64_t runId, const metrics::RequestRecord& r) {
               {"error_class", std::string(metrics::errorClassName(r.error))},
               {"upload_end_ns", r.uploadEndNs},
               {"retry_after_ms", r.retryAfterMs},
-              {"first_answer_ns", r.firstAnswerNs}};
+              {"first_answer_ns", r.firstAnswerNs},
+              {"held_ns", r.heldNs}};
 }
 
 }  // namespace
@@ -148,7 +149,7 @@ void exportCsv(const RunReader& reader, const RunRow& run, std::ostream& out) {
         << ',' << r.endNs << ',' << r.inputTokensServer << ',' << r.outputTokensServer << ','
         << r.inputTokensClient << ',' << r.outputTokensClient << ',' << r.chunks << ','
         << r.httpStatus << ',' << metrics::errorClassName(r.error) << ',' << r.uploadEndNs << ','
-        << r.retryAfterMs << ',' << r.firstAnswerNs << '\n';
+        << r.retryAfterMs << ',' << r.firstAnswerNs << ',' << r.heldNs << '\n';
   });
 }
 

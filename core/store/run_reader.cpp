@@ -108,7 +108,7 @@ void RunReader::forEachRequest(
       "SELECT session_id, turn, worker_id, planned_ns, send_ns, first_byte_ns, first_token_ns, "
       "last_token_ns, end_ns, input_tokens_server, output_tokens_server, input_tokens_client, "
       "output_tokens_client, chunks, http_status, error_class, upload_end_ns, retry_after_ms, "
-      "first_answer_ns FROM "
+      "first_answer_ns, held_ns FROM "
       "requests "
       "WHERE run_id = ? "
       "ORDER BY rowid");
@@ -134,6 +134,7 @@ void RunReader::forEachRequest(
     r.uploadEndNs = s.isNull(16) ? -1 : s.columnInt(16);
     r.retryAfterMs = s.isNull(17) ? -1 : s.columnInt(17);
     r.firstAnswerNs = s.isNull(18) ? -1 : s.columnInt(18);
+    r.heldNs = s.isNull(19) ? 0 : s.columnInt(19);  // not recorded before v10: read as none
     cb(r);
   }
 }
@@ -141,6 +142,14 @@ void RunReader::forEachRequest(
 int64_t RunReader::requestCount(int64_t id) const {
   Statement s = m_db.prepare("SELECT count(*) FROM requests WHERE run_id = ?");
   s.bindInt(1, id);
+  s.step();
+  return s.columnInt(0);
+}
+
+int64_t RunReader::heldRequestCount(int64_t id, int64_t minNs) const {
+  Statement s = m_db.prepare(
+      "SELECT count(*) FROM requests WHERE run_id = ? AND error_class = 0 AND held_ns >= ?");
+  s.bindInt(1, id).bindInt(2, minNs);
   s.step();
   return s.columnInt(0);
 }

@@ -25,6 +25,9 @@ class RunReader {
   /// Calls back once per request of the run, in insertion order.
   void forEachRequest(int64_t id, const std::function<void(const metrics::RequestRecord&)>& cb) const;
   int64_t requestCount(int64_t id) const;
+  /// The run's completed requests in flight across a hold of their worker's loop of `minNs` or
+  /// more (held_ns; none for rows stored before schema 10).
+  int64_t heldRequestCount(int64_t id, int64_t minNs) const;
   std::vector<WindowRow> windows(int64_t id) const;  ///< by window index
   /// windowIdx -1 is the whole run.
   std::optional<std::string> histogram(int64_t id, const std::string& metric, int64_t windowIdx) const;

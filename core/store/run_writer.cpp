@@ -121,7 +121,7 @@ class RunWriter::Connection {
   /// Rows go in blocks of kRequestBlock per statement: one statement per row spent more time
   /// in SQLite's per-statement work than in the rows (bench/store_bench).
   static constexpr size_t kRequestBlock = 32;
-  static constexpr int kRequestColumns = 20;
+  static constexpr int kRequestColumns = 21;
 
   static std::string requestInsert(size_t rows) {
     std::string sql = "INSERT INTO requests VALUES ";
@@ -144,7 +144,7 @@ class RunWriter::Connection {
     }
   }
 
-  /// Binds one row's 20 columns at parameters base+1 .. base+20 (the table's order).
+  /// Binds one row's 21 columns at parameters base+1 .. base+21 (the table's order).
   void bindRequest(Statement& s, int base, const metrics::RequestRecord& r) const {
     s.bindInt(base + 1, m_runId).bindInt(base + 2, static_cast<int64_t>(r.sessionId)).bindInt(base + 3, r.turn);
     s.bindInt(base + 4, r.workerId).bindInt(base + 5, r.plannedNs).bindInt(base + 6, r.sendNs);
@@ -160,6 +160,7 @@ class RunWriter::Connection {
       s.bindNull(base + 20);
     else
       s.bindInt(base + 20, r.firstAnswerNs);
+    s.bindInt(base + 21, r.heldNs);  // 0, not NULL, when none: NULL is a row stored before v10
   }
 
   void insertWindow(const WindowRow& w) {

@@ -168,6 +168,13 @@ TEST(WorkerStall, RepliesThatCameWhileAWorkerWasStoppedAreNotTimeouts) {
   // Held the workload's send-lag tolerance (50 ms) or more: the delay it allows the harness.
   EXPECT_TRUE(r.reasonSays("were in flight while a worker's event loop was held 50 ms or more"))
       << r.summary.dump(2);
+  // Each is found by its row: held_ns, the hold it was in flight across (runs export carries it).
+  const auto toleranceNs = static_cast<int64_t>(held.at("tolerance_ms").get<double>() * 1e6 + 0.5);
+  EXPECT_EQ(queryInt(r.db(), "SELECT count(*) FROM requests WHERE error_class = 0 AND held_ns >= " +
+                                 std::to_string(toleranceNs)),
+            held.at("requests").get<int64_t>());
+  EXPECT_GE(queryInt(r.db(), "SELECT max(held_ns) FROM requests"), 1'500'000'000);
+  EXPECT_EQ(queryInt(r.db(), "SELECT count(*) FROM requests WHERE held_ns IS NULL"), 0);
   // Dated by arrival: every reply ended within its timeout of its send (it ended by ~0.2 s).
   EXPECT_EQ(queryInt(r.db(), "SELECT count(*) FROM requests WHERE end_ns - send_ns > 1000000000"),
             0);

@@ -361,7 +361,9 @@ class HistoryViewTest : public QObject {
     QCOMPARE(view.exportRun(1, json, QStringLiteral("json")), QString());
     QFile f(csv);
     QVERIFY(f.open(QIODevice::ReadOnly));
-    QCOMPARE(f.readAll().count('\n'), 51);  // header + 50 requests
+    const QByteArray text = f.readAll();
+    QCOMPARE(text.count('\n'), 51);                               // header + 50 requests
+    QVERIFY(text.left(text.indexOf('\n')).endsWith(",held_ns"));  // each request's loop hold
     QFile j(json);
     QVERIFY(j.open(QIODevice::ReadOnly));
     auto parsed = nlohmann::json::parse(j.readAll().toStdString());

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include <sqlite3.h>
 
@@ -41,12 +43,23 @@ std::vector<plumbline::metrics::RequestRecord> requestsAfterMigration(const std:
   return rows;
 }
 
+/// Run 1 with `rows` of requests ("(1, ...)", every column as `version` had them) written at
+/// that version, then read back after a writer migrated it.
+std::vector<plumbline::metrics::RequestRecord> oldRequestsMigrated(
+    const std::string& path, size_t version, const std::vector<std::string>& rows) {
+  std::string sql = "INSERT INTO runs (id, created_at, status) VALUES (1, 'x', 'complete');";
+  for (const std::string& row : rows) sql += "INSERT INTO requests VALUES " + row + ";";
+  writeOldDatabase(path, version, sql);
+  if (::testing::Test::HasFatalFailure()) return {};
+  return requestsAfterMigration(path);
+}
+
 TEST(StoreDatabase, WriterCreatesDirectoryAndLatestSchema) {
   TempDir dir;
   std::string path = dir.file("a/b/runs.db");
   Database db = Database::open(path, Database::Mode::ReadWrite);
-  EXPECT_EQ(db.userVersion(), 9);
-  EXPECT_EQ(Database::kSchemaVersion, 9);
+  EXPECT_EQ(db.userVersion(), 10);
+  EXPECT_EQ(Database::kSchemaVersion, 10);
   Statement mode = db.prepare("PRAGMA journal_mode");
   ASSERT_TRUE(mode.step());
   EXPECT_EQ(mode.columnText(0), "wal");
@@ -118,14 +131,10 @@ TEST(StoreDatabase, AReaderOfAnOlderDatabaseUpgradesItAndReadsIt) {
 
 TEST(StoreDatabase, Version4DatabaseMigratesItsRequestsToNoRetryAfter) {
   TempDir dir;
-  std::string path = dir.file("runs.db");
-  // Schema v4 and one request row as version 4 left it (18 columns, no retry_after_ms).
-  ASSERT_NO_FATAL_FAILURE(writeOldDatabase(
-      path, 4,
-      "INSERT INTO runs (id, created_at, status) VALUES (1, 'x', 'complete');"
-      "INSERT INTO requests VALUES (1, 7, 0, 0, 100, 120, -1, -1, -1, 5000, -1, -1, 16, 0, 0, "
-      "429, 5, 130);"));
-  const auto rows = requestsAfterMigration(path);
+  // One request row as version 4 left it (18 columns, no retry_after_ms).
+  const auto rows = oldRequestsMigrated(
+      dir.file("runs.db"), 4,
+      {"(1, 7, 0, 0, 100, 120, -1, -1, -1, 5000, -1, -1, 16, 0, 0, 429, 5, 130)"});
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].sessionId, 7u);
   EXPECT_EQ(rows[0].httpStatus, 429);
@@ -135,17 +144,34 @@ TEST(StoreDatabase, Version4DatabaseMigratesItsRequestsToNoRetryAfter) {
 
 TEST(StoreDatabase, Version8DatabaseMigratesItsRequestsToNoAnswerToken) {
   TempDir dir;
-  std::string path = dir.file("runs.db");
-  // Schema v8 and one request row as version 8 left it (19 columns, no first_answer_ns).
-  ASSERT_NO_FATAL_FAILURE(writeOldDatabase(
-      path, 8,
-      "INSERT INTO runs (id, created_at, status) VALUES (1, 'x', 'complete');"
-      "INSERT INTO requests VALUES (1, 7, 0, 0, 100, 120, 300, 400, 900, 5000, 16, 8, 16, 8, 9, "
-      "200, 0, 130, NULL);"));
-  const auto rows = requestsAfterMigration(path);
+  // One request row as version 8 left it (19 columns, no first_answer_ns).
+  const auto rows = oldRequestsMigrated(
+      dir.file("runs.db"), 8,
+      {"(1, 7, 0, 0, 100, 120, 300, 400, 900, 5000, 16, 8, 16, 8, 9, 200, 0, 130, NULL)"});
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].firstTokenNs, 400);
   EXPECT_EQ(rows[0].firstAnswerNs, -1);  // not recorded before v9: unknown, not at t0
+}
+
+TEST(StoreDatabase, Version9DatabaseMigratesItsRequestsToNoHold) {
+  TempDir dir;
+  const std::string path = dir.file("runs.db");
+  // Two request rows as version 9 left them (20 columns, no held_ns).
+  const auto rows = oldRequestsMigrated(
+      path, 9,
+      {"(1, 7, 0, 0, 100, 120, 300, 400, 900, 5000, 16, 8, 16, 8, 9, 200, 0, 130, NULL, 450)",
+       "(1, 8, 1, 0, 200, 220, -1, -1, -1, 6000, -1, -1, 16, 0, 0, 503, 4, 230, 1000, NULL)"});
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].sessionId, 7u);
+  EXPECT_EQ(rows[0].firstAnswerNs, 450);
+  EXPECT_EQ(rows[1].sessionId, 8u);
+  EXPECT_EQ(rows[1].retryAfterMs, 1000);
+  for (const auto& r : rows) EXPECT_EQ(r.heldNs, 0);  // not recorded before v10: read as none
+  EXPECT_EQ(RunReader(path).heldRequestCount(1, 1), 0);
+  Database db = Database::open(path, Database::Mode::ReadOnly);
+  Statement s = db.prepare("SELECT count(*) FROM requests WHERE held_ns IS NULL");
+  ASSERT_TRUE(s.step());
+  EXPECT_EQ(s.columnInt(0), 2);  // unknown, told apart from a row stored with no hold (0)
 }
 
 // QA: a non-streaming run's TTFT was drawn as a line at 0 ms: its windows held 0 for "no

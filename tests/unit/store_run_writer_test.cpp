@@ -119,6 +119,36 @@ TEST(StoreRunWriter, RoundTripsRequestsWindowsAndHistograms) {
   ASSERT_EQ(reader.listRuns().size(), 1u);
 }
 
+// A request's hold of its worker's loop is stored with it, so the requests whose timings may
+// include one can be found; a request without one is stored as 0 (NULL: stored before v10).
+TEST(StoreRunWriter, EachRequestKeepsTheLoopHoldItWasInFlightAcross) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  std::vector<metrics::RequestRecord> requests(4);
+  requests[0].heldNs = 55'100'000;  // across a 55.1 ms hold
+  requests[1].heldNs = 0;           // across none
+  requests[2].heldNs = 1'000'000;   // the shortest hold kept
+  requests[3].heldNs = 80'000'000;  // held, but failed: not one of the completed
+  requests[3].error = metrics::ErrorClass::Timeout;
+  int64_t id = 0;
+  {
+    RunWriter writer(path, testing::sampleRunInfo());
+    id = writer.runId();
+    writer.addRequests(requests);
+    writer.finish(sampleSummaryJson(), {}, true);
+  }
+  RunReader reader(path);
+  std::vector<int64_t> back;
+  reader.forEachRequest(id, [&](const metrics::RequestRecord& r) { back.push_back(r.heldNs); });
+  EXPECT_EQ(back, (std::vector<int64_t>{55'100'000, 0, 1'000'000, 80'000'000}));
+  EXPECT_EQ(reader.heldRequestCount(id, 10'000'000), 1);
+  EXPECT_EQ(reader.heldRequestCount(id, 1'000'000), 2);
+  Database db = Database::open(path, Database::Mode::ReadOnly);
+  Statement s = db.prepare("SELECT count(*) FROM requests WHERE held_ns = 0");
+  ASSERT_TRUE(s.step());
+  EXPECT_EQ(s.columnInt(0), 1);
+}
+
 // Rows go in blocks of 32 per statement and the rest one by one: batches just around a block
 // (and the writer joining queued batches as it likes) keep every row, in order, column for column.
 TEST(StoreRunWriter, KeepsEveryRowWhateverTheBatchSizes) {

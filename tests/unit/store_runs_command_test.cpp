@@ -158,11 +158,13 @@ TEST(StoreRunsCommand, ExportJson) {
   EXPECT_EQ(j["requests"][2]["error_class"], "timeout");
   EXPECT_EQ(j["requests"][24]["planned_ns"], expected[24].plannedNs);
   EXPECT_EQ(j["requests"][0]["session_id"].get<uint64_t>(), expected[0].sessionId);
-  EXPECT_EQ(j["requests"][0].size(), 20u);
+  EXPECT_EQ(j["requests"][0].size(), 21u);
   EXPECT_EQ(j["requests"][0]["retry_after_ms"], 0);   // a 503 that asked to retry at once
   EXPECT_EQ(j["requests"][1]["retry_after_ms"], -1);  // none asked
   EXPECT_EQ(j["requests"][1]["first_answer_ns"], expected[1].firstAnswerNs);  // thought first
   EXPECT_EQ(j["requests"][4]["first_answer_ns"], -1);                         // never answered
+  EXPECT_EQ(j["requests"][3]["held_ns"], expected[3].heldNs);  // in flight across a hold
+  EXPECT_EQ(j["requests"][4]["held_ns"], 0);                   // across none
   EXPECT_EQ(j["run"]["tags"], nlohmann::json::array());
 }
 
@@ -193,18 +195,19 @@ TEST(StoreRunsCommand, ExportCsv) {
             "run_id,session_id,turn,worker_id,planned_ns,send_ns,first_byte_ns,first_token_ns,"
             "last_token_ns,end_ns,input_tokens_server,output_tokens_server,input_tokens_client,"
             "output_tokens_client,chunks,http_status,error_class,upload_end_ns,retry_after_ms,"
-            "first_answer_ns");
+            "first_answer_ns,held_ns");
   auto r = testing::sampleRequests(12)[3];
   std::ostringstream want;
   want << id << ',' << r.sessionId << ',' << r.turn << ',' << r.workerId << ',' << r.plannedNs
        << ',' << r.sendNs << ',' << r.firstByteNs << ',' << r.firstTokenNs << ',' << r.lastTokenNs
        << ',' << r.endNs << ',' << r.inputTokensServer << ',' << r.outputTokensServer << ','
        << r.inputTokensClient << ',' << r.outputTokensClient << ',' << r.chunks << ','
-       << r.httpStatus << ",http_4xx," << r.uploadEndNs << ",-1," << r.firstAnswerNs;
+       << r.httpStatus << ",http_4xx," << r.uploadEndNs << ",-1," << r.firstAnswerNs << ','
+       << r.heldNs;
   EXPECT_EQ(lines[4], want.str());
   EXPECT_NE(lines[1].find(",none,"), std::string::npos) << lines[1];
-  EXPECT_EQ(lines[1].substr(lines[1].rfind(",0,")), ",0,-1")
-      << lines[1];  // request 0: a 503, retry at once; no answer token
+  EXPECT_EQ(lines[1].substr(lines[1].rfind(",0,")), ",0,-1,1000007")
+      << lines[1];  // request 0: a 503, retry at once; no answer token; held 1 ms
 }
 
 }  // namespace

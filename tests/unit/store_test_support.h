@@ -78,6 +78,7 @@ inline std::vector<metrics::RequestRecord> sampleRequests(size_t n, size_t offse
     r.httpStatus = i % 13 == 0 ? 503 : 200;
     r.error = static_cast<metrics::ErrorClass>(i % metrics::kErrorClassCount);
     r.retryAfterMs = r.httpStatus == 503 ? static_cast<int64_t>(i % 4) * 1000 : -1;  // 0 s too
+    r.heldNs = i % 3 == 0 ? static_cast<int64_t>(1 + i % 60) * 1'000'000 + 7 : 0;    // some held
   }
   return out;
 }
@@ -102,6 +103,7 @@ inline void expectSameRequest(const metrics::RequestRecord& a, const metrics::Re
   EXPECT_EQ(a.error, b.error);
   EXPECT_EQ(a.retryAfterMs, b.retryAfterMs);
   EXPECT_EQ(a.firstAnswerNs, b.firstAnswerNs);
+  EXPECT_EQ(a.heldNs, b.heldNs);
 }
 
 /// A pid that certainly belonged to a process that is gone (forked, exited, reaped).
