@@ -1,5 +1,6 @@
 #include "core/store/runs_command.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -170,6 +171,16 @@ void printSummary(const Json& s, std::ostream& out) {
       << '\n';
 }
 
+/// Where a run's held requests are found, when its rows carry their holds (stored since v10).
+void printHeldRows(const RunReader& reader, int64_t id, const Json& s, std::ostream& out) {
+  const auto held = s.find("timing_held");
+  if (held == s.end() || !held->is_object() || num(*held, "requests") <= 0) return;
+  const auto minNs = static_cast<int64_t>(num(*held, "tolerance_ms") * 1e6 + 0.5);
+  if (const int64_t rows = reader.heldRequestCount(id, std::max<int64_t>(minNs, 1)); rows > 0)
+    out << "held requests: " << rows << " with held_ns >= " << minNs << " in plumbline runs export "
+        << id << '\n';
+}
+
 }  // namespace
 
 int guardedStoreCommand(std::ostream& err, const std::function<int()>& body) {
@@ -233,6 +244,7 @@ int runsShow(const std::string& dbPath, int64_t id, std::ostream& out, std::ostr
     Json summary = parsedJsonOrNull(run->summaryJson);
     if (summary.is_object()) {
       printSummary(summary, out);
+      printHeldRows(reader, id, summary, out);
     } else {
       out << "summary: none (the run did not finish); requests recorded: "
           << reader.requestCount(id) << '\n';

@@ -112,6 +112,36 @@ TEST(StoreRunsCommand, ShowPutsVerdictFirst) {
   EXPECT_NE(text.find("windows: 1\n"), std::string::npos) << text;
 }
 
+TEST(StoreRunsCommand, ShowSaysWhereTheHeldRequestsAre) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  std::vector<metrics::RequestRecord> requests(4);
+  requests[0].heldNs = 55'000'000;
+  requests[1].heldNs = 12'000'000;
+  requests[2].heldNs = 5'000'000;  // under the tolerance
+  int64_t id = 0;
+  {
+    RunWriter writer(path, testing::sampleRunInfo());
+    id = writer.runId();
+    writer.addRequests(requests);
+    writer.finish({{"verdict", "harness_limited"},
+                   {"planned", 4},
+                   {"sent", 4},
+                   {"completed", 4},
+                   {"timing_held", {{"requests", 2}, {"max_ms", 55.0}, {"tolerance_ms", 10.0}}}},
+                  {}, true);
+  }
+  std::ostringstream out, err;
+  ASSERT_EQ(runsShow(path, id, out, err), 0) << err.str();
+  EXPECT_NE(out.str().find("\nheld requests: 2 with held_ns >= 10000000 in plumbline runs export " +
+                           std::to_string(id) + "\n"),
+            std::string::npos)
+      << out.str();
+  std::ostringstream none;
+  ASSERT_EQ(runsShow(path, recordRun(path, 10, true), none, err), 0) << err.str();
+  EXPECT_EQ(none.str().find("held requests"), std::string::npos) << none.str();  // none held
+}
+
 TEST(StoreRunsCommand, ShowUnfinishedRun) {
   TempDir dir;
   std::string path = dir.file("runs.db");
