@@ -177,8 +177,8 @@ void printHeldRows(const RunReader& reader, int64_t id, const Json& s, std::ostr
   if (held == s.end() || !held->is_object() || num(*held, "requests") <= 0) return;
   const auto minNs = static_cast<int64_t>(num(*held, "tolerance_ms") * 1e6 + 0.5);
   if (const int64_t rows = reader.heldRequestCount(id, std::max<int64_t>(minNs, 1)); rows > 0)
-    out << "held requests: " << rows << " with held_ns >= " << minNs << " in plumbline runs export "
-        << id << '\n';
+    out << "held requests: " << rows << " rows with held_ns >= " << minNs
+        << "; `plumbline runs export " << id << "` lists them\n";
 }
 
 }  // namespace
