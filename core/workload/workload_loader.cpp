@@ -19,6 +19,7 @@
 #include "core/workload/prompt_materials.h"
 #include "core/workload/requests_parser.h"
 #include "core/workload/trace_replay.h"
+#include "core/workload/trace_schedule_cache.h"
 
 #include "core/workload/session_parser.h"
 
@@ -198,8 +199,7 @@ void parseArrivalOptions(const JsonFields& fields, const std::string& baseDir, L
                         "not allowed with arrival \"trace\" (the trace's timestamps are the "
                         "schedule; use load.trace.time_scale and window_s)");
   load.trace = parseTraceSpec(*trace, fields.childPath("trace"), baseDir);
-  auto schedule = std::make_shared<const TraceSchedule>(
-      buildTraceSchedule(*load.trace, fields.childPath("trace")));
+  auto schedule = sharedTraceSchedule(*load.trace, fields.childPath("trace"));
   load.stages = {traceStage(*schedule)};
   load.traceSchedule = std::move(schedule);
 }
