@@ -173,7 +173,8 @@ std::string noiseSummary(const Comparison& c) {
   std::string changed, fewRows, fewCounts;
   size_t noise = 0, few = 0;
   for (const MetricRow& row : c.metrics) {
-    const std::string name = row.label.substr(0, row.label.find(" ("));
+    std::string name = row.label;  // "TTFT p99 (ms)": "TTFT p99"
+    if (name.ends_with(" (ms)")) name.resize(name.size() - 5);
     bool rowFew = false;
     for (size_t i = 1; i < c.runs.size(); ++i) {
       const Judgement j = row.judgement(i);

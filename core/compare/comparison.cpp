@@ -43,10 +43,16 @@ RunHistograms wholeRunHistograms(const store::RunReader& reader, int64_t id) {
   return out;
 }
 
-void addCdfs(Comparison& c, int64_t id, const RunHistograms& histograms) {
-  for (const char* metric : kCdfMetrics)
-    if (const auto it = histograms.find(metric); it != histograms.end())
-      c.cdfs.push_back({id, metric, it->second.count(), latencyCdf(it->second)});
+void addCdf(Comparison& c, int64_t id, const RunHistograms& histograms, const char* metric) {
+  if (const auto it = histograms.find(metric); it != histograms.end())
+    c.cdfs.push_back({id, metric, it->second.count(), latencyCdf(it->second)});
+}
+
+/// Whether a run's answer came after its first token: their histograms differ.
+bool thoughtFirst(const RunHistograms& histograms) {
+  const auto answer = histograms.find(kAnswerCdfMetric), first = histograms.find("ttft");
+  return answer != histograms.end() && first != histograms.end() &&
+         !(answer->second == first->second);
 }
 
 Goodput goodputOf(const store::RunReader& reader, const ComparedRun& run, const Slo& slo) {
@@ -107,6 +113,11 @@ const LatencyCdf* Comparison::cdf(int64_t runId, const std::string& metric) cons
   return nullptr;
 }
 
+bool Comparison::hasAnswerCdfs() const {
+  return std::any_of(cdfs.begin(), cdfs.end(),
+                     [](const LatencyCdf& cdf) { return cdf.metric == kAnswerCdfMetric; });
+}
+
 void checkComparedIds(const std::vector<int64_t>& ids, const std::string& dbPath) {
   if (ids.size() < kMinCompared || ids.size() > kMaxCompared)
     throw store::StoreError(dbPath, "comparing runs",
@@ -131,7 +142,7 @@ Comparison buildComparison(const store::RunReader& reader, const std::vector<int
     const int64_t id = run.row.id;
     if (slo.any()) c.goodput.push_back(goodputOf(reader, run, slo));
     histograms.push_back(wholeRunHistograms(reader, id));
-    addCdfs(c, id, histograms.back());
+    for (const char* metric : kCdfMetrics) addCdf(c, id, histograms.back(), metric);
     std::vector<store::WindowRow> windows = reader.windows(id);
     auto& series = c.series.emplace_back();
     for (size_t m = 0; m < kSeriesMetricCount; ++m)
@@ -144,6 +155,9 @@ Comparison buildComparison(const store::RunReader& reader, const std::vector<int
       c.loadLatency.push_back(wholeRunPoint(run));
     }
   }
+  if (std::any_of(histograms.begin(), histograms.end(), thoughtFirst))
+    for (size_t i = 0; i < c.runs.size(); ++i)
+      addCdf(c, c.runs[i].row.id, histograms[i], kAnswerCdfMetric);
   markDifferentGapBases(c.goodput);
   c.metrics = metricTable(c.runs, c.goodput, histograms);
   return c;

@@ -20,6 +20,9 @@ inline constexpr size_t kMaxCompared = 4;
 /// The latency metrics drawn as CDFs, by their stored histogram names.
 inline constexpr std::array<const char*, 4> kCdfMetrics = {"ttft", "itl", "e2e",
                                                            "ttft_from_planned"};
+/// Drawn as a CDF too when a compared run thought before answering: its time to first answer
+/// token then differs from its time to first token (for a run that did not, the two agree).
+inline constexpr const char* kAnswerCdfMetric = "ttfa";
 
 struct LatencyCdf {
   int64_t runId = 0;
@@ -42,6 +45,8 @@ struct Comparison {
   std::vector<std::array<std::vector<SeriesPoint>, kSeriesMetricCount>> series;
 
   const LatencyCdf* cdf(int64_t runId, const std::string& metric) const;
+  /// Whether the runs' kAnswerCdfMetric CDFs are drawn: some run thought before answering.
+  bool hasAnswerCdfs() const;
 };
 
 /// Loads and computes a comparison of 2–4 distinct runs (the first is the baseline).

@@ -227,6 +227,19 @@ class CompareViewTest : public QObject {
     view->compareRuns({1, 5});
     QVERIFY(shown.wait(60000));
     QVERIFY(!view->comparison()->slo.ttfaMs);
+    // The CDF picker offers the answer's curve, one per run (the plain run's is its TTFT's).
+    view->chartTabs()->setCurrentIndex(1);
+    QComboBox* cdfPicker = nullptr;
+    for (QComboBox* box : view->findChildren<QComboBox*>())
+      if (box->findText(QStringLiteral("ttft_from_planned")) >= 0) cdfPicker = box;
+    QVERIFY(cdfPicker);
+    QVERIFY(cdfPicker->findText(QStringLiteral("ttfa")) >= 0);
+    cdfPicker->setCurrentIndex(cdfPicker->findText(QStringLiteral("ttfa")));
+    QCOMPARE(view->currentChartView()->chart()->series().size(), 2);
+    view->compareRuns({1, 2});  // nobody thought first: no answer curve to pick
+    QVERIFY(shown.wait(60000));
+    QCOMPARE(cdfPicker->findText(QStringLiteral("ttfa")), -1);
+    QCOMPARE(cdfPicker->currentText(), QStringLiteral("ttft"));
   }
 
   void aNonStreamingRunsGoodputIsNotApplicableAndAStoppedRunSaysSo() {

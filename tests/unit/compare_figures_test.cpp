@@ -89,6 +89,14 @@ TEST(CompareMetrics, TimeToFirstAnswerRowsOnlyWhenARunThoughtFirst) {
   EXPECT_NEAR(*ttfa.values[1], 90, 0.9);
   EXPECT_EQ(ttfa.direction(1), -1);
   EXPECT_TRUE(row(both, "ttfa_p99_ms").values[1]);
+  // The answer is a CDF of its own too, then only: the plain run's is its TTFT.
+  EXPECT_FALSE(alone.hasAnswerCdfs());
+  EXPECT_EQ(alone.cdf(a, kAnswerCdfMetric), nullptr);
+  EXPECT_TRUE(both.hasAnswerCdfs());
+  ASSERT_NE(both.cdf(a, kAnswerCdfMetric), nullptr);
+  ASSERT_NE(both.cdf(b, kAnswerCdfMetric), nullptr);
+  EXPECT_NEAR(both.cdf(a, kAnswerCdfMetric)->points.back().valueMs, 50, 0.5);
+  EXPECT_NEAR(both.cdf(b, kAnswerCdfMetric)->points.back().valueMs, 90, 0.9);
 }
 
 // The charts' TTFA: per window and whole-run, only for a run whose answer came after its first

@@ -159,5 +159,25 @@ TEST(CompareNoise, ErrorSharesAreTestedAsProportions) {
   EXPECT_EQ(errors.judgement(1), Judgement::Worse);
 }
 
+TEST(CompareNoise, GoodputIsAShareOfThePlannedTestedLikeTheErrors) {
+  TempDir dir;
+  const std::string path = dir.file("runs.db");
+  FixtureRun all, oneSlow, halfFailing;
+  oneSlow.slowShare = 0.02;  // 1 of 50 at 10× TTFT: past a 100 ms limit
+  halfFailing.errorEvery = 2;
+  const int64_t a = fixtures::writeFixtureRun(path, all);
+  const int64_t b = fixtures::writeFixtureRun(path, oneSlow);
+  const int64_t c = fixtures::writeFixtureRun(path, halfFailing);
+  const Slo slo{100.0, 20.0};
+  const Comparison one = buildComparison(store::RunReader(path), {a, b}, slo);
+  EXPECT_EQ(one.goodput.at(1).met, 49u);
+  EXPECT_EQ(metricRow(one, "goodput_pct").judgement(1), Judgement::WithinNoise);
+  EXPECT_EQ(metricRow(one, "goodput_rps").judgement(1), Judgement::WithinNoise);
+  const Comparison half = buildComparison(store::RunReader(path), {a, c}, slo);
+  EXPECT_EQ(metricRow(half, "goodput_pct").judgement(1), Judgement::Worse);
+  EXPECT_NE(noiseSummary(half).find("goodput (% of planned) worse in #"), std::string::npos)
+      << noiseSummary(half);
+}
+
 }  // namespace
 }  // namespace plumbline::compare

@@ -235,6 +235,15 @@ void CompareView::showComparison(std::shared_ptr<const plumbline::compare::Compa
   m_compare->setEnabled(true);
   m_comparison = std::move(c);
   m_metricModel->setComparison(m_comparison);
+  // The time to first answer token is a curve of its own only when some run thought first.
+  const QString answer = QString::fromLatin1(plumbline::compare::kAnswerCdfMetric);
+  const int answerItem = m_cdfMetric->findText(answer);
+  if (m_comparison->hasAnswerCdfs() && answerItem < 0) {
+    m_cdfMetric->addItem(answer);
+  } else if (!m_comparison->hasAnswerCdfs() && answerItem >= 0) {
+    if (m_cdfMetric->currentIndex() == answerItem) m_cdfMetric->setCurrentIndex(0);
+    m_cdfMetric->removeItem(answerItem);
+  }
   QStringList items;
   for (const auto& w : m_comparison->warnings)
     items << QStringLiteral("<li><b>%1</b>: %2</li>")
