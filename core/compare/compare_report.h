@@ -20,8 +20,9 @@ std::string deltaText(const MetricRow& row, size_t run);
 /// "below resolution"; empty for a baseline, an unknown, an asked-for or an unchanged figure.
 std::string judgementText(Judgement j);
 /// One sentence on which figures changed beyond sampling noise and how: "Beyond sampling noise
-/// (95%): TTFT p99 worse in #2 (+12.0%)." or "No figure changed beyond sampling noise (95%):
-/// 9 within it, 3 with too few samples to judge." Shared with the UI.
+/// (95%): TTFT p99 worse in #2 (+12.0%). Otherwise 9 changes within it." or "No figure changed
+/// beyond sampling noise (95%): 2 changes within it; 4 not judged, too few samples: TTFT p99, …
+/// (TTFT p99 from #1 50, #2 100 samples; a p99 needs 563, a p90 53)." Shared with the UI.
 std::string noiseSummary(const Comparison& c);
 /// A figure with as many decimals as its size deserves; "-" when unknown.
 std::string figureText(std::optional<double> v);
