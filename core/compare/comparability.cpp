@@ -91,6 +91,17 @@ void addSpecWarning(std::vector<ComparabilityWarning>& out, WarningKind kind,
   if (!parts.empty()) out.push_back({kind, lead + joined(parts), allIds(runs)});
 }
 
+/// One warning naming every key that differs in the objects at `pointer` (objectDifferences):
+/// "LEAD (key: a (#1) vs b (#2); ...): WHY"; none when they agree.
+void objectWarning(std::vector<ComparabilityWarning>& out, WarningKind kind,
+                   const std::vector<ComparedRun>& runs, const std::string& pointer,
+                   const std::string& prefix, const std::string& lead, const std::string& why,
+                   const std::set<std::string>& skip = {}, const Json& defaults = Json::object()) {
+  const std::vector<std::string> parts = objectDifferences(runs, pointer, prefix, skip, defaults);
+  if (!parts.empty())
+    out.push_back({kind, lead + " (" + joined(parts) + "): " + why, allIds(runs)});
+}
+
 /// The target as far as it shapes results, as text: an embedded simulator's port changes
 /// every run and is left out; its preset and timings are kept.
 Json targetIdentity(const ComparedRun& r) {
@@ -110,25 +121,18 @@ Json targetIdentity(const ComparedRun& r) {
 /// out; a setting added later is compared as written.
 void targetSettingWarnings(std::vector<ComparabilityWarning>& out,
                            const std::vector<ComparedRun>& runs) {
-  const std::vector<std::string> parts = objectDifferences(
-      runs, "/target", "target.", {"url", "api", "model", "stream", "api_key_env", "mock"},
-      Json{{"timeout_s", workload::TargetSpec{}.timeoutS}});
-  if (parts.empty()) return;
-  out.push_back({WarningKind::Target,
-                 "different target settings (" + joined(parts) +
-                     "): the timeout decides which requests complete, and the latency rows "
-                     "cover only the completed ones",
-                 allIds(runs)});
+  objectWarning(out, WarningKind::Target, runs, "/target", "target.", "different target settings",
+                "the timeout decides which requests complete, and the latency rows cover only "
+                "the completed ones",
+                {"url", "api", "model", "stream", "api_key_env", "mock"},
+                Json{{"timeout_s", workload::TargetSpec{}.timeoutS}});
 }
 
 void samplingWarning(std::vector<ComparabilityWarning>& out, const std::vector<ComparedRun>& runs) {
-  std::vector<std::string> parts = objectDifferences(runs, "/requests/sampling", "");
-  if (parts.empty()) return;
-  out.push_back({WarningKind::Sampling,
-                 "different sampling parameters (" + joined(parts) +
-                     "): output lengths, stop behaviour and decoding speed change with them, so "
-                     "latency and throughput are not like for like",
-                 allIds(runs)});
+  objectWarning(out, WarningKind::Sampling, runs, "/requests/sampling", "",
+                "different sampling parameters",
+                "output lengths, stop behaviour and decoding speed change with them, so latency "
+                "and throughput are not like for like");
 }
 
 void verdictWarnings(std::vector<ComparabilityWarning>& out, const std::vector<ComparedRun>& runs) {

@@ -4,6 +4,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/compare/stored_histograms.h"
 #include "core/metrics/window_stats.h"
 #include "core/store/store_error.h"
 
@@ -50,9 +51,11 @@ void addCdf(Comparison& c, int64_t id, const RunHistograms& histograms, const ch
 
 /// Whether a run's answer came after its first token: their histograms differ.
 bool thoughtFirst(const RunHistograms& histograms) {
-  const auto answer = histograms.find(kAnswerCdfMetric), first = histograms.find("ttft");
-  return answer != histograms.end() && first != histograms.end() &&
-         !(answer->second == first->second);
+  const auto find = [&](const char* name) {
+    const auto it = histograms.find(name);
+    return it == histograms.end() ? nullptr : &it->second;
+  };
+  return answerDiffers(find(kAnswerCdfMetric), find("ttft"));
 }
 
 Goodput goodputOf(const store::RunReader& reader, const ComparedRun& run, const Slo& slo) {

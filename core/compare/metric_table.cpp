@@ -136,12 +136,6 @@ int MetricRow::direction(size_t run) const {
   return j == Judgement::Better ? 1 : j == Judgement::Worse ? -1 : 0;
 }
 
-bool MetricRow::hasUnboundedInterval() const {
-  for (const auto& i : intervals)
-    if (i && !i->bounded()) return true;
-  return false;
-}
-
 std::string_view judgementName(Judgement j) {
   static constexpr std::array<std::string_view, 9> kNames = {
       "baseline",     "unknown",         "asked",  "same", "below_resolution",

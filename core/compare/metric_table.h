@@ -75,8 +75,6 @@ struct MetricRow {
   Judgement judgement(size_t run) const;
   /// +1 better than baseline, -1 worse, 0 for every other judgement.
   int direction(size_t run) const;
-  /// Whether some run's percentile here cannot be bounded by its samples.
-  bool hasUnboundedInterval() const;
 };
 
 /// A run's whole-run latency histograms by stored name ("ttft", "itl", ...).

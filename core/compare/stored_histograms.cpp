@@ -34,9 +34,15 @@ std::optional<metrics::LatencyHistogram> storedHistogram(const store::RunReader&
   return blob ? decodedOrNone(*blob) : std::nullopt;
 }
 
+bool answerDiffers(const metrics::LatencyHistogram* answer,
+                   const metrics::LatencyHistogram* first) {
+  return answer != nullptr && !answer->empty() && (first == nullptr || !(*answer == *first));
+}
+
 bool answerDiffersFromFirstToken(const store::RunReader& reader, int64_t runId) {
   const auto answer = storedHistogram(reader, runId, "ttfa");
-  return answer && !answer->empty() && answer != storedHistogram(reader, runId, "ttft");
+  const auto first = storedHistogram(reader, runId, "ttft");
+  return answerDiffers(answer ? &*answer : nullptr, first ? &*first : nullptr);
 }
 
 std::map<int64_t, WindowPercentiles> answerPercentilesByWindow(const store::RunReader& reader,

@@ -24,6 +24,10 @@ std::optional<metrics::LatencyHistogram> storedHistogram(const store::RunReader&
                                                          int64_t runId, const std::string& metric,
                                                          int64_t windowIdx = -1);
 
+/// Whether a time to first answer token histogram differs from the time to first token one:
+/// a model that does not think has the same histogram for both; none (null) is no answer.
+bool answerDiffers(const metrics::LatencyHistogram* answer, const metrics::LatencyHistogram* first);
+
 /// Whether the run's whole-run time to first answer token ("ttfa") differs from its time to
 /// first token: a reasoning model thought (or called a tool) before answering. A model that does
 /// not think has the same histogram for both, and a run stored before ttfa none.

@@ -128,7 +128,10 @@ TEST(CompareNoise, APercentileItsSamplesCannotBoundIsNotJudgedAndTheReportSaysSo
   const int64_t b = fixtures::writeFixtureRun(path, longer);
   const Comparison c = buildComparison(store::RunReader(path), {a, b}, Slo{});
   const MetricRow& p99 = metricRow(c, "ttft_p99_ms");
-  EXPECT_TRUE(p99.hasUnboundedInterval());
+  ASSERT_EQ(p99.intervals.size(), 2u);
+  ASSERT_TRUE(p99.intervals[0] && p99.intervals[1]);
+  EXPECT_FALSE(p99.intervals[0]->bounded());  // 50 samples
+  EXPECT_FALSE(p99.intervals[1]->bounded());  // 100
   EXPECT_EQ(p99.judgement(1), Judgement::TooFewSamples);
   EXPECT_EQ(p99.direction(1), 0);
   // The gaps of one stream vary together: a gap percentile's samples are the streams.
