@@ -3,6 +3,7 @@
 #include <event2/event.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -41,6 +42,12 @@ int connectError(int fd) {
   return err;
 }
 
+/// Whether a connect in progress has ended (connected or failed), asked of the socket itself.
+bool connectSettled(int fd) {
+  pollfd p{fd, POLLOUT, 0};
+  return poll(&p, 1, 0) == 1 && (p.revents & (POLLOUT | POLLERR | POLLHUP)) != 0;
+}
+
 /// Errors after which another address of the same host may still answer.
 bool tryNextAddress(int err) {
   return err == ECONNREFUSED || err == ENETUNREACH || err == EHOSTUNREACH || err == EAFNOSUPPORT;
@@ -50,7 +57,7 @@ bool tryNextAddress(int err) {
 Http1Driver::Http1Driver(event_base* base, const WorkerConfig& config, OnDone onDone)
     : RequestDriver(config, std::move(onDone)),
       m_base(base),
-      m_connectTimeoutNs(std::min<int64_t>(config.timeoutNs, kMaxConnectTimeoutNs)),
+      m_connectTimeoutNs(std::min(config.timeoutNs, kMaxConnectTimeoutNs)),
       m_readBuffer(new char[kReadBufferBytes]),
       // Streams only: a non-streaming reply has no token instants to make precise, so it is
       // not worth recvmsg's control data and a kernel stamp on every segment.
@@ -212,8 +219,22 @@ void Http1Driver::markConnected(Http1Connection& c) {
 
 void Http1Driver::connected(Http1Connection& c) {
   markConnected(c);
-  armTimer(c, c.deadlineNs - nowRel());
+  const int64_t leftNs = c.deadlineNs - nowRel();
+  if (leftNs <= 0) {
+    // The loop came to this socket only after the request's timeout (the worker was held): the
+    // server answered the connect, but the request is not sent late, and the server not blamed.
+    c.transfer->failureDetail = "connect to " + net::describeAddress(m_addresses[c.address]) +
+                                " completed, but the " + describeTimeout(m_config.timeoutNs) +
+                                " timeout passed before this worker could write the request "
+                                "(its loop was held)";
+    return fail(c, ErrorClass::Timeout);
+  }
+  armTimer(c, leftNs);
   writeRequest(c);
+}
+
+void Http1Driver::setConnectTimeout(int64_t ns) {
+  m_connectTimeoutNs = std::min(ns, m_config.timeoutNs);
 }
 
 void Http1Driver::warmed(Http1Connection& c) {
@@ -297,6 +318,17 @@ void Http1Driver::onReadable(int, short, void* connection) {
 void Http1Driver::onTimer(int, short, void* connection) {
   auto& c = *static_cast<Http1Connection*>(connection);
   Http1Driver& d = *c.driver;
+  // A worker held up (stopped, or waiting for a CPU) wakes to every expired timer but to at most
+  // 32 ready sockets per turn of its loop (libevent's first epoll batch): a connect may have
+  // ended meanwhile unseen. The socket, not the timer, says whether the server answered (a
+  // WorkerStall run once reported 28 connects as "no answer" after a 3.4 s hold).
+  if ((c.warming || (c.transfer != nullptr && c.connecting)) && connectSettled(c.fd)) {
+    event_del(c.writeEvent);  // it would come for the same news
+    // Should the connect have failed and another address be tried, it has a timer still.
+    if (!c.warming)
+      d.armTimer(c, std::clamp<int64_t>(c.deadlineNs - d.nowRel(), 0, d.m_connectTimeoutNs));
+    return onWritable(c.fd, EV_WRITE, connection);
+  }
   if (c.warming) {  // a connection opened ahead that never completed: nobody is waiting for it
     c.warming = false;
     return d.retire(c);

@@ -33,6 +33,9 @@ class Http1Driver final : public RequestDriver {
   size_t socketsOpen() const override { return m_open; }
   size_t preconnect(size_t count, int64_t untilNs) override;
   std::string_view clientName() const override { return "native"; }
+  /// How long a connect may take before its request fails: 10 s by default, and never longer
+  /// than the request's timeout.
+  void setConnectTimeout(int64_t ns);
   /// Connections open and idle, ready for reuse.
   size_t idleConnections() const { return m_idle.size(); }
 

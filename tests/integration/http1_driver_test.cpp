@@ -16,6 +16,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/engine/failure_reason.h"
@@ -210,6 +211,37 @@ TEST(Http1Driver, StallBeyondTheTimeoutIsTimeout) {
   EXPECT_EQ(c.done[0].reason, "no reply within the 300 ms timeout");
   EXPECT_GE(r.endNs - r.sendNs, 250'000'000);
   EXPECT_EQ(c.driver->socketsOpen(), 0u);  // a timed-out connection is never reused
+}
+
+// A worker held up (stopped, or waiting for a CPU) wakes to every expired timer but to at most 32
+// ready sockets per turn of its loop: connects that completed during the hold were reported as
+// "connect to ...: no answer" (a WorkerStall run once had 28 at a 3.4 s hold). Sixty connects
+// complete while this loop is not run, past their connect timer.
+TEST(Http1Driver, AConnectThatCompletedWhileTheLoopWasHeldIsNotNoAnswer) {
+  Mock mock(json{{"ttft_ms", 0}, {"itl_ms", 0}, {"threads", 1}});
+  constexpr int kRequests = 60;
+  Client c(mock.url, false, 10'000);
+  c.native().setConnectTimeout(100'000'000);
+  c.send(driverChatBody(false), kRequests);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_TRUE(c.runUntil(kRequests));
+  for (const Finished& f : c.done) EXPECT_EQ(f.record.error, ErrorClass::None) << f.reason;
+
+  // Held past the requests' own timeout: none is sent late, and each says the harness was late,
+  // not the server.
+  Client late(mock.url, false, 100);
+  late.send(driverChatBody(false), kRequests);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_TRUE(late.runUntil(kRequests));
+  const std::string hostPort = mock.url.substr(7, mock.url.find('/', 7) - 7);
+  for (const Finished& f : late.done) {
+    EXPECT_EQ(f.record.error, ErrorClass::Timeout);
+    EXPECT_EQ(f.reason, "connect to " + hostPort +
+                            " completed, but the 100 ms timeout passed before this worker could "
+                            "write the request (its loop was held)");
+    EXPECT_EQ(f.record.uploadEndNs, -1);  // never written
+  }
+  EXPECT_EQ(late.driver->socketsOpen(), 0u);
 }
 
 namespace {
