@@ -16,7 +16,7 @@
 #include "core/workload/json_fields.h"
 #include "core/workload/load_limits.h"
 #include "core/workload/planner.h"
-#include "core/workload/prompt_materials.h"
+#include "core/workload/prompt_materials_cache.h"
 #include "core/workload/requests_parser.h"
 #include "core/workload/trace_replay.h"
 #include "core/workload/trace_schedule_cache.h"
@@ -364,7 +364,7 @@ WorkloadSpec parseWorkload(const nlohmann::json& document, const std::string& ba
   spec.load = parseLoad(fields.require("load"), "load", baseDir);
   const bool lengthsFromTrace = spec.load.trace && spec.load.trace->lengthsFromTrace;
   spec.requests = parseRequests(fields.require("requests"), "requests", baseDir, lengthsFromTrace);
-  spec.requests.prompt.materials = loadPromptMaterials(spec.requests.prompt, "requests.prompt");
+  spec.requests.prompt.materials = sharedPromptMaterials(spec.requests.prompt, "requests.prompt");
   if (const auto* session = fields.find("session"))
     spec.session = parseSession(*session, "session");
   checkSessionLengthSource(spec);
