@@ -54,6 +54,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 bool MainWindow::openWorkload(const QString& path) {
   if (!m_designer->openWorkload(path)) return false;
+  m_designer->revalidateNow();  // Live run needs the answer now (its files read here, once)
   // QA 23b: an invalid workload opened on Live run with Start enabled, and the run it started
   // died naming the studio's temporary copy. The Designer shows the error at its field.
   if (!m_designer->validationText().isEmpty()) {

@@ -1,6 +1,10 @@
 // The designer resolves a workload's files (trace, dataset, tokenizer) where `plumbline plan`
 // and `plumbline run` resolve them: against the workload file's folder, whatever the studio's
 // working directory, and a run started from it executes a copy that resolves them the same way.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <QDir>
 #include <QFile>
 #include <QPushButton>
@@ -8,11 +12,17 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cerrno>
+#include <chrono>
+#include <string>
+
 #include "core/workload/workload_error.h"
 #include "core/workload/workload_loader.h"
 #include "tests/ui/designer_catalog.h"
 #include "ui/designer/catalog_model.h"
+#include "ui/designer/designer_form.h"
 #include "ui/designer/designer_view.h"
+#include "ui/designer/rate_chart_widget.h"
 #include "ui/designer/workload_document.h"
 
 using namespace plumbline::ui;
@@ -20,6 +30,23 @@ using namespace plumbline::ui::designer;
 using namespace plumbline::ui::designer::testing;
 
 namespace {
+
+/// Writes three rows of an Azure trace into the pipe at `fifo` once its reader has opened it
+/// (within 20 s), and closes it.
+bool writeTraceInto(const QString& fifo) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  int fd = -1;
+  while ((fd = ::open(fifo.toLocal8Bit().constData(), O_WRONLY | O_NONBLOCK)) < 0 &&
+         errno == ENXIO && std::chrono::steady_clock::now() < deadline)
+    QTest::qWait(10);  // no reader yet
+  if (fd < 0) return false;
+  const std::string rows =
+      "TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:00:00.0000000,100,10\n"
+      "2023-11-16 18:00:01.0000000,200,20\n2023-11-16 18:00:02.0000000,300,30\n";
+  const bool written = ::write(fd, rows.data(), rows.size()) == static_cast<ssize_t>(rows.size());
+  ::close(fd);
+  return written;
+}
 
 QString problem(const Validation& v) {
   return v.error ? v.error->path + QStringLiteral(": ") + v.error->message : QString();
@@ -71,9 +98,63 @@ class DesignerFilesTest : public QObject {
     QVERIFY2(!v.error, qPrintable(problem(v)));
   }
 
+  // A workload's files are read by its validation, and a first read took seconds on the GUI
+  // thread (a 300k-row Mooncake trace: 2.9 s, the studio frozen). It is read on another thread:
+  // Run waits for the answer, the status says what is read, and an edit made meanwhile is what
+  // the answer shown is of. The trace here is a pipe, so that its read lasts until the test
+  // writes the rows.
+  void aWorkloadsFilesAreReadOffTheGuiThread() {
+    const QString trace = m_user.filePath(QStringLiteral("trace.csv"));
+    QCOMPARE(mkfifo(trace.toLocal8Bit().constData(), 0600), 0);
+    OrderedJson workload =
+        OrderedJson::parse(fileText(catalogFile("azure_code_replay.json")).toStdString());
+    workload["load"]["trace"]["file"] = trace.toStdString();
+    const QString path = m_user.filePath(QStringLiteral("piped.json"));
+    {
+      QFile out(path);
+      QVERIFY(out.open(QIODevice::WriteOnly));
+      out.write(QByteArray::fromStdString(workload.dump(2)));
+    }
+
+    DesignerView view(contextWith(m_user.path()));
+    QVERIFY(view.openWorkload(path));
+    QVERIFY(view.validating());  // open came back before the read
+    QVERIFY(!view.runButton()->isEnabled());
+    QCOMPARE(view.validationText(), QStringLiteral("not checked yet: its files are being read"));
+    // The GUI thread runs meanwhile: after a moment the status names the file.
+    QTRY_COMPARE_WITH_TIMEOUT(view.statusText(), QStringLiteral("… checking: reading ") + trace,
+                              20'000);
+    // The chart no longer shows the workload before (the new one's default): it waits.
+    QCOMPARE(view.form()->rateChart()->caption(),
+             QStringLiteral("the trace's arrivals are drawn once the workload is valid"));
+
+    // An edit while it reads: the answer shown is of the edited text, whose error comes before
+    // the trace.
+    view.document()->setValue("target.timeout_s", -1);
+    QTest::qWait(300);  // past the edit pause: asked again
+    QVERIFY(writeTraceInto(trace));
+    QTRY_VERIFY_WITH_TIMEOUT(!view.validating() && view.validationText().startsWith(
+                                                       QStringLiteral("target.timeout_s: ")),
+                             20'000);
+    QVERIFY(!view.runButton()->isEnabled());
+    // Nor is the trace read for the load's chart (a pipe would hold the GUI thread for good).
+    QCOMPARE(view.form()->rateChart()->caption(),
+             QStringLiteral("the trace's arrivals are drawn once the workload is valid"));
+
+    view.document()->setValue("target.timeout_s", 600);
+    QTRY_VERIFY_WITH_TIMEOUT(view.validating(), 20'000);
+    QVERIFY(writeTraceInto(trace));
+    QTRY_VERIFY_WITH_TIMEOUT(!view.validating(), 20'000);
+    QVERIFY2(view.validationText().isEmpty(), qPrintable(view.validationText()));
+    QVERIFY(view.runButton()->isEnabled());
+    QVERIFY2(view.statusText().startsWith(QStringLiteral("✔ valid")),
+             qPrintable(view.statusText()));
+  }
+
   void openedFileRunsFromACopyElsewhere() {
     DesignerView view(contextWith(m_user.path()));
     QVERIFY(view.openWorkload(catalogFile("mooncake_conversation_replay.json")));
+    QTRY_VERIFY_WITH_TIMEOUT(!view.validating(), 20'000);  // its trace is read on another thread
     QVERIFY2(view.runButton()->isEnabled(), qPrintable(problem(view.document()->validate())));
     QSignalSpy runs(&view, &DesignerView::runRequested);
     QTest::mouseClick(view.runButton(), Qt::LeftButton);

@@ -59,11 +59,12 @@ void showPage(DesignerView& view, int page) {
   settle();
 }
 
-/// Opens a catalog workload, as a double-click in the catalog does.
+/// Opens a catalog workload, as a double-click in the catalog does, and waits for its
+/// validation (on another thread when it names files).
 bool open(DesignerView& view, const char* name) {
   const bool opened = view.openWorkload(catalogFile(name));
   settle();
-  return opened;
+  return opened && QTest::qWaitFor([&view] { return !view.validating(); }, 20'000);
 }
 
 }  // namespace

@@ -40,11 +40,6 @@ QGroupBox* group(FieldBinder* binder, const std::string& path, const QString& ti
 
 FieldGrid* newForm() { return new FieldGrid(FieldGrid::Growth::Expanding, Qt::AlignRight); }
 
-std::string stringAt(const OrderedJson& json, const char* path) {
-  const OrderedJson* value = JsonPath(path).find(json);
-  return value && value->is_string() ? value->get<std::string>() : std::string();
-}
-
 }  // namespace
 
 DesignerForm::DesignerForm(WorkloadDocument* document, QWidget* parent)

@@ -16,11 +16,13 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "ui/common/button_shortcut.h"
 #include "ui/designer/catalog_model.h"
 #include "ui/designer/designer_form.h"
 #include "ui/designer/field_binder.h"
+#include "ui/designer/file_references.h"
 #include "ui/designer/workload_document.h"
 
 namespace plumbline::ui::designer {
@@ -28,6 +30,9 @@ namespace {
 
 /// Long enough to let a person finish typing a number, short enough to feel live.
 constexpr int kRevalidateDelayMs = 150;
+/// A background validation still running after this long says what it reads (a shorter one,
+/// from the loader's caches, would only flicker).
+constexpr int kCheckingNoticeDelayMs = 200;
 
 const QByteArray kEmptyWorkload = R"({
   "plumbline": 1,
@@ -51,7 +56,9 @@ DesignerView::DesignerView(const StudioContext& context, QWidget* parent)
       m_context(context),
       m_document(new WorkloadDocument(this)),
       m_catalog(new CatalogModel(context.catalogDir, context.userWorkloadDir, this)),
-      m_revalidateTimer(new QTimer(this)) {
+      m_revalidateTimer(new QTimer(this)),
+      m_validation(new QFutureWatcher<Validation>(this)),
+      m_checkingNotice(new QTimer(this)) {
   // A new workload's relative files resolve where Save suggests putting it.
   m_document->reset(kEmptyWorkload, QString(), context.userWorkloadDir);
   auto* splitter = new QSplitter(Qt::Horizontal, this);
@@ -63,9 +70,15 @@ DesignerView::DesignerView(const StudioContext& context, QWidget* parent)
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(splitter);
 
+  m_validationThread.setMaxThreadCount(1);
   m_revalidateTimer->setSingleShot(true);
   m_revalidateTimer->setInterval(kRevalidateDelayMs);
   connect(m_revalidateTimer, &QTimer::timeout, this, &DesignerView::revalidate);
+  connect(m_validation, &QFutureWatcher<Validation>::finished, this,
+          &DesignerView::validationFinished);
+  m_checkingNotice->setSingleShot(true);
+  m_checkingNotice->setInterval(kCheckingNoticeDelayMs);
+  connect(m_checkingNotice, &QTimer::timeout, this, &DesignerView::showChecking);
   connect(m_document, &WorkloadDocument::changed, this, &DesignerView::documentChanged);
   connect(m_document, &WorkloadDocument::dirtyChanged, this, &DesignerView::updateTitle);
   connect(m_document, &WorkloadDocument::pathChanged, this, &DesignerView::updateTitle);
@@ -202,13 +215,15 @@ bool DesignerView::openWorkload(const QString& path) {
     m_catalogView->clearSelection();
     m_catalogDescription->clear();
   }
-  revalidateNow();
+  revalidate();
   // A file that is not JSON is fixed in its text: the form has nothing of it to show.
   if (!m_document->syntaxError().isEmpty()) m_tabs->setCurrentIndex(1);
   return true;
 }
 
 QByteArray DesignerView::currentJson() const { return m_document->text(); }
+
+QString DesignerView::statusText() const { return m_status->text(); }
 
 QString DesignerView::catalogDescription() const { return m_catalogDescription->text(); }
 
@@ -223,7 +238,7 @@ void DesignerView::newFromCatalog(int row) {
   // The copy's traces and datasets are the entry's: its relative files resolve there.
   m_document->reset(file.readAll(), entry.name + QStringLiteral(" (copy)"),
                     QFileInfo(entry.path).absolutePath());
-  revalidateNow();
+  revalidate();
 }
 
 bool DesignerView::saveTo(const QString& path) {
@@ -259,7 +274,7 @@ void DesignerView::revert() {
       QStringLiteral("Throw away your changes and reload %1?").arg(m_document->path()));
   if (answer != QMessageBox::Yes) return;
   if (const auto error = m_document->load(m_document->path())) showProblem(*error);
-  revalidateNow();
+  revalidate();
 }
 
 bool DesignerView::maybeSaveChanges() {
@@ -290,13 +305,57 @@ void DesignerView::documentChanged(const void* origin) {
 
 void DesignerView::revalidateNow() {
   m_revalidateTimer->stop();
-  revalidate();
+  m_checkingNotice->stop();
+  m_validateAgain = false;
+  // One running reads the same files: waited for, it leaves them in the loader's caches.
+  if (m_answerPending) m_validation->waitForFinished();
+  m_answerPending = false;  // its answer, still to be delivered, is not shown
+  showValidation(m_document->validate());
 }
 
 void DesignerView::revalidate() {
+  m_revalidateTimer->stop();
+  if (m_answerPending) {  // one at a time: asked again when it ends
+    m_validateAgain = true;
+    return;
+  }
+  if (FileReferences::named(m_document->json()).isEmpty())
+    return showValidation(m_document->validate());
+  m_validationText = QStringLiteral("not checked yet: its files are being read");
+  m_run->setEnabled(false);
+  m_checkingNotice->start();
+  m_answerPending = true;
+  m_validation->setFuture(QtConcurrent::run(&m_validationThread, m_document->validator()));
+}
+
+void DesignerView::validationFinished() {
+  // Not awaited: revalidateNow answered instead (and a later one's future is not this one).
+  if (!m_answerPending || !m_validation->isFinished()) return;
+  m_answerPending = false;
+  m_checkingNotice->stop();
+  if (m_validateAgain) {  // the document changed meanwhile: this answer is of an older text
+    m_validateAgain = false;
+    return revalidate();
+  }
+  showValidation(m_validation->result());
+}
+
+void DesignerView::showChecking() {
+  if (!m_answerPending) return;
+  const QString text = QStringLiteral("… checking: reading ") +
+                       FileReferences::named(m_document->json()).join(QStringLiteral(", "));
+  m_status->setStyleSheet(QStringLiteral("color: #555555;"));
+  m_status->setText(text);
+  m_jsonStatus->setStyleSheet(m_status->styleSheet());
+  m_jsonStatus->setText(text);
+  // Nor are the previews of the text before (another file's, after an open) left standing:
+  // those that need no file are drawn from the text, the others wait for the answer.
+  m_form->refreshPreviews(std::nullopt);
+}
+
+void DesignerView::showValidation(const Validation& validation) {
   FieldBinder* binder = m_form->binder();
   binder->clearMessages();
-  const Validation validation = m_document->validate();
   m_warnings.clear();
   if (validation.error) {
     const ValidationError& error = *validation.error;

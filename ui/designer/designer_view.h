@@ -1,5 +1,7 @@
 #pragma once
 #include <QByteArray>
+#include <QFutureWatcher>
+#include <QThreadPool>
 #include <QWidget>
 
 #include <string>
@@ -7,6 +9,7 @@
 
 #include "core/workload/workload_warnings.h"
 #include "ui/common/studio_context.h"
+#include "ui/designer/workload_document.h"
 
 class QLabel;
 class QListView;
@@ -19,12 +22,14 @@ namespace plumbline::ui::designer {
 
 class CatalogModel;
 class DesignerForm;
-class WorkloadDocument;
-struct ValidationError;
-
 /// The workload designer: catalog sidebar, grouped form with live previews, JSON tab,
 /// loader errors and warnings at their fields, save / save as / revert / new from catalog,
 /// and Run (enabled only for a valid workload).
+///
+/// A workload that names files (a trace, a dataset, a tokenizer) is validated on another thread:
+/// the loader reads them, and a first read took 0.1-3 s (a Mooncake or a 300k-row trace, the
+/// Qwen3 tokenizer) on the GUI thread. Until the answer comes, Run is off and the status says
+/// what is being read.
 class DesignerView : public QWidget {
   Q_OBJECT
  public:
@@ -42,8 +47,12 @@ class DesignerView : public QWidget {
   /// Asks whether to save unsaved changes; false when the person cancelled.
   bool maybeSaveChanges();
 
-  /// Validates and redraws now instead of after the edit pause (tests, and before Run).
+  /// Validates and redraws now, on this thread, instead of after the edit pause (tests, before
+  /// Run, and where the answer is needed at once).
   void revalidateNow();
+  /// Whether the answer of a validation on another thread (the workload names files) is still
+  /// to be shown.
+  bool validating() const { return m_answerPending; }
 
   // For tests and the main window.
   WorkloadDocument* document() const { return m_document; }
@@ -54,6 +63,8 @@ class DesignerView : public QWidget {
   /// The message shown at the field bound to `path` ("" when none).
   QString messageAt(const std::string& path) const;
   const std::vector<workload::WorkloadWarning>& warnings() const { return m_warnings; }
+  /// The status line under the buttons, as shown.
+  QString statusText() const;
   /// "" when valid; otherwise the loader's "path: reason".
   QString validationText() const { return m_validationText; }
   /// The description under the catalog: of the entry that is open, empty for a file not in it.
@@ -67,7 +78,14 @@ class DesignerView : public QWidget {
   QWidget* buildSidebar();
   QWidget* buildEditor();
   void documentChanged(const void* origin);
+  /// Validates the document: on another thread when it names files, else at once.
   void revalidate();
+  void validationFinished();
+  /// Shows what a validation of the document as it is now found.
+  void showValidation(const Validation& validation);
+  /// Says, once a validation has taken a moment, which files it is reading, and redraws the
+  /// previews that need none.
+  void showChecking();
   void updateTitle();
   bool save();
   bool saveAs();
@@ -89,6 +107,15 @@ class DesignerView : public QWidget {
   QPushButton* m_revert = nullptr;
   QPushButton* m_run = nullptr;
   QTimer* m_revalidateTimer = nullptr;
+  /// Its own thread: Qt paints with the global pool's threads (scaled images, borders), and a
+  /// read of seconds there held every repaint of the window (seen under Xvfb: 3 s).
+  QThreadPool m_validationThread;
+  QFutureWatcher<Validation>* m_validation = nullptr;
+  QTimer* m_checkingNotice = nullptr;
+  /// A background validation's answer is awaited; when the document changed while it ran, it
+  /// is asked again (m_validateAgain) instead of shown.
+  bool m_answerPending = false;
+  bool m_validateAgain = false;
   std::vector<workload::WorkloadWarning> m_warnings;
   QString m_validationText;
   bool m_settingJsonText = false;

@@ -10,6 +10,16 @@ const std::vector<std::string>& FileReferences::keys() {
   return kKeys;
 }
 
+QStringList FileReferences::named(const OrderedJson& document) {
+  QStringList files;
+  for (const std::string& key : keys()) {
+    const OrderedJson* value = JsonPath(key).find(document);
+    if (value && value->is_string() && !value->get_ref<const std::string&>().empty())
+      files << QString::fromStdString(value->get<std::string>());
+  }
+  return files;
+}
+
 bool FileReferences::makeAbsolute(OrderedJson& document, const QString& baseDir) {
   if (baseDir.isEmpty()) return false;
   const QDir base(baseDir);

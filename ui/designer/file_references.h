@@ -1,5 +1,6 @@
 #pragma once
 #include <QString>
+#include <QStringList>
 
 #include "ui/designer/json_path.h"
 
@@ -12,6 +13,8 @@ class FileReferences {
  public:
   /// The loader paths of the keys ("load.trace.file", …).
   static const std::vector<std::string>& keys();
+  /// The files `document` names, as written ("traces/a.csv"), in the order of keys().
+  static QStringList named(const OrderedJson& document);
   /// Rewrites every relative file reference of `document` as an absolute path under `baseDir`.
   /// Returns whether anything changed; an empty baseDir changes nothing.
   static bool makeAbsolute(OrderedJson& document, const QString& baseDir);

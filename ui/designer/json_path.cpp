@@ -91,4 +91,9 @@ bool JsonPath::erase(OrderedJson& root) const {
   return true;
 }
 
+std::string stringAt(const OrderedJson& json, const char* path) {
+  const OrderedJson* value = JsonPath(path).find(json);
+  return value && value->is_string() ? value->get<std::string>() : std::string();
+}
+
 }  // namespace plumbline::ui::designer

@@ -32,4 +32,7 @@ class JsonPath {
   std::vector<Segment> m_segments;
 };
 
+/// The string at `path` in `json`; "" when it is absent or not a string.
+std::string stringAt(const OrderedJson& json, const char* path);
+
 }  // namespace plumbline::ui::designer

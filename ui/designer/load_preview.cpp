@@ -18,6 +18,13 @@ std::optional<workload::WorkloadSpec> loadOnlySpec(const OrderedJson& document, 
     error = QStringLiteral("no load yet");
     return std::nullopt;
   }
+  // A replay's arrivals are its file's: read by the validation, off the GUI thread, and never
+  // here (a first read takes up to seconds; a relative path would resolve against the studio's
+  // folder, not the workload's).
+  if (JsonPath("load.trace").find(document) || stringAt(document, "load.arrival") == "trace") {
+    error = QStringLiteral("the trace's arrivals are drawn once the workload is valid");
+    return std::nullopt;
+  }
   skeleton["load"] = nlohmann::json::parse(load->dump());
   try {
     return workload::parseWorkload(skeleton);

@@ -139,22 +139,38 @@ void WorkloadDocument::setTextAndParse(const QByteArray& text) {
   }
 }
 
-Validation WorkloadDocument::validate() const {
+namespace {
+
+/// What the loader says of `text` (`syntaxError` when it did not parse), its relative files
+/// resolved against `baseDir`. Touches no document: validator() runs it on another thread.
+Validation validateText(const QString& syntaxError, const std::string& text,
+                        const std::string& baseDir) {
   Validation out;
-  if (!m_syntaxError.isEmpty()) {
-    out.error = ValidationError{QString(), QStringLiteral("invalid JSON, ") + m_syntaxError};
+  if (!syntaxError.isEmpty()) {
+    out.error = ValidationError{QString(), QStringLiteral("invalid JSON, ") + syntaxError};
     return out;
   }
   try {
     // Relative files resolve where `plumbline plan FILE` resolves them: the file's folder.
-    out.spec =
-        workload::parseWorkload(nlohmann::json::parse(m_json.dump()), baseDir().toStdString());
+    out.spec = workload::parseWorkload(nlohmann::json::parse(text), baseDir);
   } catch (const workload::WorkloadError& error) {
     QString path = QString::fromStdString(error.path());
     if (path == QStringLiteral("(root)")) path.clear();
     out.error = ValidationError{path, QString::fromStdString(error.reason())};
   }
   return out;
+}
+
+}  // namespace
+
+Validation WorkloadDocument::validate() const {
+  return validateText(m_syntaxError, m_json.dump(), baseDir().toStdString());
+}
+
+std::function<Validation()> WorkloadDocument::validator() const {
+  return [syntaxError = m_syntaxError, text = m_json.dump(), base = baseDir().toStdString()] {
+    return validateText(syntaxError, text, base);
+  };
 }
 
 }  // namespace plumbline::ui::designer

@@ -3,6 +3,7 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <optional>
 
 #include "core/workload/workload_spec.h"
@@ -63,6 +64,8 @@ class WorkloadDocument : public QObject {
 
   /// Validates with core's loader: the spec when valid, else where and why not.
   Validation validate() const;
+  /// validate() of the document as it is now, to call on another thread: it holds copies only.
+  std::function<Validation()> validator() const;
 
  signals:
   void changed(const void* origin);
