@@ -478,6 +478,7 @@ void Coordinator::onWorkerFrame(WorkerSlot& w, Frame&& f) {
         }
         m_aggregator.addItl(s.itl, s.sample.atNs);
         m_aggregator.addWorkerSample(s.sample);
+        tellLoopHeld(w.proc.id, s.sample.loopDelayMaxNs);
         w.sendsThroughNs = std::max(w.sendsThroughNs, s.sendsThroughNs);
         w.reportedAtNs = std::max(w.reportedAtNs, s.sample.atNs);
         if (m_opt.observer) m_opt.observer->onWorkerStats(s);

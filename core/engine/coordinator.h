@@ -113,6 +113,9 @@ class Coordinator {
   /// Tells the observer, and says at most every 5 s, that sessions were handed out late (by up to
   /// lateMaxNs at nowNs) when that was the verdict's send-lag tolerance or more.
   void tellHandedLate(int64_t nowNs, int64_t lateMaxNs);
+  /// Says, at most every 5 s, that a worker's event loop was held (by heldNs, its report's
+  /// worst loop delay) the verdict's hold tolerance or more: timings across it may be late.
+  void tellLoopHeld(uint32_t worker, int64_t heldNs);
   /// A first timeout sent while the embedded mock could not accept says so.
   void explainTimeoutSample(metrics::FailureSample& sample);
 
@@ -162,6 +165,7 @@ class Coordinator {
   bool m_endSent = false;
   bool m_retryAfterNoticed = false;  ///< the live notice of the run's first Retry-After went out
   int64_t m_handedLateNoticedNs = -1;  ///< when the latest "handed out late" notice went out
+  int64_t m_loopHeldNoticedNs = -1;    ///< when the latest "event loop was held" notice went out
   std::vector<std::string> m_reasons;
   metrics::FailureSamples m_failureSamples;  ///< the earliest sent of each failing HTTP class
   std::vector<std::string> m_notes;

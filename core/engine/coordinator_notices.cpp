@@ -6,6 +6,7 @@
 
 #include "core/engine/coordinator.h"
 #include "core/engine/coordinator_text.h"
+#include "core/engine/verdict_policy.h"
 
 namespace plumbline::engine {
 
@@ -13,7 +14,8 @@ using coordinator_text::fmtMs;
 using coordinator_text::fmtSeconds;
 
 namespace {
-/// A coordinator held up again and again says so once per this long, not on every tick.
+/// A coordinator or a worker held up again and again says so once per this long, not on every
+/// tick.
 constexpr int64_t kHandedLateNoticeGapNs = 5'000'000'000;
 }  // namespace
 
@@ -38,6 +40,19 @@ void Coordinator::tellHandedLate(int64_t nowNs, int64_t lateMaxNs) {
   notice("warning", "sessions reached their workers up to " + fmtMs(lateMaxNs) +
                         " after they were due: the coordinator that hands them out was held up "
                         "(stopped, or without a CPU), so their sends are late");
+}
+
+void Coordinator::tellLoopHeld(uint32_t worker, int64_t heldNs) {
+  if (heldNs < verdictPolicyOf(m_spec.verdict).holdToleranceNs) return;
+  const int64_t nowNs = nowRel();
+  if (m_loopHeldNoticedNs >= 0 && nowNs - m_loopHeldNoticedNs < kHandedLateNoticeGapNs) return;
+  m_loopHeldNoticedNs = nowNs;
+  // While it goes, not only in the summary's timing_held: a reply that came meanwhile is dated
+  // when the worker read it (one read takes every segment with the last one's stamp).
+  notice("warning", "worker " + std::to_string(worker) + "'s event loop was held " + fmtMs(heldNs) +
+                        " (stopped, or without a CPU): replies that came meanwhile are dated when "
+                        "it ran again, so the timings of requests in flight across it may be late "
+                        "by up to that (counted in the summary's timing_held)");
 }
 
 void Coordinator::pollEmbeddedShortage(int64_t nowNs) {
