@@ -12,6 +12,7 @@
 #include "core/engine/output_length_check.h"
 #include "core/engine/run_observer.h"
 #include "core/engine/run_sink.h"
+#include "core/engine/verdict_policy.h"
 #include "core/engine/worker_config.h"
 #include "core/engine/worker_ledger.h"
 #include "core/engine/worker_pool.h"
@@ -166,6 +167,8 @@ class Coordinator {
   bool m_retryAfterNoticed = false;  ///< the live notice of the run's first Retry-After went out
   int64_t m_handedLateNoticedNs = -1;  ///< when the latest "handed out late" notice went out
   int64_t m_loopHeldNoticedNs = -1;    ///< when the latest "event loop was held" notice went out
+  /// The verdict's hold tolerance, read once (tellLoopHeld runs on every worker report).
+  const int64_t m_holdToleranceNs = verdictPolicyOf(m_spec.verdict).holdToleranceNs;
   std::vector<std::string> m_reasons;
   metrics::FailureSamples m_failureSamples;  ///< the earliest sent of each failing HTTP class
   std::vector<std::string> m_notes;

@@ -6,7 +6,6 @@
 
 #include "core/engine/coordinator.h"
 #include "core/engine/coordinator_text.h"
-#include "core/engine/verdict_policy.h"
 
 namespace plumbline::engine {
 
@@ -43,7 +42,7 @@ void Coordinator::tellHandedLate(int64_t nowNs, int64_t lateMaxNs) {
 }
 
 void Coordinator::tellLoopHeld(uint32_t worker, int64_t heldNs) {
-  if (heldNs < verdictPolicyOf(m_spec.verdict).holdToleranceNs) return;
+  if (heldNs < m_holdToleranceNs) return;
   const int64_t nowNs = nowRel();
   if (m_loopHeldNoticedNs >= 0 && nowNs - m_loopHeldNoticedNs < kHandedLateNoticeGapNs) return;
   m_loopHeldNoticedNs = nowNs;

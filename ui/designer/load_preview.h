@@ -19,7 +19,7 @@ struct LoadPreview {
 };
 
 /// From the validated spec when there is one; otherwise from the document's "load" alone
-/// (with placeholder requests), so the profile stays live while another field is wrong; a
+/// (with one-token requests standing in), so the profile stays live while another field is wrong; a
 /// trace replay's, whose arrivals are the file's, only from the validated spec.
 LoadPreview previewLoad(const OrderedJson& document, const std::optional<workload::WorkloadSpec>& spec);
 
