@@ -3,7 +3,6 @@
 #include <event2/event.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -15,7 +14,9 @@
 #include <stdexcept>
 
 #include "core/engine/failure_reason.h"
+#include "core/engine/loop_holds.h"
 #include "core/net/arrival_stamp.h"
+#include "core/net/socket_state.h"
 #include "core/util/clock.h"
 #include "core/util/clock_pair.h"
 #include "core/util/errno_text.h"
@@ -23,6 +24,8 @@
 namespace plumbline::engine {
 
 using metrics::ErrorClass;
+using net::connectError;
+using net::connectSettled;
 
 namespace {
 constexpr size_t kReadBufferBytes = 64 * 1024;
@@ -33,20 +36,6 @@ constexpr int64_t kIdleCheckNs = 500'000'000;
 constexpr int64_t kMaxStampAgeNs = 60'000'000'000;
 /// Bytes of a reply that could not be parsed kept for its failure sample.
 constexpr size_t kKeptOnError = 1024;
-
-/// How a non-blocking connect ended: 0, or its errno.
-int connectError(int fd) {
-  int err = 0;
-  socklen_t len = sizeof err;
-  if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) err = errno;
-  return err;
-}
-
-/// Whether a connect in progress has ended (connected or failed), asked of the socket itself.
-bool connectSettled(int fd) {
-  pollfd p{fd, POLLOUT, 0};
-  return poll(&p, 1, 0) == 1 && (p.revents & (POLLOUT | POLLERR | POLLHUP)) != 0;
-}
 
 /// Errors after which another address of the same host may still answer.
 bool tryNextAddress(int err) {
@@ -352,10 +341,17 @@ bool Http1Driver::endedByWhatCame(Http1Connection& c) {
   // replies the server had finished into timeouts).
   Transfer* t = c.transfer;
   const int64_t deadlineNs = c.deadlineNs;
+  // This timer ran a loop hold or more late: what is read now may have come by the deadline.
+  const bool heldPast = nowRel() - deadlineNs >= LoopHolds::kFloorNs;
   readResponse(c);
   if (c.transfer == t) return false;  // still waiting for more: the timeout stands
-  if (t->record.error == ErrorClass::None && t->record.endNs > deadlineNs) {
-    t->record.error = ErrorClass::Timeout;  // its end came too late (or undated: read now)
+  // An end dated by its arrival stamp is judged by it. An undated one (a non-streaming reply,
+  // read without stamps) read only after a hold across the deadline may have come in time: it
+  // completed, dated when read, and its row carries the hold (timing_held). Read on time, it
+  // came after the deadline.
+  if (t->record.error == ErrorClass::None && t->record.endNs > deadlineNs &&
+      (m_readStamped || !heldPast)) {
+    t->record.error = ErrorClass::Timeout;
   }
   return true;
 }
@@ -386,6 +382,7 @@ void Http1Driver::readResponse(Http1Connection& c) {
     }
     if (n < 0) return transportFailure(c, errno);
     if (n == 0) {
+      m_readStamped = false;
       if (c.parser.finishAtEof())
         complete(c, false, nowRel());  // a body delimited by the close
       else transportFailure(c, 0);
@@ -393,6 +390,7 @@ void Http1Driver::readResponse(Http1Connection& c) {
     }
     Transfer& t = *c.transfer;
     m_readNs = arrivalRel(arrivalRealNs);
+    m_readStamped = arrivalRealNs >= 0;
     if (t.record.firstByteNs < 0) t.record.firstByteNs = m_readNs;
     const size_t used = c.parser.feed(buf, static_cast<size_t>(n), &Http1Driver::onBody, &c);
     if (c.parser.failed()) {

@@ -64,7 +64,8 @@ class Http1Driver final : public RequestDriver {
   void takeReplyHead(Http1Connection& c, Transfer& t);
   void complete(Http1Connection& c, bool reusable, int64_t endNs);
   /// At a request's timeout: reads what has arrived; true if that ended the request (whole
-  /// by the deadline, a failure found in it, or whole only after the deadline: a timeout).
+  /// by the deadline, a failure found in it, or whole only after the deadline: a timeout;
+  /// whole but undated, read after a hold across the deadline: completed).
   bool endedByWhatCame(Http1Connection& c);
   void fail(Http1Connection& c, metrics::ErrorClass cls, int osErrno = 0);
   /// A transport failure (reset, close, refused) classified as libcurl would.
@@ -98,6 +99,7 @@ class Http1Driver final : public RequestDriver {
   std::unique_ptr<char[]> m_readBuffer;
   size_t m_open = 0;
   int64_t m_readNs = 0;  ///< when the bytes being parsed arrived (kernel stamp; else when read)
+  bool m_readStamped = false;  ///< m_readNs is a kernel arrival stamp, not the read's own time
   /// Streaming runs; off for a benchmark's comparison (PLUMBLINE_ARRIVAL_STAMPS=0)
   bool m_arrivalStamps = true;
   bool m_draining = false;

@@ -9,9 +9,12 @@
 #include <cerrno>
 #include <stdexcept>
 
+#include "core/engine/failure_reason.h"
+#include "core/engine/loop_holds.h"
 #include "core/net/content_encoding.h"
 #include "core/net/http1_response_parser.h"  // the bound on a kept Location, as the native client's
 #include "core/net/retry_after.h"
+#include "core/net/socket_state.h"
 #include "core/util/clock.h"
 
 namespace plumbline::engine {
@@ -19,11 +22,18 @@ namespace plumbline::engine {
 using metrics::ErrorClass;
 
 namespace {
-// Per-socket state handed to curl via curl_multi_assign.
+/// libcurl's connect timeout where the request's own is longer (as the native client's).
+constexpr int64_t kMaxConnectTimeoutMs = 10'000;
+
+}  // namespace
+
+/// Per-socket state handed to curl via curl_multi_assign: the socket's event, and the transfer
+/// it carries (HTTP/1.1: one at a time).
 struct SocketWatch {
   event* ev = nullptr;
+  HttpDriver* driver = nullptr;
+  Transfer* transfer = nullptr;
 };
-}  // namespace
 
 struct SocketCallbacks {
   static curl_socket_t open(void* transfer, curlsocktype, curl_sockaddr* a) {
@@ -50,6 +60,8 @@ HttpDriver::HttpDriver(event_base* base, const WorkerConfig& config, OnDone onDo
   // Keep a warm connection for every request that may be in flight at once.
   curl_multi_setopt(m_multi, CURLMOPT_MAXCONNECTS, static_cast<long>(config.maxInFlight + 16));
   m_timer = evtimer_new(base, &HttpDriver::onTimeout, this);
+  const timeval tv = util::toTimeval(config.timeoutNs);
+  m_commonTimeout = event_base_init_common_timeout(base, &tv);
   m_headers = curl_slist_append(m_headers, "Content-Type: application/json");
   m_headers = curl_slist_append(m_headers, "Expect:");  // never wait for 100-continue
   if (config.stream) m_headers = curl_slist_append(m_headers, "Accept: text/event-stream");
@@ -63,6 +75,7 @@ HttpDriver::~HttpDriver() {
   for (auto& t : m_all) {
     if (t->activeIndex != SIZE_MAX) curl_multi_remove_handle(m_multi, t->easy);
     curl_easy_cleanup(t->easy);
+    if (t->deadline != nullptr) event_free(t->deadline);
   }
   curl_multi_cleanup(m_multi);  // closes sockets: onSocket frees their events
   curl_slist_free_all(m_headers);
@@ -78,11 +91,12 @@ CURL* HttpDriver::newEasy(Transfer* t) {
   curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
   curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
-  // libcurl takes whole milliseconds: a timeout between two is rounded up, never shortened.
-  const int64_t timeoutMs = (m_config.timeoutNs + 999'999) / 1'000'000;
-  curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(timeoutMs));
-  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
-                   static_cast<long>(std::min<int64_t>(timeoutMs, 10'000)));
+  // No CURLOPT_TIMEOUT_MS: libcurl judges a timeout before it reads the socket, so a worker
+  // held past a deadline (stopped, or without a CPU) turned replies the server had finished
+  // meanwhile into timeouts. The request's timeout is this client's own timer (onDeadline), which
+  // reads what came first. libcurl keeps only a connect timeout shorter than the request's.
+  if (m_config.timeoutNs > kMaxConnectTimeoutMs * 1'000'000)
+    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(kMaxConnectTimeoutMs));
   curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &HttpDriver::onHeader);
   curl_easy_setopt(e, CURLOPT_HEADERDATA, t);
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &HttpDriver::onWrite);
@@ -110,6 +124,7 @@ CURL* HttpDriver::newEasy(Transfer* t) {
 void HttpDriver::prepareTransfer(Transfer& t) {
   t.driver = this;
   t.easy = newEasy(&t);
+  t.deadline = evtimer_new(m_base, &HttpDriver::onDeadline, &t);
 }
 
 void HttpDriver::start(Transfer* t) {
@@ -117,6 +132,7 @@ void HttpDriver::start(Transfer* t) {
   curl_easy_setopt(t->easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(t->body.size()));
   addActive(*t);
   if (t->record.sendNs < 0) t->record.sendNs = nowRel();
+  evtimer_add(t->deadline, m_commonTimeout);
   curl_multi_add_handle(m_multi, t->easy);
   // Drive it now rather than on the next loop turn, so the send happens at this instant.
   // Completions this finds are reported by the caller's drainFinished(), never from here.
@@ -125,6 +141,8 @@ void HttpDriver::start(Transfer* t) {
 }
 
 void HttpDriver::release(Transfer& t) {
+  evtimer_del(t.deadline);
+  t.curlSocket = -1;
   curl_multi_remove_handle(m_multi, t.easy);
   removeActive(t);
   recycle(t);
@@ -142,9 +160,20 @@ void HttpDriver::abortAll(ErrorClass cls) {
   }
 }
 
-int HttpDriver::onSocket(CURL*, int s, int what, void* self, void* socketp) {
+int HttpDriver::onSocket(CURL* easy, int s, int what, void* self, void* socketp) {
   auto* d = static_cast<HttpDriver*>(self);
   auto* watch = static_cast<SocketWatch*>(socketp);
+  // The transfer's socket, for its deadline to read first (libcurl's own closing handle, which
+  // shuts idle connections, has no transfer).
+  Transfer* t = nullptr;
+  curl_easy_getinfo(easy, CURLINFO_PRIVATE, &t);
+  if (t != nullptr) {
+    if (what != CURL_POLL_REMOVE)
+      t->curlSocket = s;
+    else if (t->curlSocket == s)
+      t->curlSocket = -1;
+  }
+  if (watch != nullptr) watch->transfer = what != CURL_POLL_REMOVE ? t : nullptr;
   if (what == CURL_POLL_REMOVE) {
     if (watch != nullptr) {
       event_free(watch->ev);
@@ -157,12 +186,13 @@ int HttpDriver::onSocket(CURL*, int s, int what, void* self, void* socketp) {
   const short kind = static_cast<short>(((what & CURL_POLL_IN) != 0 ? EV_READ : 0) |
                                         ((what & CURL_POLL_OUT) != 0 ? EV_WRITE : 0) | EV_PERSIST);
   if (watch == nullptr) {
-    watch = new SocketWatch{event_new(d->m_base, s, kind, &HttpDriver::onSocketEvent, d)};
+    watch = new SocketWatch{nullptr, d, t};
+    watch->ev = event_new(d->m_base, s, kind, &HttpDriver::onSocketEvent, watch);
     curl_multi_assign(d->m_multi, s, watch);
     ++d->m_sockets;
   } else {
     event_del(watch->ev);
-    event_assign(watch->ev, d->m_base, s, kind, &HttpDriver::onSocketEvent, d);
+    event_assign(watch->ev, d->m_base, s, kind, &HttpDriver::onSocketEvent, watch);
   }
   event_add(watch->ev, nullptr);
   return 0;
@@ -179,13 +209,23 @@ int HttpDriver::onTimerSet(CURLM*, long timeoutMs, void* self) {
   return 0;
 }
 
-void HttpDriver::onSocketEvent(int fd, short events, void* self) {
-  auto* d = static_cast<HttpDriver*>(self);
-  const int action = ((events & EV_READ) != 0 ? CURL_CSELECT_IN : 0) |
-                     ((events & EV_WRITE) != 0 ? CURL_CSELECT_OUT : 0);
-  int running = 0;
-  curl_multi_socket_action(d->m_multi, fd, action, &running);
-  d->drainFinished();
+void HttpDriver::onSocketEvent(int fd, short events, void* socketWatch) {
+  const auto* watch = static_cast<SocketWatch*>(socketWatch);
+  HttpDriver* d = watch->driver;
+  Transfer* t = watch->transfer;
+  if (t != nullptr && t->activeIndex != SIZE_MAX && t->curlSocket == fd &&
+      d->nowRel() > t->record.sendNs + d->m_config.timeoutNs) {
+    // Past its deadline (the loop was late to it), the request is judged before libcurl acts:
+    // what came is read, but nothing is written late (libcurl would write a request whose
+    // connect completed during a hold).
+    onDeadline(-1, 0, t);
+  } else {
+    const int action = ((events & EV_READ) != 0 ? CURL_CSELECT_IN : 0) |
+                       ((events & EV_WRITE) != 0 ? CURL_CSELECT_OUT : 0);
+    int running = 0;
+    curl_multi_socket_action(d->m_multi, fd, action, &running);
+    d->drainFinished();
+  }
   if ((events & EV_READ) != 0 && d->m_afterRead) d->m_afterRead();
 }
 
@@ -194,6 +234,56 @@ void HttpDriver::onTimeout(int, short, void* self) {
   int running = 0;
   curl_multi_socket_action(d->m_multi, CURL_SOCKET_TIMEOUT, 0, &running);
   d->drainFinished();
+}
+
+void HttpDriver::onDeadline(int, short, void* transfer) {
+  auto& t = *static_cast<Transfer*>(transfer);
+  HttpDriver& d = *t.driver;
+  const int64_t lateNs = d.nowRel() - (t.record.sendNs + d.m_config.timeoutNs);
+  // A worker held up (stopped, or waiting for a CPU) wakes to its timers and to the replies that
+  // came meanwhile at once, in no set order. Held across this deadline, what is in the socket is
+  // read first: a reply whole now may have come in time (undated: libcurl reads no arrival
+  // stamps), so it completes, dated when read, its row carrying the hold (timing_held).
+  if (lateNs >= LoopHolds::kFloorNs && t.curlSocket >= 0 && net::readWaiting(t.curlSocket)) {
+    int running = 0;
+    curl_multi_socket_action(d.m_multi, t.curlSocket, CURL_CSELECT_IN, &running);
+    d.drainFinished();
+    if (t.activeIndex == SIZE_MAX) return;  // ended by what came (completed, or its failure)
+  }
+  d.timeOut(t, lateNs);
+  d.drainFinished();
+}
+
+void HttpDriver::timeOut(Transfer& t, int64_t lateNs) {
+  auto& r = t.record;
+  r.endNs = nowRel();
+  if (!t.statusKnown) curl_easy_getinfo(t.easy, CURLINFO_RESPONSE_CODE, &t.status);
+  r.httpStatus = static_cast<int32_t>(t.status);
+  if (m_reader.endedAtDone(t)) {
+    // The stream had said "[DONE]": a server holding the body open past the timeout took
+    // nothing from the reply.
+    m_reader.finishCompleted(t);
+  } else {
+    r.error = ErrorClass::Timeout;
+    curl_off_t connectUs = 0;
+    curl_easy_getinfo(t.easy, CURLINFO_CONNECT_TIME_T, &connectUs);
+    const bool connected =
+        connectUs > 0 || (t.curlSocket >= 0 && net::connectSettled(t.curlSocket) &&
+                          net::connectError(t.curlSocket) == 0);
+    const std::string timeout = describeTimeout(m_config.timeoutNs);
+    if (r.uploadEndNs < 0 && connected && lateNs >= LoopHolds::kFloorNs) {
+      // The server answered the connect; the request is not written late, nor the server
+      // blamed for what it never got.
+      t.failureDetail = "connected, but the " + timeout +
+                        " timeout passed before this worker could write the request (its loop "
+                        "was held, " +
+                        std::to_string(lateNs / 1'000'000) + " ms past it)";
+    } else if (!connected) {
+      t.failureDetail = "no connection within the " + timeout + " timeout";
+    }  // else the generic words (failureReason): no reply, or not complete, within the timeout
+  }
+  release(t);
+  reportDone(t);
 }
 
 int HttpDriver::onPrereq(void* transfer, char*, char*, int, int) {

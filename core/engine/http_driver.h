@@ -7,6 +7,7 @@
 
 struct event_base;
 struct event;
+struct timeval;
 struct curl_slist;
 using CURLM = void;
 
@@ -33,8 +34,11 @@ class HttpDriver final : public RequestDriver {
  private:
   static int onSocket(CURL* easy, int s, int what, void* self, void* socketp);
   static int onTimerSet(CURLM* multi, long timeoutMs, void* self);
-  static void onSocketEvent(int fd, short events, void* self);
+  static void onSocketEvent(int fd, short events, void* socketWatch);
   static void onTimeout(int fd, short events, void* self);
+  /// A request's own timeout (libcurl is given none): reads what came first when the loop was
+  /// held across it, then times the request out if that did not end it.
+  static void onDeadline(int fd, short events, void* transfer);
   static size_t onHeader(char* p, size_t size, size_t n, void* transfer);
   static size_t onWrite(char* p, size_t size, size_t n, void* transfer);
   static int onPrereq(void* transfer, char* connIp, char* localIp, int connPort, int localPort);
@@ -44,12 +48,15 @@ class HttpDriver final : public RequestDriver {
 
   CURL* newEasy(Transfer* t);
   void finish(Transfer& t, int curlCode);
+  /// Ends a request at its timeout, `lateNs` after it (the loop held that long past it).
+  void timeOut(Transfer& t, int64_t lateNs);
   void release(Transfer& t);
 
   event_base* m_base;
   CurlTarget m_target;  ///< the URL parsed once, the proxy environment read once
   CURLM* m_multi = nullptr;
-  event* m_timer = nullptr;
+  event* m_timer = nullptr;                  ///< libcurl's own timer (CURLMOPT_TIMERFUNCTION)
+  const timeval* m_commonTimeout = nullptr;  ///< every request's timeout, one libevent queue
   curl_slist* m_headers = nullptr;
   size_t m_sockets = 0;      ///< sockets libcurl asked us to watch
   size_t m_connections = 0;  ///< sockets opened and not yet closed

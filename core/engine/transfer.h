@@ -8,6 +8,7 @@
 #include "core/engine/sse_parser.h"
 #include "core/metrics/request_record.h"
 
+struct event;
 using CURL = void;
 
 namespace plumbline::engine {
@@ -56,6 +57,8 @@ struct Transfer {
   /// 127.0.0.1:9: Connection refused (ECONNREFUSED)"); the worker's failure sample says it.
   std::string failureDetail;
   std::array<char, 256> curlError{};  ///< libcurl's CURLOPT_ERRORBUFFER (CURL_ERROR_SIZE)
+  event* deadline = nullptr;          ///< the libcurl client's own timer for the request's timeout
+  int curlSocket = -1;  ///< the socket libcurl watches for it while in flight; -1: none
   /// Inter-token gaps of this stream (ns), counted in the run's inter-token figures once it
   /// completes: a failed stream's gaps are not, as its TTFT and end-to-end are not.
   std::vector<float> itlGapsNs;

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "core/util/clock.h"
 #include "tests/integration/child_process.h"
 #include "tests/integration/driver_client.h"
+#include "tests/integration/mock_http.h"
 #include "tests/integration/scripted_http_server.h"
 
 using nlohmann::json;
@@ -242,6 +244,84 @@ TEST(Http1Driver, AConnectThatCompletedWhileTheLoopWasHeldIsNotNoAnswer) {
     EXPECT_EQ(f.record.uploadEndNs, -1);  // never written
   }
   EXPECT_EQ(late.driver->socketsOpen(), 0u);
+}
+
+namespace {
+/// A worker held up (stopped, or waiting for a CPU) past its requests' deadline wakes to their
+/// timers and to the replies that came meanwhile at once, in no set order. Here the server
+/// answers 150 ms after each request came, within the 300 ms timeout, and the loop is not run
+/// for 600 ms after the last request went out. Each client reads what came before it judges:
+/// none is a timeout. (libcurl judged its own timeout before reading, so every one was. The
+/// native client, which reads a non-streaming reply without arrival stamps, called late each
+/// one it came to by its timer: libevent hands a loop turn at most as many ready sockets as
+/// it ever saw at once, so the sixty requests go out one by one, and 28 come to it by timer.)
+/// A server that has not answered by then still times out, in the usual words.
+void expectRepliesThatCameDuringAHoldAreNotTimeouts(Kind kind) {
+  constexpr int kRequests = 60;
+  ScriptedHttpServer server([](int, int, const std::string&) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    return std::optional<Reply>(okReply());
+  });
+  Client c(server.url(), false, 300, "", kind);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  for (int i = 1; i <= kRequests; ++i) {
+    c.send(driverChatBody(false));
+    while (server.requests() < i && std::chrono::steady_clock::now() < until) c.runFor(1);
+  }
+  ASSERT_EQ(server.requests(), kRequests);
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));  // the hold
+  ASSERT_TRUE(c.runUntil(kRequests));
+  int readAfterTheDeadline = 0;
+  for (const Finished& f : c.done) {
+    EXPECT_EQ(f.record.error, ErrorClass::None) << f.reason;
+    if (f.record.endNs - f.record.sendNs > 300'000'000) ++readAfterTheDeadline;
+  }
+  EXPECT_GE(readAfterTheDeadline, kRequests / 2);  // the hold was across their deadlines
+
+  Mock stalled(json{{"ttft_ms", 0},
+                    {"itl_ms", 0},
+                    {"threads", 1},
+                    {"faults", {{"stall_first_byte", 1.0}}},
+                    {"stall_ms", 3000}});
+  Client s(stalled.url, false, 300, "", kind);
+  s.send(driverChatBody(false));
+  s.runFor(50);
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  ASSERT_TRUE(s.runUntil(1));
+  EXPECT_EQ(s.done[0].record.error, ErrorClass::Timeout);
+  EXPECT_EQ(s.done[0].reason, "no reply within the 300 ms timeout");
+  EXPECT_EQ(s.driver->socketsOpen(), 0u);
+}
+}  // namespace
+
+TEST(Http1Driver, RepliesThatCameDuringAHoldAcrossTheirDeadlineAreNotTimeouts) {
+  expectRepliesThatCameDuringAHoldAreNotTimeouts(Kind::Native);
+}
+TEST(HttpDriver, RepliesThatCameDuringAHoldAcrossTheirDeadlineAreNotTimeouts) {
+  expectRepliesThatCameDuringAHoldAreNotTimeouts(Kind::Curl);
+}
+
+// libcurl's client past a deadline it was held across does not write a request whose connect
+// completed meanwhile (libcurl would have), and says why it was never sent.
+TEST(HttpDriver, AConnectThatCompletedWhileTheLoopWasHeldIsNotWrittenLate) {
+  Mock mock(json{{"ttft_ms", 0}, {"itl_ms", 0}, {"threads", 1}});
+  constexpr int kRequests = 8;
+  Client c(mock.url, false, 100, "", Kind::Curl);
+  c.send(driverChatBody(false), kRequests);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_TRUE(c.runUntil(kRequests));
+  for (const Finished& f : c.done) {
+    EXPECT_EQ(f.record.error, ErrorClass::Timeout);
+    EXPECT_EQ(f.reason.rfind("connected, but the 100 ms timeout passed before this worker could "
+                             "write the request (its loop was held, ",
+                             0),
+              0u)
+        << f.reason;
+    EXPECT_EQ(f.record.uploadEndNs, -1);  // never written
+  }
+  const json stats = json::parse(
+      plumbline::test::httpGet(mock.url.substr(0, mock.url.find("/v1")) + "/mock/stats").body);
+  EXPECT_EQ(stats["requests_received"], 0) << stats.dump();
 }
 
 namespace {

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -33,13 +34,13 @@ namespace {
 /// any instant leaves requests the coordinator knows were sent (worker_lost), whatever the
 /// instant. With 300 ms streams, a stop just after a report left none now and then.
 std::string writeStallWorkload(const TempDir& dir, double rate, double durationS,
-                               int outputTokens = 60, int timeoutS = 60) {
+                               int outputTokens = 60, int timeoutS = 60, bool stream = true) {
   const json w{{"plumbline", 1},
                {"name", "worker stall"},
                {"verdict", {{"send_lag_tolerance_ms", 50.0}}},
                {"target",
                 {{"url", "embedded"},
-                 {"stream", true},
+                 {"stream", stream},
                  {"timeout_s", timeoutS},
                  {"mock", {{"ttft_ms", 5}, {"itl_ms", 20}}}}},
                {"load",
@@ -64,16 +65,17 @@ struct StallRun {
 
   template <typename Act>
   StallRun(double durationS, std::vector<std::string> extra, Act act, int outputTokens = 60,
-           int timeoutS = 60, bool quiet = true) {
-    std::vector<std::string> args{PLUMBLINE_BIN,
-                                  "run",
-                                  writeStallWorkload(dir, 100, durationS, outputTokens, timeoutS),
-                                  "--db",
-                                  db(),
-                                  "--workers",
-                                  "2",
-                                  "--summary-json",
-                                  dir.file("s.json")};
+           int timeoutS = 60, bool quiet = true, bool stream = true) {
+    std::vector<std::string> args{
+        PLUMBLINE_BIN,
+        "run",
+        writeStallWorkload(dir, 100, durationS, outputTokens, timeoutS, stream),
+        "--db",
+        db(),
+        "--workers",
+        "2",
+        "--summary-json",
+        dir.file("s.json")};
     if (quiet) args.emplace_back("--quiet");
     args.insert(args.end(), extra.begin(), extra.end());
     ChildProcess run(args, dir.file("out.txt"));
@@ -143,10 +145,11 @@ TEST(WorkerStall, AWorkerThatStopsAnsweringIsKilledNamedAndItsRequestsLost) {
   expectEveryPlannedRequestAccountedFor(r);
 }
 
-// Stopped for 2 s (under the 5 s that gets it killed) with a 1 s timeout: the replies that came
-// meanwhile are read when it resumes, dated by their arrival. The server finished them in time;
-// the harness's stall is named in the verdict, not counted as the server's timeouts.
-TEST(WorkerStall, RepliesThatCameWhileAWorkerWasStoppedAreNotTimeouts) {
+namespace {
+/// Stopped for 2 s (under the 5 s that gets it killed) with a 1 s timeout: the replies that came
+/// meanwhile are read when it resumes, before any timeout is judged. The server finished them
+/// in time; the harness's stall is named in the verdict, not counted as the server's timeouts.
+void expectRepliesThatCameWhileAWorkerWasStoppedAreNotTimeouts(bool stream) {
   StallRun r(
       4, {},
       [](ChildProcess&, const std::vector<pid_t>& workers) {
@@ -154,7 +157,7 @@ TEST(WorkerStall, RepliesThatCameWhileAWorkerWasStoppedAreNotTimeouts) {
         std::this_thread::sleep_for(std::chrono::milliseconds(2000));
         kill(workers[0], SIGCONT);
       },
-      /*outputTokens=*/10, /*timeoutS=*/1, /*quiet=*/false);
+      /*outputTokens=*/10, /*timeoutS=*/1, /*quiet=*/false, stream);
   ASSERT_TRUE(r.summary.is_object()) << r.output;
   // The stop may catch a request between its connect and its write: the server answered the
   // connect, but the request's 1 s timeout passed before the worker ran again to write it. That
@@ -195,12 +198,33 @@ TEST(WorkerStall, RepliesThatCameWhileAWorkerWasStoppedAreNotTimeouts) {
             held.at("requests").get<int64_t>());
   EXPECT_GE(queryInt(r.db(), "SELECT max(held_ns) FROM requests"), 1'500'000'000);
   EXPECT_EQ(queryInt(r.db(), "SELECT count(*) FROM requests WHERE held_ns IS NULL"), 0);
-  // Dated by arrival: every reply ended within its timeout of its send (it ended by ~0.2 s).
-  EXPECT_EQ(queryInt(r.db(),
-                     "SELECT count(*) FROM requests WHERE end_ns - send_ns > 1000000000 "
-                     "AND upload_end_ns >= 0"),
-            0);
+  // A stream is dated by its arrival stamps: every reply ended within its timeout of its send
+  // (it ended by ~0.2 s). A non-streaming reply is dated when read: some ended after the stop.
+  if (stream)
+    EXPECT_EQ(queryInt(r.db(),
+                       "SELECT count(*) FROM requests WHERE end_ns - send_ns > 1000000000 "
+                       "AND upload_end_ns >= 0"),
+              0);
+  else
+    EXPECT_GT(queryInt(r.db(),
+                       "SELECT count(*) FROM requests WHERE end_ns - send_ns > 1000000000 "
+                       "AND error_class = 0"),
+              0);
   expectEveryPlannedRequestAccountedFor(r);
+}
+}  // namespace
+
+TEST(WorkerStall, RepliesThatCameWhileAWorkerWasStoppedAreNotTimeouts) {
+  expectRepliesThatCameWhileAWorkerWasStoppedAreNotTimeouts(true);
+}
+
+// The same through libcurl's client (an https target's), not streaming: libcurl judged its own
+// timeout before it read what came, and the native client read a non-streaming reply without
+// stamps, so the replies that came during the stop were timeouts in both.
+TEST(WorkerStall, RepliesThatCameWhileAWorkerWasStoppedAreNotTimeoutsThroughLibcurlToo) {
+  setenv("PLUMBLINE_HTTP_CLIENT", "curl", 1);
+  expectRepliesThatCameWhileAWorkerWasStoppedAreNotTimeouts(false);
+  unsetenv("PLUMBLINE_HTTP_CLIENT");
 }
 
 // The coordinator stopped for 2.5 s (Ctrl-Z, then fg): it hands sessions out a second ahead, so
