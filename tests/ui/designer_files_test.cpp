@@ -124,9 +124,10 @@ class DesignerFilesTest : public QObject {
     // The GUI thread runs meanwhile: after a moment the status names the file.
     QTRY_COMPARE_WITH_TIMEOUT(view.statusText(), QStringLiteral("… checking: reading ") + trace,
                               20'000);
-    // The chart no longer shows the workload before (the new one's default): it waits.
+    // The chart no longer shows the workload before (the new one's default): it waits, and
+    // says for what.
     QCOMPARE(view.form()->rateChart()->caption(),
-             QStringLiteral("the trace's arrivals are drawn once the workload is valid"));
+             QStringLiteral("the trace's arrivals are drawn once its file is read"));
 
     // An edit while it reads: the answer shown is of the edited text, whose error comes before
     // the trace.

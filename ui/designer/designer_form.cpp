@@ -286,10 +286,11 @@ void DesignerForm::refreshFields(const void* origin) {
   refreshVisibility();
 }
 
-void DesignerForm::refreshPreviews(const std::optional<workload::WorkloadSpec>& spec) {
-  refreshTraceLengths(spec);
+void DesignerForm::refreshPreviews(const std::optional<workload::WorkloadSpec>& spec,
+                                   bool filesBeingRead) {
+  refreshTraceLengths(spec, filesBeingRead);
   for (DistEditor* editor : m_dists) editor->refreshPreview();
-  const LoadPreview load = previewLoad(m_document->json(), spec);
+  const LoadPreview load = previewLoad(m_document->json(), spec, filesBeingRead);
   if (load.error.isEmpty())
     m_rateChart->setCurves(load.planned, load.arrivals, load.binS, load.durationS, load.caption);
   else
@@ -297,13 +298,16 @@ void DesignerForm::refreshPreviews(const std::optional<workload::WorkloadSpec>& 
   refreshSessionPreview(spec);
 }
 
-void DesignerForm::refreshTraceLengths(const std::optional<workload::WorkloadSpec>& spec) {
+void DesignerForm::refreshTraceLengths(const std::optional<workload::WorkloadSpec>& spec,
+                                       bool filesBeingRead) {
   const OrderedJson& json = m_document->json();
   const bool fromTrace = spec ? spec->load.trace && spec->load.trace->lengthsFromTrace
                               : stringAt(json, "load.arrival") == "trace" &&
                                     stringAt(json, "load.trace.lengths") != "workload";
   const auto histograms = fromTrace && spec ? workload::traceLengthHistograms(*spec) : std::nullopt;
-  const QString why = QStringLiteral("the trace's lengths are drawn once the workload is valid");
+  const QString why =
+      filesBeingRead ? QStringLiteral("the trace's lengths are drawn once its file is read")
+                     : QStringLiteral("the trace's lengths are drawn once the workload is valid");
   for (DistEditor* editor : m_dists) {
     const bool input = editor->path() == "requests.input_tokens";
     if (!input && editor->path() != "requests.output_tokens") continue;

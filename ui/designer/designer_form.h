@@ -36,8 +36,11 @@ class DesignerForm : public QWidget {
   /// Puts the document's values into the fields (all but `origin`) and shows the rows its
   /// arrival and session shape use.
   void refreshFields(const void* origin);
-  /// Redraws every preview; `spec` is the validated workload when there is one.
-  void refreshPreviews(const std::optional<workload::WorkloadSpec>& spec);
+  /// Redraws every preview; `spec` is the validated workload when there is one. Without one,
+  /// the previews that need the workload's files say they wait for them (`filesBeingRead`:
+  /// to be read, else for the workload to be valid).
+  void refreshPreviews(const std::optional<workload::WorkloadSpec>& spec,
+                       bool filesBeingRead = false);
 
  private:
   QWidget* buildWorkloadGroup();
@@ -51,7 +54,7 @@ class DesignerForm : public QWidget {
   void refreshVisibility();
   void refreshSessionPreview(const std::optional<workload::WorkloadSpec>& spec);
   /// A replay of the trace's lengths: the input and output editors draw the replayed rows'.
-  void refreshTraceLengths(const std::optional<workload::WorkloadSpec>& spec);
+  void refreshTraceLengths(const std::optional<workload::WorkloadSpec>& spec, bool filesBeingRead);
 
   WorkloadDocument* m_document;
   FieldBinder* m_binder;

@@ -350,7 +350,7 @@ void DesignerView::showChecking() {
   m_jsonStatus->setText(text);
   // Nor are the previews of the text before (another file's, after an open) left standing:
   // those that need no file are drawn from the text, the others wait for the answer.
-  m_form->refreshPreviews(std::nullopt);
+  m_form->refreshPreviews(std::nullopt, /*filesBeingRead=*/true);
 }
 
 void DesignerView::showValidation(const Validation& validation) {

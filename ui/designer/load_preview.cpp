@@ -9,7 +9,8 @@ namespace {
 /// More arrivals than this are not drawn one by one: the histogram would look the same.
 constexpr size_t kMaxArrivals = 1'000'000;
 
-std::optional<workload::WorkloadSpec> loadOnlySpec(const OrderedJson& document, QString& error) {
+std::optional<workload::WorkloadSpec> loadOnlySpec(const OrderedJson& document, bool filesBeingRead,
+                                                   QString& error) {
   nlohmann::json skeleton = nlohmann::json::parse(R"({"plumbline": 1, "name": "load preview",
       "requests": {"input_tokens": {"dist": "fixed", "value": 1},
                    "output_tokens": {"dist": "fixed", "value": 1}}})");
@@ -22,7 +23,9 @@ std::optional<workload::WorkloadSpec> loadOnlySpec(const OrderedJson& document, 
   // here (a first read takes up to seconds; a relative path would resolve against the studio's
   // folder, not the workload's).
   if (JsonPath("load.trace").find(document) || stringAt(document, "load.arrival") == "trace") {
-    error = QStringLiteral("the trace's arrivals are drawn once the workload is valid");
+    error = filesBeingRead
+                ? QStringLiteral("the trace's arrivals are drawn once its file is read")
+                : QStringLiteral("the trace's arrivals are drawn once the workload is valid");
     return std::nullopt;
   }
   skeleton["load"] = nlohmann::json::parse(load->dump());
@@ -36,10 +39,11 @@ std::optional<workload::WorkloadSpec> loadOnlySpec(const OrderedJson& document, 
 
 }  // namespace
 
-LoadPreview previewLoad(const OrderedJson& document, const std::optional<workload::WorkloadSpec>& spec) {
+LoadPreview previewLoad(const OrderedJson& document,
+                        const std::optional<workload::WorkloadSpec>& spec, bool filesBeingRead) {
   LoadPreview out;
   std::optional<workload::WorkloadSpec> own;
-  if (!spec) own = loadOnlySpec(document, out.error);
+  if (!spec) own = loadOnlySpec(document, filesBeingRead, out.error);
   const workload::WorkloadSpec* use = spec ? &*spec : (own ? &*own : nullptr);
   if (!use) return out;
   out.planned = workload::plannedRateCurve(use->load);

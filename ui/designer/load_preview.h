@@ -20,7 +20,10 @@ struct LoadPreview {
 
 /// From the validated spec when there is one; otherwise from the document's "load" alone
 /// (with one-token requests standing in), so the profile stays live while another field is wrong; a
-/// trace replay's, whose arrivals are the file's, only from the validated spec.
-LoadPreview previewLoad(const OrderedJson& document, const std::optional<workload::WorkloadSpec>& spec);
+/// trace replay's, whose arrivals are the file's, only from the validated spec (and until then
+/// it says what it waits for: the file being read, or a valid workload).
+LoadPreview previewLoad(const OrderedJson& document,
+                        const std::optional<workload::WorkloadSpec>& spec,
+                        bool filesBeingRead = false);
 
 }  // namespace plumbline::ui::designer
