@@ -219,8 +219,9 @@ TEST(WorkerStall, RepliesThatCameWhileAWorkerWasStoppedAreNotTimeouts) {
 }
 
 // The same through libcurl's client (an https target's), not streaming: libcurl judged its own
-// timeout before it read what came, and the native client read a non-streaming reply without
-// stamps, so the replies that came during the stop were timeouts in both.
+// timeout before it read what came, so replies that came during the stop were timeouts. (The
+// native client's twin, a non-streaming reply read undated by its timer, is checked by
+// Http1Driver.RepliesThatCameDuringAHoldAcrossTheirDeadlineAreNotTimeouts.)
 TEST(WorkerStall, RepliesThatCameWhileAWorkerWasStoppedAreNotTimeoutsThroughLibcurlToo) {
   setenv("PLUMBLINE_HTTP_CLIENT", "curl", 1);
   expectRepliesThatCameWhileAWorkerWasStoppedAreNotTimeouts(false);
