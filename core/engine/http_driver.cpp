@@ -214,7 +214,7 @@ void HttpDriver::onSocketEvent(int fd, short events, void* socketWatch) {
   HttpDriver* d = watch->driver;
   Transfer* t = watch->transfer;
   if (t != nullptr && t->activeIndex != SIZE_MAX && t->curlSocket == fd &&
-      d->nowRel() > t->record.sendNs + d->m_config.timeoutNs) {
+      d->nowRel() > d->deadlineOf(*t)) {
     // Past its deadline (the loop was late to it), the request is judged before libcurl acts:
     // what came is read, but nothing is written late (libcurl would write a request whose
     // connect completed during a hold).
@@ -239,7 +239,7 @@ void HttpDriver::onTimeout(int, short, void* self) {
 void HttpDriver::onDeadline(int, short, void* transfer) {
   auto& t = *static_cast<Transfer*>(transfer);
   HttpDriver& d = *t.driver;
-  const int64_t lateNs = d.nowRel() - (t.record.sendNs + d.m_config.timeoutNs);
+  const int64_t lateNs = d.nowRel() - d.deadlineOf(t);
   // A worker held up (stopped, or waiting for a CPU) wakes to its timers and to the replies that
   // came meanwhile at once, in no set order. Held across this deadline, what is in the socket is
   // read first: a reply whole now may have come in time (undated: libcurl reads no arrival

@@ -48,6 +48,8 @@ class HttpDriver final : public RequestDriver {
 
   CURL* newEasy(Transfer* t);
   void finish(Transfer& t, int curlCode);
+  /// When a request's timeout passes (run time, ns).
+  int64_t deadlineOf(const Transfer& t) const { return t.record.sendNs + m_config.timeoutNs; }
   /// Ends a request at its timeout, `lateNs` after it (the loop held that long past it).
   void timeOut(Transfer& t, int64_t lateNs);
   void release(Transfer& t);

@@ -6,6 +6,13 @@
 #include <cerrno>
 
 namespace plumbline::net {
+namespace {
+/// Whether poll() says at once that `fd` is ready for `wanted`, or has failed or hung up.
+bool readyNow(int fd, short wanted) {
+  pollfd p{fd, wanted, 0};
+  return poll(&p, 1, 0) == 1 && (p.revents & (wanted | POLLERR | POLLHUP)) != 0;
+}
+}  // namespace
 
 int connectError(int fd) {
   int err = 0;
@@ -14,14 +21,8 @@ int connectError(int fd) {
   return err;
 }
 
-bool connectSettled(int fd) {
-  pollfd p{fd, POLLOUT, 0};
-  return poll(&p, 1, 0) == 1 && (p.revents & (POLLOUT | POLLERR | POLLHUP)) != 0;
-}
+bool connectSettled(int fd) { return readyNow(fd, POLLOUT); }
 
-bool readWaiting(int fd) {
-  pollfd p{fd, POLLIN, 0};
-  return poll(&p, 1, 0) == 1 && (p.revents & (POLLIN | POLLERR | POLLHUP)) != 0;
-}
+bool readWaiting(int fd) { return readyNow(fd, POLLIN); }
 
 }  // namespace plumbline::net
