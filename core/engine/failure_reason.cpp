@@ -26,6 +26,18 @@ std::string describeTimeout(int64_t timeoutNs) {
   return exactQuotient(timeoutNs, 1'000'000'000, 9) + " s";
 }
 
+std::string notWrittenInTime(int64_t timeoutNs, int64_t lateNs) {
+  return "the " + describeTimeout(timeoutNs) +
+         " timeout passed before this worker could write the request (its loop was held, " +
+         std::to_string(lateNs / 1'000'000) + " ms past it)";
+}
+
+std::string heldWhileWriting(int64_t timeoutNs, int64_t lateNs) {
+  return "the " + describeTimeout(timeoutNs) +
+         " timeout passed while this worker was writing the request (its loop was held, " +
+         std::to_string(lateNs / 1'000'000) + " ms past it)";
+}
+
 std::string failureReason(const Transfer& t, int64_t timeoutNs) {
   const ErrorClass cls = t.record.error;
   // A reply's class is said by its status and body; an error sent in a 2xx reply (an error

@@ -18,4 +18,13 @@ std::string failureReason(const Transfer& t, int64_t timeoutNs);
 /// (to the nanosecond), in seconds from 1 s up, else in milliseconds.
 std::string describeTimeout(int64_t timeoutNs);
 
+/// "the 1 s timeout passed before this worker could write the request (its loop was held,
+/// 1004 ms past it)": a request whose connection was ready but whose worker came back to it
+/// `lateNs` after its deadline (class harness_limit; both clients say it the same way).
+std::string notWrittenInTime(int64_t timeoutNs, int64_t lateNs);
+/// "the 1 s timeout passed while this worker was writing the request (its loop was held,
+/// 1004 ms past it)": a request part written when its worker was held across its deadline
+/// (class timeout: a server not reading would have stopped it the same way).
+std::string heldWhileWriting(int64_t timeoutNs, int64_t lateNs);
+
 }  // namespace plumbline::engine

@@ -45,6 +45,10 @@ std::string describeHarnessLimit(HarnessLimit limit, uint32_t workerId) {
     case HarnessLimit::EphemeralPorts:
       return "ephemeral ports exhausted" + where + " (net.ipv4.ip_local_port_range " +
              firstLineOf("/proc/sys/net/ipv4/ip_local_port_range") + ")";
+    case HarnessLimit::LoopHeld:
+      return "requests not written before their timeout" + where +
+             ": its event loop was held (stopped, or without a CPU) after their connections were "
+             "ready, so the target never got them";
     case HarnessLimit::None: break;
   }
   return "no harness limit";

@@ -210,13 +210,18 @@ void Http1Driver::connected(Http1Connection& c) {
   markConnected(c);
   const int64_t leftNs = c.deadlineNs - nowRel();
   if (leftNs <= 0) {
+    const std::string connect = "connect to " + net::describeAddress(m_addresses[c.address]);
+    if (-leftNs < LoopHolds::kFloorNs) {  // on time: the connect took the whole timeout
+      c.transfer->failureDetail = connect + " completed only as the " +
+                                  describeTimeout(m_config.timeoutNs) + " timeout passed";
+      return fail(c, ErrorClass::Timeout);
+    }
     // The loop came to this socket only after the request's timeout (the worker was held): the
-    // server answered the connect, but the request is not sent late, and the server not blamed.
-    c.transfer->failureDetail = "connect to " + net::describeAddress(m_addresses[c.address]) +
-                                " completed, but the " + describeTimeout(m_config.timeoutNs) +
-                                " timeout passed before this worker could write the request "
-                                "(its loop was held)";
-    return fail(c, ErrorClass::Timeout);
+    // request is not sent late, and the server, which never got it, not blamed for it.
+    c.transfer->failureDetail =
+        connect + " completed, but " + notWrittenInTime(m_config.timeoutNs, -leftNs);
+    m_limitHit = HarnessLimit::LoopHeld;
+    return fail(c, ErrorClass::HarnessLimit);
   }
   armTimer(c, leftNs);
   writeRequest(c);
@@ -328,6 +333,9 @@ void Http1Driver::onTimer(int, short, void* connection) {
                                 ": no answer within " + describeTimeout(d.m_connectTimeoutNs);
   } else if (d.endedByWhatCame(c)) {
     return d.drainFinished();
+  } else if (const int64_t lateNs = d.nowRel() - c.deadlineNs;
+             c.written < c.head.size() + c.transfer->body.size() && lateNs >= LoopHolds::kFloorNs) {
+    c.transfer->failureDetail = heldWhileWriting(d.m_config.timeoutNs, lateNs);
   }
   d.fail(c, ErrorClass::Timeout);
   d.drainFinished();

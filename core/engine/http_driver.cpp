@@ -270,27 +270,42 @@ void HttpDriver::timeOut(Transfer& t, int64_t lateNs) {
     const bool connected =
         connectUs > 0 || (t.curlSocket >= 0 && net::connectSettled(t.curlSocket) &&
                           net::connectError(t.curlSocket) == 0);
-    const std::string timeout = describeTimeout(m_config.timeoutNs);
-    if (r.uploadEndNs < 0 && connected && lateNs >= LoopHolds::kFloorNs) {
-      // The server answered the connect; the request is not written late, nor the server
-      // blamed for what it never got.
-      t.failureDetail = "connected, but the " + timeout +
-                        " timeout passed before this worker could write the request (its loop "
-                        "was held, " +
-                        std::to_string(lateNs / 1'000'000) + " ms past it)";
+    if (t.attempts == 0 && connected && lateNs >= LoopHolds::kFloorNs) {
+      // The server answered the connect; the request is not written late (onPrereq), nor the
+      // server blamed for what it never got.
+      notWritten(t, lateNs);
     } else if (!connected) {
-      t.failureDetail = "no connection within the " + timeout + " timeout";
+      t.failureDetail =
+          "no connection within the " + describeTimeout(m_config.timeoutNs) + " timeout";
+    } else if (r.uploadEndNs < 0 && lateNs >= LoopHolds::kFloorNs) {
+      t.failureDetail = heldWhileWriting(m_config.timeoutNs, lateNs);
     }  // else the generic words (failureReason): no reply, or not complete, within the timeout
   }
   release(t);
   reportDone(t);
 }
 
+void HttpDriver::notWritten(Transfer& t, int64_t lateNs) {
+  t.record.error = ErrorClass::HarnessLimit;
+  t.failureDetail = "connected, but " + notWrittenInTime(m_config.timeoutNs, lateNs);
+  m_limitHit = HarnessLimit::LoopHeld;
+}
+
 int HttpDriver::onPrereq(void* transfer, char*, char*, int, int) {
+  auto* t = static_cast<Transfer*>(transfer);
+  HttpDriver& d = *t->driver;
+  // libcurl writes a request once its connection is ready, however late the loop got there: a
+  // connect or TLS handshake that completed while the worker was held is read past the
+  // request's deadline (onDeadline). The request is not written late.
+  if (t->attempts == 0) {
+    if (const int64_t lateNs = d.nowRel() - d.deadlineOf(*t); lateNs >= LoopHolds::kFloorNs) {
+      t->heldPastDeadlineNs = lateNs;
+      return CURL_PREREQFUNC_ABORT;
+    }
+  }
   // libcurl silently resends a request when the server closed a reused connection without
   // answering. The server then saw two requests for one of ours: refuse the resend and record
   // the failure, so that what we count is what the server received.
-  auto* t = static_cast<Transfer*>(transfer);
   if (++t->attempts == 1) return CURL_PREREQFUNC_OK;
   t->retryRefused = true;
   return CURL_PREREQFUNC_ABORT;
@@ -376,7 +391,9 @@ void HttpDriver::finish(Transfer& t, int curlCode) {
       t.status / 100 == 3 &&
       curl_easy_header(t.easy, "Location", 0, CURLH_HEADER, -1, &h) == CURLHE_OK && h != nullptr)
     t.location.assign(std::string_view(h->value).substr(0, net::Http1ResponseParser::kMaxLocation));
-  if (t.retryRefused) {
+  if (t.heldPastDeadlineNs > 0) {
+    notWritten(t, t.heldPastDeadlineNs);  // refused by onPrereq
+  } else if (t.retryRefused) {
     r.error = ErrorClass::NoReply;  // the server dropped the connection without a reply
     t.failureDetail = "the server closed the kept-alive connection as the request went out";
   } else if (curlCode != CURLE_OK && !m_reader.endedAtDone(t)) {

@@ -52,6 +52,9 @@ class HttpDriver final : public RequestDriver {
   int64_t deadlineOf(const Transfer& t) const { return t.record.sendNs + m_config.timeoutNs; }
   /// Ends a request at its timeout, `lateNs` after it (the loop held that long past it).
   void timeOut(Transfer& t, int64_t lateNs);
+  /// Fails a request whose connection was ready only `lateNs` after its deadline (its worker
+  /// was held): class harness_limit, never written to the target.
+  void notWritten(Transfer& t, int64_t lateNs);
   void release(Transfer& t);
 
   event_base* m_base;

@@ -49,6 +49,8 @@ struct Transfer {
   uint64_t bytesReceived = 0;
   int attempts = 0;         ///< times libcurl was about to send this request
   bool retryRefused = false;  ///< libcurl tried to resend it on a fresh connection; we refused
+  /// libcurl was about to write it this long after its deadline (its worker was held); we refused
+  int64_t heldPastDeadlineNs = 0;
   int socketErrno = 0;        ///< socket() failed for its connection with this errno
   std::string location;       ///< a 3xx reply's Location (redirects are not followed)
   std::string unreadableRetryAfter;  ///< a Retry-After value that could not be read
@@ -82,6 +84,7 @@ struct Transfer {
     bytesReceived = 0;
     attempts = 0;
     retryRefused = false;
+    heldPastDeadlineNs = 0;
     socketErrno = 0;
     location.clear();
     unreadableRetryAfter.clear();

@@ -19,7 +19,9 @@ enum class ErrorClass : uint8_t {
   MalformedStream = 7,
   Cancelled = 8,
   WorkerLost = 9,     ///< in flight on a worker process that died; the outcome is unknowable
-  HarnessLimit = 10,  ///< the harness could not open a connection (fds or ports exhausted)
+  HarnessLimit = 10,  ///< the harness could not get the request to the target: no descriptor or
+                      ///< port for its connection, the embedded mock out of descriptors, or
+                      ///< the worker held past the timeout before it wrote the request
   NoReply = 11,       ///< connected and the request written (or being written), then the server
                       ///< closed or reset the connection before any byte of a reply
   HttpOther = 12,     ///< a reply neither 2xx, 4xx nor 5xx: a 3xx (redirects are not followed),

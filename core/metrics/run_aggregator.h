@@ -92,7 +92,8 @@ class RunAggregator {
   uint64_t planned() const { return m_planned; }
   uint64_t sent() const { return m_sent; }
   /// Sent requests that reached the target: a harness_limit failure (no descriptor or port
-  /// for its connection) was due and counted as sent, but never left this machine.
+  /// for its connection, or not written before its timeout because its worker was held) was
+  /// due and counted as sent, but never left this machine.
   uint64_t reachedTarget() const {
     const uint64_t neverLeft = m_errors[static_cast<size_t>(ErrorClass::HarnessLimit)];
     return m_sent > neverLeft ? m_sent - neverLeft : 0;

@@ -3,8 +3,12 @@
 // classify as the libcurl client does (refused, reset, timeout, garbage, HTML, a dead
 // keep-alive connection that must not be sent to twice). The contracts the worker needs of
 // both clients (the after-read hook) are checked on libcurl's HttpDriver too.
+#include <arpa/inet.h>
 #include <event2/event.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <ctime>
 
@@ -16,6 +20,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -229,20 +234,24 @@ TEST(Http1Driver, AConnectThatCompletedWhileTheLoopWasHeldIsNotNoAnswer) {
   ASSERT_TRUE(c.runUntil(kRequests));
   for (const Finished& f : c.done) EXPECT_EQ(f.record.error, ErrorClass::None) << f.reason;
 
-  // Held past the requests' own timeout: none is sent late, and each says the harness was late,
-  // not the server.
+  // Held past the requests' own timeout: none is sent late, and each is the harness's failure,
+  // not the server's.
   Client late(mock.url, false, 100);
   late.send(driverChatBody(false), kRequests);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   ASSERT_TRUE(late.runUntil(kRequests));
   const std::string hostPort = mock.url.substr(7, mock.url.find('/', 7) - 7);
   for (const Finished& f : late.done) {
-    EXPECT_EQ(f.record.error, ErrorClass::Timeout);
-    EXPECT_EQ(f.reason, "connect to " + hostPort +
-                            " completed, but the 100 ms timeout passed before this worker could "
-                            "write the request (its loop was held)");
+    EXPECT_EQ(f.record.error, ErrorClass::HarnessLimit);
+    EXPECT_EQ(f.reason.rfind("connect to " + hostPort +
+                                 " completed, but the 100 ms timeout passed before this worker "
+                                 "could write the request (its loop was held, ",
+                             0),
+              0u)
+        << f.reason;
     EXPECT_EQ(f.record.uploadEndNs, -1);  // never written
   }
+  EXPECT_EQ(late.driver->takeHarnessLimit(), plumbline::engine::HarnessLimit::LoopHeld);
   EXPECT_EQ(late.driver->socketsOpen(), 0u);
 }
 
@@ -301,27 +310,111 @@ TEST(HttpDriver, RepliesThatCameDuringAHoldAcrossTheirDeadlineAreNotTimeouts) {
   expectRepliesThatCameDuringAHoldAreNotTimeouts(Kind::Curl);
 }
 
-// libcurl's client past a deadline it was held across does not write a request whose connect
-// completed meanwhile (libcurl would have), and says why it was never sent.
-TEST(HttpDriver, AConnectThatCompletedWhileTheLoopWasHeldIsNotWrittenLate) {
-  Mock mock(json{{"ttft_ms", 0}, {"itl_ms", 0}, {"threads", 1}});
+namespace {
+/// A worker held past a request's deadline after its connect began comes back to a connection
+/// that is ready: the request is not written late, and it is the harness's failure
+/// (harness_limit, the limit LoopHeld for the verdict), not a timeout of the server, which
+/// never got it. A server that speaks first (`greets`, as a TLS server answers a hello) has
+/// bytes waiting, which the clients read before judging a deadline they were held across:
+/// libcurl, handed them, would go on to write the request (its prerequest callback refuses).
+void expectReadyOnlyAfterAHoldIsNotWrittenLate(Kind kind, bool greets) {
+  SCOPED_TRACE(greets ? "a server that speaks first" : "a silent server");
   constexpr int kRequests = 8;
-  Client c(mock.url, false, 100, "", Kind::Curl);
+  ScriptedHttpServer server(
+      [](int, int, const std::string&) { return std::optional<Reply>(okReply()); },
+      {greets ? "HTTP/1.1 200 OK\r\n" : ""});
+  Client c(server.url(), false, 100, "", kind);
   c.send(driverChatBody(false), kRequests);
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the hold
   ASSERT_TRUE(c.runUntil(kRequests));
+  const std::string said =
+      kind == Kind::Curl
+          ? "connected"
+          : "connect to " + server.url().substr(7, server.url().find('/', 7) - 7) + " completed";
   for (const Finished& f : c.done) {
-    EXPECT_EQ(f.record.error, ErrorClass::Timeout);
-    EXPECT_EQ(f.reason.rfind("connected, but the 100 ms timeout passed before this worker could "
-                             "write the request (its loop was held, ",
+    EXPECT_EQ(f.record.error, ErrorClass::HarnessLimit) << f.reason;
+    EXPECT_EQ(f.reason.rfind(said + ", but the 100 ms timeout passed before this worker could "
+                                    "write the request (its loop was held, ",
                              0),
               0u)
         << f.reason;
     EXPECT_EQ(f.record.uploadEndNs, -1);  // never written
   }
-  const json stats = json::parse(
-      plumbline::test::httpGet(mock.url.substr(0, mock.url.find("/v1")) + "/mock/stats").body);
-  EXPECT_EQ(stats["requests_received"], 0) << stats.dump();
+  EXPECT_EQ(c.driver->takeHarnessLimit(), plumbline::engine::HarnessLimit::LoopHeld);
+  c.runFor(100);
+  EXPECT_EQ(server.requests(), 0);
+  if (greets) return;
+  // What either client kept open is clean (libcurl keeps the connections it never wrote on): a
+  // request sent now is answered, and it is the only one the server got.
+  c.send(driverChatBody(false));
+  ASSERT_TRUE(c.runUntil(kRequests + 1));
+  EXPECT_EQ(c.done.back().record.error, ErrorClass::None) << c.done.back().reason;
+  EXPECT_EQ(server.requests(), 1);
+}
+}  // namespace
+
+TEST(Http1Driver, ARequestReadyOnlyAfterAHoldIsNotWrittenLate) {
+  expectReadyOnlyAfterAHoldIsNotWrittenLate(Kind::Native, false);
+  expectReadyOnlyAfterAHoldIsNotWrittenLate(Kind::Native, true);
+}
+TEST(HttpDriver, ARequestReadyOnlyAfterAHoldIsNotWrittenLate) {
+  expectReadyOnlyAfterAHoldIsNotWrittenLate(Kind::Curl, false);
+  expectReadyOnlyAfterAHoldIsNotWrittenLate(Kind::Curl, true);
+}
+
+namespace {
+/// A loopback listener that never accepts: the kernel completes connects into its backlog and
+/// buffers what comes until its buffers are full; nothing is ever read.
+class NonReadingListener {
+ public:
+  NonReadingListener() {
+    m_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    if (m_fd < 0 || bind(m_fd, reinterpret_cast<sockaddr*>(&addr), len) != 0 ||
+        listen(m_fd, 8) != 0)
+      throw std::runtime_error("cannot listen on 127.0.0.1");
+    getsockname(m_fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    m_port = ntohs(addr.sin_port);
+  }
+  ~NonReadingListener() { close(m_fd); }
+  std::string url() const {
+    return "http://127.0.0.1:" + std::to_string(m_port) + "/v1/chat/completions";
+  }
+
+ private:
+  int m_fd = -1;
+  uint16_t m_port = 0;
+};
+
+/// A request part written when its worker was held across its deadline stays a timeout (a server
+/// not reading stops it the same way: here one never reads), and its reason names the hold.
+void expectPartWrittenAcrossAHoldIsATimeoutThatSaysSo(Kind kind) {
+  NonReadingListener server;
+  Client c(server.url(), false, 100, "", kind);
+  c.send(std::string(64u << 20, 'x'));  // more than the socket buffers on both sides hold
+  c.runFor(40);                         // connected, and writing until the buffers are full
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the hold
+  ASSERT_TRUE(c.runUntil(1));
+  const Finished& f = c.done[0];
+  EXPECT_EQ(f.record.error, ErrorClass::Timeout) << f.reason;
+  EXPECT_EQ(f.reason.rfind("the 100 ms timeout passed while this worker was writing the request "
+                           "(its loop was held, ",
+                           0),
+            0u)
+      << f.reason;
+  EXPECT_EQ(f.record.uploadEndNs, -1);  // never all written
+  EXPECT_EQ(c.driver->takeHarnessLimit(), plumbline::engine::HarnessLimit::None);
+}
+}  // namespace
+
+TEST(Http1Driver, ARequestPartWrittenAcrossAHoldIsATimeoutThatSaysSo) {
+  expectPartWrittenAcrossAHoldIsATimeoutThatSaysSo(Kind::Native);
+}
+TEST(HttpDriver, ARequestPartWrittenAcrossAHoldIsATimeoutThatSaysSo) {
+  expectPartWrittenAcrossAHoldIsATimeoutThatSaysSo(Kind::Curl);
 }
 
 namespace {

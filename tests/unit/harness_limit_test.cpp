@@ -23,6 +23,10 @@ TEST(HarnessLimit, DescriptionsSayWhatWhereAndHowMuch) {
   const std::string ports = describeHarnessLimit(HarnessLimit::EphemeralPorts, 3);
   EXPECT_EQ(ports.rfind("ephemeral ports exhausted in worker 3 (net.ipv4.ip_local_port_range ", 0), 0u) << ports;
   EXPECT_EQ(describeHarnessLimit(HarnessLimit::SystemFiles, 1).rfind("system file table full in worker 1 (fs.file-max ", 0), 0u);
+  EXPECT_EQ(describeHarnessLimit(HarnessLimit::LoopHeld, 0),
+            "requests not written before their timeout in worker 0: its event loop was held "
+            "(stopped, or without a CPU) after their connections were ready, so the target never "
+            "got them");
 }
 
 TEST(HarnessLimit, ConnectionsBeyondAWorkersDescriptorsAreForetold) {
