@@ -12,9 +12,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <string>
+#include <thread>
 
 #include "core/workload/workload_error.h"
 #include "core/workload/workload_loader.h"
@@ -22,6 +24,7 @@
 #include "ui/designer/catalog_model.h"
 #include "ui/designer/designer_form.h"
 #include "ui/designer/designer_view.h"
+#include "ui/designer/field_binder.h"
 #include "ui/designer/rate_chart_widget.h"
 #include "ui/designer/workload_document.h"
 
@@ -46,6 +49,20 @@ bool writeTraceInto(const QString& fifo) {
   const bool written = ::write(fd, rows.data(), rows.size()) == static_cast<ssize_t>(rows.size());
   ::close(fd);
   return written;
+}
+
+/// Writes `name` in `dir`: the catalog's Azure code replay reading its trace from `trace`, made a
+/// pipe here (its read lasts until something writes it). Empty when it could not.
+QString pipedWorkload(const QTemporaryDir& dir, const QString& trace, const QString& name) {
+  if (mkfifo(trace.toLocal8Bit().constData(), 0600) != 0) return {};
+  OrderedJson workload =
+      OrderedJson::parse(fileText(catalogFile("azure_code_replay.json")).toStdString());
+  workload["load"]["trace"]["file"] = trace.toStdString();
+  const QString path = dir.filePath(name);
+  QFile out(path);
+  if (!out.open(QIODevice::WriteOnly)) return {};
+  out.write(QByteArray::fromStdString(workload.dump(2)));
+  return path;
 }
 
 QString problem(const Validation& v) {
@@ -105,16 +122,8 @@ class DesignerFilesTest : public QObject {
   // writes the rows.
   void aWorkloadsFilesAreReadOffTheGuiThread() {
     const QString trace = m_user.filePath(QStringLiteral("trace.csv"));
-    QCOMPARE(mkfifo(trace.toLocal8Bit().constData(), 0600), 0);
-    OrderedJson workload =
-        OrderedJson::parse(fileText(catalogFile("azure_code_replay.json")).toStdString());
-    workload["load"]["trace"]["file"] = trace.toStdString();
-    const QString path = m_user.filePath(QStringLiteral("piped.json"));
-    {
-      QFile out(path);
-      QVERIFY(out.open(QIODevice::WriteOnly));
-      out.write(QByteArray::fromStdString(workload.dump(2)));
-    }
+    const QString path = pipedWorkload(m_user, trace, QStringLiteral("piped.json"));
+    QVERIFY(!path.isEmpty());
 
     DesignerView view(contextWith(m_user.path()));
     QVERIFY(view.openWorkload(path));
@@ -138,18 +147,48 @@ class DesignerFilesTest : public QObject {
                                                        QStringLiteral("target.timeout_s: ")),
                              20'000);
     QVERIFY(!view.runButton()->isEnabled());
+    QVERIFY(!view.form()->binder()->messageAt("target.timeout_s").isEmpty());
     // Nor is the trace read for the load's chart (a pipe would hold the GUI thread for good).
     QCOMPARE(view.form()->rateChart()->caption(),
              QStringLiteral("the trace's arrivals are drawn once the workload is valid"));
 
     view.document()->setValue("target.timeout_s", 600);
     QTRY_VERIFY_WITH_TIMEOUT(view.validating(), 20'000);
+    // While the fixed text is read, the error it fixed is not shown at its field.
+    QTRY_COMPARE_WITH_TIMEOUT(view.statusText(), QStringLiteral("… checking: reading ") + trace,
+                              20'000);
+    QCOMPARE(view.form()->binder()->messageAt("target.timeout_s"), QString());
     QVERIFY(writeTraceInto(trace));
     QTRY_VERIFY_WITH_TIMEOUT(!view.validating(), 20'000);
     QVERIFY2(view.validationText().isEmpty(), qPrintable(view.validationText()));
     QVERIFY(view.runButton()->isEnabled());
     QVERIFY2(view.statusText().startsWith(QStringLiteral("✔ valid")),
              qPrintable(view.statusText()));
+  }
+
+  // Closing the studio while a workload's files are read does not wait for the read: a trace on
+  // a pipe nobody writes held it open for good. Here the pipe is written 5 s after the close
+  // began, and the close must have ended before.
+  void closingDoesNotWaitForAReadThatHasNotEnded() {
+    const QString trace = m_user.filePath(QStringLiteral("never.csv"));
+    const QString path = pipedWorkload(m_user, trace, QStringLiteral("never.json"));
+    QVERIFY(!path.isEmpty());
+    auto* view = new DesignerView(contextWith(m_user.path()));
+    QVERIFY(view->openWorkload(path));
+    QTRY_COMPARE_WITH_TIMEOUT(view->statusText(), QStringLiteral("… checking: reading ") + trace,
+                              20'000);
+    std::atomic<bool> closed{false};
+    bool closedBeforeTheWrite = false;
+    std::thread writer([&] {
+      std::this_thread::sleep_for(std::chrono::seconds(5));
+      closedBeforeTheWrite = closed;
+      const int fd = ::open(trace.toLocal8Bit().constData(), O_WRONLY);  // the reader waits in open
+      if (fd >= 0) ::close(fd);  // an empty trace: the read ends
+    });
+    delete view;
+    closed = true;
+    writer.join();
+    QVERIFY(closedBeforeTheWrite);
   }
 
   void openedFileRunsFromACopyElsewhere() {

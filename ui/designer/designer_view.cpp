@@ -70,7 +70,7 @@ DesignerView::DesignerView(const StudioContext& context, QWidget* parent)
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(splitter);
 
-  m_validationThread.setMaxThreadCount(1);
+  m_validationThread->setMaxThreadCount(1);
   m_revalidateTimer->setSingleShot(true);
   m_revalidateTimer->setInterval(kRevalidateDelayMs);
   connect(m_revalidateTimer, &QTimer::timeout, this, &DesignerView::revalidate);
@@ -84,6 +84,12 @@ DesignerView::DesignerView(const StudioContext& context, QWidget* parent)
   connect(m_document, &WorkloadDocument::pathChanged, this, &DesignerView::updateTitle);
   documentChanged(nullptr);
   revalidateNow();
+}
+
+DesignerView::~DesignerView() {
+  // Its task holds copies of what it reads, nothing of this view: the pool is let go, not
+  // destroyed (its destructor would wait for the read).
+  if (m_validationThread->activeThreadCount() > 0) static_cast<void>(m_validationThread.release());
 }
 
 QWidget* DesignerView::buildSidebar() {
@@ -325,7 +331,7 @@ void DesignerView::revalidate() {
   m_run->setEnabled(false);
   m_checkingNotice->start();
   m_answerPending = true;
-  m_validation->setFuture(QtConcurrent::run(&m_validationThread, m_document->validator()));
+  m_validation->setFuture(QtConcurrent::run(m_validationThread.get(), m_document->validator()));
 }
 
 void DesignerView::validationFinished() {
@@ -349,7 +355,10 @@ void DesignerView::showChecking() {
   m_jsonStatus->setStyleSheet(m_status->styleSheet());
   m_jsonStatus->setText(text);
   // Nor are the previews of the text before (another file's, after an open) left standing:
-  // those that need no file are drawn from the text, the others wait for the answer.
+  // those that need no file are drawn from the text, the others wait for the answer. Nor the
+  // messages at its fields: an error the edit fixed is not shown against it while it is read.
+  m_form->binder()->clearMessages();
+  m_warnings.clear();
   m_form->refreshPreviews(std::nullopt, /*filesBeingRead=*/true);
 }
 

@@ -4,6 +4,7 @@
 #include <QThreadPool>
 #include <QWidget>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,9 @@ class DesignerView : public QWidget {
   Q_OBJECT
  public:
   explicit DesignerView(const StudioContext& context, QWidget* parent = nullptr);
+  /// Does not wait for a validation still reading files (a trace on a pipe nobody writes, a
+  /// slow disk): the studio closes at once, and the read ends with the process.
+  ~DesignerView() override;
 
   /// Loads a workload file (asking first about unsaved changes); on failure shows why and
   /// returns false.
@@ -109,7 +113,7 @@ class DesignerView : public QWidget {
   QTimer* m_revalidateTimer = nullptr;
   /// Its own thread: Qt paints with the global pool's threads (scaled images, borders), and a
   /// read of seconds there held every repaint of the window (seen under Xvfb: 3 s).
-  QThreadPool m_validationThread;
+  std::unique_ptr<QThreadPool> m_validationThread = std::make_unique<QThreadPool>();
   QFutureWatcher<Validation>* m_validation = nullptr;
   QTimer* m_checkingNotice = nullptr;
   /// A background validation's answer is awaited; when the document changed while it ran, it
