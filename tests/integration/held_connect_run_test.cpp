@@ -67,7 +67,8 @@ int connectingTo(pid_t pid, uint16_t port) {
   }
   return connecting;
 }
-void expectARequestReadyOnlyAfterItsWorkerWasHeldIsTheHarnesssFailure() {
+
+void expectARequestItsHeldWorkerNeverWroteIsAHarnessLimit() {
   ScriptedHttpServer server(
       [](int, int, const std::string&) {
         return std::optional<ScriptedHttpServer::Reply>(okReply());
@@ -152,13 +153,13 @@ void expectARequestReadyOnlyAfterItsWorkerWasHeldIsTheHarnesssFailure() {
 }
 }  // namespace
 
-TEST(HeldConnectRun, ARequestReadyOnlyAfterItsWorkerWasHeldIsTheHarnesssFailure) {
-  expectARequestReadyOnlyAfterItsWorkerWasHeldIsTheHarnesssFailure();
+TEST(HeldConnectRun, ARequestItsHeldWorkerNeverWroteIsAHarnessLimit) {
+  expectARequestItsHeldWorkerNeverWroteIsAHarnessLimit();
 }
 
 // The same through libcurl's client (an https target's), which would have written it late.
-TEST(HeldConnectRun, ARequestReadyOnlyAfterItsWorkerWasHeldIsTheHarnesssFailureThroughLibcurlToo) {
+TEST(HeldConnectRun, ARequestItsHeldWorkerNeverWroteIsAHarnessLimitThroughLibcurlToo) {
   setenv("PLUMBLINE_HTTP_CLIENT", "curl", 1);
-  expectARequestReadyOnlyAfterItsWorkerWasHeldIsTheHarnesssFailure();
+  expectARequestItsHeldWorkerNeverWroteIsAHarnessLimit();
   unsetenv("PLUMBLINE_HTTP_CLIENT");
 }
