@@ -33,6 +33,8 @@ constexpr int kRevalidateDelayMs = 150;
 /// A background validation still running after this long says what it reads (a shorter one,
 /// from the loader's caches, would only flicker).
 constexpr int kCheckingNoticeDelayMs = 200;
+/// How long closing waits for a validation still reading before it lets the read go on alone.
+constexpr int kCloseWaitMs = 100;
 
 const QByteArray kEmptyWorkload = R"({
   "plumbline": 1,
@@ -87,9 +89,13 @@ DesignerView::DesignerView(const StudioContext& context, QWidget* parent)
 }
 
 DesignerView::~DesignerView() {
-  // Its task holds copies of what it reads, nothing of this view: the pool is let go, not
-  // destroyed (its destructor would wait for the read).
-  if (m_validationThread->activeThreadCount() > 0) static_cast<void>(m_validationThread.release());
+  // A read that ends at once is waited for. One that does not (a trace on a pipe nobody writes,
+  // a slow disk) is not: its task holds copies of what it reads, nothing of this view, so its
+  // pool is let go instead of destroyed (its destructor would wait), and the read ends with the
+  // process. Let-go pools stay reachable, and are never destroyed (at exit that would wait too).
+  if (m_validationThread->waitForDone(kCloseWaitMs)) return;
+  static auto* const letGo = new std::vector<QThreadPool*>;  // the GUI thread's only
+  letGo->push_back(m_validationThread.release());
 }
 
 QWidget* DesignerView::buildSidebar() {

@@ -35,8 +35,8 @@ class DesignerView : public QWidget {
   Q_OBJECT
  public:
   explicit DesignerView(const StudioContext& context, QWidget* parent = nullptr);
-  /// Does not wait for a validation still reading files (a trace on a pipe nobody writes, a
-  /// slow disk): the studio closes at once, and the read ends with the process.
+  /// Waits at most 0.1 s for a validation still reading files (a trace on a pipe nobody writes,
+  /// a slow disk): the studio closes, and the read ends with the process.
   ~DesignerView() override;
 
   /// Loads a workload file (asking first about unsaved changes); on failure shows why and
