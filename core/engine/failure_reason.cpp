@@ -26,16 +26,20 @@ std::string describeTimeout(int64_t timeoutNs) {
   return exactQuotient(timeoutNs, 1'000'000'000, 9) + " s";
 }
 
+namespace {
+/// "the 1 s timeout passed <what> the request (its loop was held, N ms past it)".
+std::string timeoutPassedInHold(int64_t timeoutNs, const char* what, int64_t lateNs) {
+  return "the " + describeTimeout(timeoutNs) + " timeout passed " + what +
+         " the request (its loop was held, " + std::to_string(lateNs / 1'000'000) + " ms past it)";
+}
+}  // namespace
+
 std::string notWrittenInTime(int64_t timeoutNs, int64_t lateNs) {
-  return "the " + describeTimeout(timeoutNs) +
-         " timeout passed before this worker could write the request (its loop was held, " +
-         std::to_string(lateNs / 1'000'000) + " ms past it)";
+  return timeoutPassedInHold(timeoutNs, "before this worker could write", lateNs);
 }
 
 std::string heldWhileWriting(int64_t timeoutNs, int64_t lateNs) {
-  return "the " + describeTimeout(timeoutNs) +
-         " timeout passed while this worker was writing the request (its loop was held, " +
-         std::to_string(lateNs / 1'000'000) + " ms past it)";
+  return timeoutPassedInHold(timeoutNs, "while this worker was writing", lateNs);
 }
 
 std::string failureReason(const Transfer& t, int64_t timeoutNs) {

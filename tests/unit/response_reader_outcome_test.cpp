@@ -220,6 +220,16 @@ TEST(ResponseReaderOutcome, ATimeoutIsSaidExactlyAsItWasSet) {
   EXPECT_EQ(failureReason(late.t, 240'500'000), "no reply within the 240.5 ms timeout");
 }
 
+// A hold of the worker's loop across a request's deadline is named, with how far past it.
+TEST(ResponseReaderOutcome, ATimeoutPassedInAHoldSaysWhereTheRequestWas) {
+  EXPECT_EQ(notWrittenInTime(1'000'000'000, 1'004'900'000),
+            "the 1 s timeout passed before this worker could write the request (its loop was "
+            "held, 1004 ms past it)");
+  EXPECT_EQ(heldWhileWriting(100'000'000, 300'000'000),
+            "the 100 ms timeout passed while this worker was writing the request (its loop was "
+            "held, 300 ms past it)");
+}
+
 TEST(ResponseReaderOutcome, AStreamEndsAtItsDoneEvent) {
   Reading r(true);
   r.events({token("a"), token("b"), kDone});
