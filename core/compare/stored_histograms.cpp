@@ -1,5 +1,6 @@
 #include "core/compare/stored_histograms.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace plumbline::compare {
@@ -45,19 +46,35 @@ bool answerDiffersFromFirstToken(const store::RunReader& reader, int64_t runId) 
   return answerDiffers(answer ? &*answer : nullptr, first ? &*first : nullptr);
 }
 
-std::map<int64_t, WindowPercentiles> answerPercentilesByWindow(const store::RunReader& reader,
-                                                               int64_t runId) {
-  const auto answer = windowHistograms(reader, runId, "ttfa");
-  const auto first = windowHistograms(reader, runId, "ttft");
-  bool differs = false;
-  std::map<int64_t, WindowPercentiles> out;
-  for (const auto& [idx, h] : answer) {
-    const auto t = first.find(idx);
-    differs = differs || t == first.end() || !(t->second == h);
-    out[idx] = {ms(h.percentile(0.5)), ms(h.percentile(0.99))};
+std::vector<store::WindowRow> windowsWithStoredPercentiles(const store::RunReader& reader,
+                                                           int64_t runId) {
+  using Field = std::optional<double> store::WindowRow::*;
+  struct Stored {
+    const char* metric;
+    Field p50;
+    Field p99;
+  };
+  static constexpr Stored kStored[] = {
+      {"ttfa", &store::WindowRow::ttfaP50Ms, &store::WindowRow::ttfaP99Ms},
+      {"ttft_from_planned", &store::WindowRow::ttftFromPlannedP50Ms,
+       &store::WindowRow::ttftFromPlannedP99Ms},
+      {"e2e_from_planned", &store::WindowRow::e2eFromPlannedP50Ms,
+       &store::WindowRow::e2eFromPlannedP99Ms}};
+  std::vector<store::WindowRow> windows = reader.windows(runId);
+  for (const Stored& f : kStored) {
+    // Rows that all have it (stored since v11, every window with a sample) need no histogram.
+    if (std::all_of(windows.begin(), windows.end(),
+                    [&](const auto& w) { return (w.*f.p50).has_value(); }))
+      continue;
+    const auto hists = windowHistograms(reader, runId, f.metric);
+    for (store::WindowRow& w : windows) {
+      const auto h = hists.find(w.idx);
+      if ((w.*f.p50).has_value() || h == hists.end() || h->second.empty()) continue;
+      w.*f.p50 = ms(h->second.percentile(0.5));
+      w.*f.p99 = ms(h->second.percentile(0.99));
+    }
   }
-  if (!differs) out.clear();
-  return out;
+  return windows;
 }
 
 }  // namespace plumbline::compare

@@ -1,21 +1,14 @@
 #pragma once
 // A stored run's full-resolution latency histograms, decoded for charts.
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/metrics/latency_histogram.h"
 #include "core/store/run_reader.h"
 
 namespace plumbline::compare {
-
-/// One window's p50 and p99 of a latency, in milliseconds.
-struct WindowPercentiles {
-  double p50Ms = 0;
-  double p99Ms = 0;
-  bool operator==(const WindowPercentiles&) const = default;
-};
 
 /// The run's histogram of `metric` (windowIdx -1: the whole run); none when the run stored none
 /// or it is damaged (a chart loses that curve, not the view). Throws StoreError when the
@@ -33,9 +26,10 @@ bool answerDiffers(const metrics::LatencyHistogram* answer, const metrics::Laten
 /// not think has the same histogram for both, and a run stored before ttfa none.
 bool answerDiffersFromFirstToken(const store::RunReader& reader, int64_t runId);
 
-/// The time to first answer token of each window that has one, by window index, when some
-/// window's differs from its time to first token; empty otherwise (nothing to draw apart).
-std::map<int64_t, WindowPercentiles> answerPercentilesByWindow(const store::RunReader& reader,
-                                                               int64_t runId);
+/// The run's windows, each percentile that rows stored before schema v11 lack (TTFA, TTFT and
+/// e2e from planned) taken from the window's stored histogram of it; one the window had no
+/// sample of stays none. Throws StoreError when the database cannot be read.
+std::vector<store::WindowRow> windowsWithStoredPercentiles(const store::RunReader& reader,
+                                                           int64_t runId);
 
 }  // namespace plumbline::compare

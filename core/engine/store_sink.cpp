@@ -43,6 +43,12 @@ store::WindowRow toWindowRow(const metrics::WindowStats& w) {
   r.sendLagP50Ms = ms(Metric::SendLag, 0.5);
   r.sendLagP99Ms = ms(Metric::SendLag, 0.99);
   r.sendLagMaxMs = ms(Metric::SendLag, 1);
+  r.ttfaP50Ms = ms(Metric::Answer, 0.5);
+  r.ttfaP99Ms = ms(Metric::Answer, 0.99);
+  r.ttftFromPlannedP50Ms = ms(Metric::TtftFromPlanned, 0.5);
+  r.ttftFromPlannedP99Ms = ms(Metric::TtftFromPlanned, 0.99);
+  r.e2eFromPlannedP50Ms = ms(Metric::E2eFromPlanned, 0.5);
+  r.e2eFromPlannedP99Ms = ms(Metric::E2eFromPlanned, 0.99);
   r.workerCpuMax = w.harness.workerCpuMax;
   r.workerCpuMean = w.harness.workerCpuMean;
   r.loopDelayMaxMs = sinkNsToMs(w.harness.loopDelayMaxNs);

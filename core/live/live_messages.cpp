@@ -144,6 +144,12 @@ store::WindowRow windowFromJson(const LiveJsonFields& f) {
   w.sendLagP50Ms = f.f64OrNull("send_lag_p50_ms");
   w.sendLagP99Ms = f.f64OrNull("send_lag_p99_ms");
   w.sendLagMaxMs = f.f64OrNull("send_lag_max_ms");
+  w.ttfaP50Ms = f.f64OrNullOrAbsent("ttfa_p50_ms");  // absent from streams of earlier versions
+  w.ttfaP99Ms = f.f64OrNullOrAbsent("ttfa_p99_ms");
+  w.ttftFromPlannedP50Ms = f.f64OrNullOrAbsent("ttft_from_planned_p50_ms");
+  w.ttftFromPlannedP99Ms = f.f64OrNullOrAbsent("ttft_from_planned_p99_ms");
+  w.e2eFromPlannedP50Ms = f.f64OrNullOrAbsent("e2e_from_planned_p50_ms");
+  w.e2eFromPlannedP99Ms = f.f64OrNullOrAbsent("e2e_from_planned_p99_ms");
   w.workerCpuMax = f.f64("worker_cpu_max");
   w.workerCpuMean = f.f64("worker_cpu_mean");
   w.loopDelayMaxMs = f.f64("loop_delay_max_ms");

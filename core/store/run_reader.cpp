@@ -160,7 +160,9 @@ std::vector<WindowRow> RunReader::windows(int64_t id) const {
       "input_tokens, output_tokens, in_flight, ttft_p50_ms, ttft_p99_ms, itl_p50_ms, itl_p99_ms, "
       "e2e_p50_ms, e2e_p99_ms, send_lag_p50_ms, send_lag_p99_ms, send_lag_max_ms, "
       "worker_cpu_max, worker_cpu_mean, loop_delay_max_ms, in_flight_cap_hits, worker_died, "
-      "connections_open, cpu_wait_max_ms, handed_late_max_ms, sent_during FROM windows WHERE "
+      "connections_open, cpu_wait_max_ms, handed_late_max_ms, sent_during, ttfa_p50_ms, "
+      "ttfa_p99_ms, ttft_from_planned_p50_ms, ttft_from_planned_p99_ms, e2e_from_planned_p50_ms, "
+      "e2e_from_planned_p99_ms FROM windows WHERE "
       "run_id = ? ORDER BY idx");
   s.bindInt(1, id);
   std::vector<WindowRow> rows;
@@ -195,6 +197,12 @@ std::vector<WindowRow> RunReader::windows(int64_t id) const {
     w.cpuWaitMaxMs = s.isNull(26) ? -1 : s.columnDouble(26);
     w.handedLateMaxMs = optDouble(s, 27);
     if (!s.isNull(28)) w.sentDuring = s.columnInt(28);
+    w.ttfaP50Ms = optDouble(s, 29);
+    w.ttfaP99Ms = optDouble(s, 30);
+    w.ttftFromPlannedP50Ms = optDouble(s, 31);
+    w.ttftFromPlannedP99Ms = optDouble(s, 32);
+    w.e2eFromPlannedP50Ms = optDouble(s, 33);
+    w.e2eFromPlannedP99Ms = optDouble(s, 34);
     rows.push_back(std::move(w));
   }
   return rows;

@@ -58,8 +58,10 @@ class RunWriter::Connection {
             "ttft_p99_ms, itl_p50_ms, itl_p99_ms, e2e_p50_ms, e2e_p99_ms, send_lag_p50_ms, "
             "send_lag_p99_ms, send_lag_max_ms, worker_cpu_max, worker_cpu_mean, loop_delay_max_ms, "
             "in_flight_cap_hits, worker_died, connections_open, cpu_wait_max_ms, "
-            "handed_late_max_ms, sent_during) VALUES "
-            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
+            "handed_late_max_ms, sent_during, ttfa_p50_ms, ttfa_p99_ms, "
+            "ttft_from_planned_p50_ms, ttft_from_planned_p99_ms, e2e_from_planned_p50_ms, "
+            "e2e_from_planned_p99_ms) VALUES "
+            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
         m_histogram(m_db.prepare("INSERT OR REPLACE INTO histograms VALUES (?,?,?,?)")) {}
 
   /// A run is not added to a database whose runs (or the highest id given) cannot be read
@@ -183,6 +185,9 @@ class RunWriter::Connection {
       s.bindInt(30, *w.sentDuring);
     else
       s.bindNull(30);
+    s.bindDouble(31, w.ttfaP50Ms).bindDouble(32, w.ttfaP99Ms);
+    s.bindDouble(33, w.ttftFromPlannedP50Ms).bindDouble(34, w.ttftFromPlannedP99Ms);
+    s.bindDouble(35, w.e2eFromPlannedP50Ms).bindDouble(36, w.e2eFromPlannedP99Ms);
     s.run();
   }
 

@@ -173,7 +173,21 @@ constexpr const char* kSchemaV10 = R"sql(
 ALTER TABLE requests ADD COLUMN held_ns INTEGER;
 )sql";
 
-constexpr std::array<Migration, 10> kMigrations = {{{1, kSchemaV1},
+// v11: each window's p50 and p99 of the time to first answer token (a reasoning model's answer
+// comes after its thinking) and of TTFT and e2e from the planned send, as the live ticks have
+// them: the live stream's windows are these rows, and a studio attaching mid-run draws the
+// seconds before it from them. NULL where the window had no sample, and for rows stored before
+// (their windows' histograms have them).
+constexpr const char* kSchemaV11 = R"sql(
+ALTER TABLE windows ADD COLUMN ttfa_p50_ms REAL;
+ALTER TABLE windows ADD COLUMN ttfa_p99_ms REAL;
+ALTER TABLE windows ADD COLUMN ttft_from_planned_p50_ms REAL;
+ALTER TABLE windows ADD COLUMN ttft_from_planned_p99_ms REAL;
+ALTER TABLE windows ADD COLUMN e2e_from_planned_p50_ms REAL;
+ALTER TABLE windows ADD COLUMN e2e_from_planned_p99_ms REAL;
+)sql";
+
+constexpr std::array<Migration, 11> kMigrations = {{{1, kSchemaV1},
                                                     {2, kSchemaV2},
                                                     {3, kSchemaV3},
                                                     {4, kSchemaV4},
@@ -182,7 +196,8 @@ constexpr std::array<Migration, 10> kMigrations = {{{1, kSchemaV1},
                                                     {7, kSchemaV7},
                                                     {8, kSchemaV8},
                                                     {9, kSchemaV9},
-                                                    {10, kSchemaV10}}};
+                                                    {10, kSchemaV10},
+                                                    {11, kSchemaV11}}};
 
 }  // namespace
 

@@ -33,6 +33,17 @@ struct WindowRow {
   std::optional<double> sendLagP50Ms;
   std::optional<double> sendLagP99Ms;
   std::optional<double> sendLagMaxMs;
+  // Since schema v11; none (NULL) for runs stored before (their windows' histograms have them).
+  /// Time to the first answer token (after a reasoning model's thinking); none where no stream
+  /// of the window had one.
+  std::optional<double> ttfaP50Ms;
+  std::optional<double> ttfaP99Ms;
+  /// TTFT and end-to-end latency from each request's planned send time (queueing in the harness
+  /// included); none where the window had no sample.
+  std::optional<double> ttftFromPlannedP50Ms;
+  std::optional<double> ttftFromPlannedP99Ms;
+  std::optional<double> e2eFromPlannedP50Ms;
+  std::optional<double> e2eFromPlannedP99Ms;
   double workerCpuMax = 0;
   double workerCpuMean = 0;
   double loopDelayMaxMs = 0;

@@ -50,6 +50,18 @@ TEST(ThinkingMockRun, TtfaIsTtftPlusTheThinkingTokensPacedAtTheItl) {
   const std::string db = dir.file("runs.db");
   EXPECT_EQ(queryInt(db, "SELECT count(*) FROM requests WHERE first_answer_ns > first_token_ns"),
             50);
+  // Every window in which a stream answered has its TTFA, after its TTFT (10 tokens later).
+  EXPECT_GE(queryInt(db, "SELECT count(*) FROM windows WHERE ttfa_p50_ms IS NOT NULL"), 2);
+  EXPECT_EQ(queryInt(db,
+                     "SELECT count(*) FROM windows WHERE (ttfa_p50_ms IS NULL) != "
+                     "(ttft_p50_ms IS NULL) OR ttfa_p50_ms <= ttft_p50_ms "
+                     "OR ttfa_p99_ms < ttfa_p50_ms"),
+            0);
+  // And its latencies from planned, never less than the service view's.
+  EXPECT_EQ(queryInt(db,
+                     "SELECT count(*) FROM windows WHERE (e2e_from_planned_p50_ms IS NULL) != "
+                     "(e2e_p50_ms IS NULL) OR ttft_from_planned_p50_ms < ttft_p50_ms - 0.001"),
+            0);
   if (!plumbline::test::kTimingChecked) return;
   const double ttft = s["ttft_ms"]["p50"].get<double>(), ttfa = s["ttfa_ms"]["p50"].get<double>();
   std::printf("ttft p50 %.2f ms, ttfa p50 %.2f ms\n", ttft, ttfa);

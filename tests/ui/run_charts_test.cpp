@@ -294,15 +294,68 @@ class RunChartsTest : public QObject {
     // Six names in a row under the plot were elided ("p50 fr…", "p50 t…"): beside it, whole.
     QCOMPARE(ttftChart->chart()->legend()->alignment(), Qt::AlignRight);
 
-    // A stored run: the windows' TTFA, given only when some window's differs from its TTFT.
-    charts.setWindows({window(0, 10, 10, 80), window(1, 10, 10, 80)});
+    // A stored run: the windows' TTFA, drawn from the first window when some window's differs
+    // from its TTFT; none where a window had none.
+    WindowRow same = window(0, 10, 10, 80);
+    same.ttfaP50Ms = same.ttftP50Ms;
+    same.ttfaP99Ms = same.ttftP99Ms;
+    charts.setWindows({same, window(1, 10, 10, 80)});
     QVERIFY(!charts.seriesNames(ttft).contains(p50));
     QCOMPARE(ttftChart->chart()->legend()->alignment(), Qt::AlignBottom);
-    charts.setWindows({window(0, 10, 10, 80), window(1, 10, 10, 80), window(2, 10, 10, 80)},
-                      std::nullopt, nlohmann::json(), {{0, {90, 120}}, {2, {95, 125}}});
-    QCOMPARE(charts.drawnPieces(ttft, p50), (QList<QList<QPointF>>{{{1, 90}}, {{3, 95}}}));
-    QCOMPARE(charts.drawnPoints(ttft, p99), (QList<QPointF>{{1, 120}, {3, 125}}));
+    WindowRow thought = window(2, 10, 10, 80);
+    thought.ttfaP50Ms = 95;
+    thought.ttfaP99Ms = 125;
+    charts.setWindows({same, window(1, 10, 10, 80), thought});
+    QCOMPARE(charts.drawnPieces(ttft, p50), (QList<QList<QPointF>>{{{1, 40}}, {{3, 95}}}));
+    QCOMPARE(charts.drawnPoints(ttft, p99), (QList<QPointF>{{1, 80}, {3, 125}}));
     QCOMPARE(ttftChart->chart()->legend()->alignment(), Qt::AlignRight);
+  }
+
+  // A studio attaching mid-run replays the windows before it from the live stream: their rows'
+  // TTFA is drawn as the ticks' is, from the first window in which a stream thought first, and
+  // so are TTFT and e2e from planned; the ticks after carry the lines on. Before, the replayed
+  // seconds had none of these lines.
+  void windowsReplayedOnAttachDrawWhatTheTicksDo() {
+    const QString ttft = QStringLiteral("ttft"), p50 = QStringLiteral("p50 to answer"),
+                  p99 = QStringLiteral("p99 to answer");
+    RunCharts charts;
+    WindowRow plain = window(0, 10, 10, 80);
+    plain.ttfaP50Ms = plain.ttftP50Ms;  // answered with the first token
+    plain.ttfaP99Ms = plain.ttftP99Ms;
+    charts.appendWindow(plain);
+    charts.appendWindow(window(1, 10, 10, 80));  // no answer timed in it
+    charts.flush();
+    QVERIFY(!charts.seriesNames(ttft).contains(p50));
+    WindowRow thought = window(2, 10, 10, 80);
+    thought.ttfaP50Ms = 90;
+    thought.ttfaP99Ms = 130;
+    charts.appendWindow(thought);
+    LiveTick t = tick(3250, 100, 0);
+    t.ttfa = {95, 135, 7};
+    charts.appendTick(t);
+    charts.flush();
+    QCOMPARE(charts.drawnPoints(ttft, p50), (QList<QPointF>{{3, 90}, {3.25, 95}}));
+    QCOMPARE(charts.drawnPoints(ttft, p99), (QList<QPointF>{{3, 130}, {3.25, 135}}));
+
+    RunCharts attached;
+    WindowRow queued = window(0, 10, 10, 80);
+    queued.ttftFromPlannedP50Ms = 45;
+    queued.ttftFromPlannedP99Ms = 300;
+    queued.e2eP50Ms = 500;
+    queued.e2eP99Ms = 900;
+    queued.e2eFromPlannedP50Ms = 505;
+    queued.e2eFromPlannedP99Ms = 1120;
+    attached.appendWindow(queued);
+    LiveTick next = tick(1250, 100, 0);
+    next.ttftFromPlanned = {12, 50, 7};
+    attached.appendTick(next);
+    attached.flush();
+    QCOMPARE(attached.drawnPoints(ttft, QStringLiteral("p99 from planned")),
+             (QList<QPointF>{{1, 300}, {1.25, 50}}));
+    QCOMPARE(attached.drawnPoints(QStringLiteral("e2e"), QStringLiteral("p50 from planned")),
+             (QList<QPointF>{{1, 505}}));
+    QCOMPARE(attached.drawnPoints(QStringLiteral("e2e"), QStringLiteral("p99 from planned")),
+             (QList<QPointF>{{1, 1120}}));
   }
 
   // QA: "from planned" was drawn over p50/p99 in the same width (the legend listed four lines,

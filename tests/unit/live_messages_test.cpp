@@ -72,8 +72,17 @@ TEST(LiveMessages, WindowPayloadIsTheExportedWindowObject) {
 
 // Fields added after the protocol's first version: a stream written before them still reads,
 // with the field "unknown".
-const std::set<std::string> kAddedLater = {"cpu_wait_max_ms", "handed_late_max_ms", "sent_during",
-                                           "rates_through_ns", "ttfa"};
+const std::set<std::string> kAddedLater = {"cpu_wait_max_ms",
+                                           "handed_late_max_ms",
+                                           "sent_during",
+                                           "rates_through_ns",
+                                           "ttfa",
+                                           "ttfa_p50_ms",
+                                           "ttfa_p99_ms",
+                                           "ttft_from_planned_p50_ms",
+                                           "ttft_from_planned_p99_ms",
+                                           "e2e_from_planned_p50_ms",
+                                           "e2e_from_planned_p99_ms"};
 
 TEST(LiveMessages, FieldsAddedLaterMayBeAbsentAndReadAsUnknown) {
   json tick = toJson(sampleTick());
@@ -140,6 +149,33 @@ TEST(LiveMessages, TtfaIsNoSamplesInTicksOfEarlierStreams) {
   tick["ttfa"] = json{{"p50", 1.0}, {"count", 2}};
   const std::string err = messageErrorOf(typeOf(LiveMessage{sampleTick()}), tick);
   EXPECT_NE(err.find("tick frame: field \"ttfa.p99\" is missing"), std::string::npos) << err;
+}
+
+// A window carries its time to first answer token and its latencies from planned, so that a
+// studio attaching mid-run draws them for the windows before; a window of an earlier stream has
+// none, and a broken one is named.
+TEST(LiveMessages, WindowsCarryTheirTtfaAndEarlierStreamsReadAsNone) {
+  json window = toJson(sampleWindow());
+  EXPECT_DOUBLE_EQ(window.at("ttfa_p50_ms").get<double>(), 70.5);
+  EXPECT_DOUBLE_EQ(window.at("ttfa_p99_ms").get<double>(), 95.25);
+  auto read = [&] {
+    return std::get<plumbline::store::WindowRow>(
+        messageFromJson(typeOf(LiveMessage{sampleWindow()}), window));
+  };
+  EXPECT_EQ(read(), sampleWindow());
+  window["ttfa_p50_ms"] = nullptr;  // no stream of the window answered
+  window.erase("ttfa_p99_ms");      // an earlier stream
+  EXPECT_EQ(read().ttfaP50Ms, std::nullopt);
+  EXPECT_EQ(read().ttfaP99Ms, std::nullopt);
+  EXPECT_DOUBLE_EQ(window.at("e2e_from_planned_p99_ms").get<double>(), 1300.5);
+  for (const char* key : {"ttft_from_planned_p50_ms", "ttft_from_planned_p99_ms",
+                          "e2e_from_planned_p50_ms", "e2e_from_planned_p99_ms"})
+    window.erase(key);
+  EXPECT_EQ(read().ttftFromPlannedP50Ms, std::nullopt);
+  EXPECT_EQ(read().e2eFromPlannedP99Ms, std::nullopt);
+  window["ttfa_p99_ms"] = "slow";
+  const std::string err = messageErrorOf(typeOf(LiveMessage{sampleWindow()}), window);
+  EXPECT_NE(err.find("\"ttfa_p99_ms\" is a string, expected a number"), std::string::npos) << err;
 }
 
 TEST(LiveMessages, EveryMissingFieldIsNamedWithItsFrame) {

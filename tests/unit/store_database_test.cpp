@@ -58,8 +58,8 @@ TEST(StoreDatabase, WriterCreatesDirectoryAndLatestSchema) {
   TempDir dir;
   std::string path = dir.file("a/b/runs.db");
   Database db = Database::open(path, Database::Mode::ReadWrite);
-  EXPECT_EQ(db.userVersion(), 10);
-  EXPECT_EQ(Database::kSchemaVersion, 10);
+  EXPECT_EQ(db.userVersion(), 11);
+  EXPECT_EQ(Database::kSchemaVersion, 11);
   Statement mode = db.prepare("PRAGMA journal_mode");
   ASSERT_TRUE(mode.step());
   EXPECT_EQ(mode.columnText(0), "wal");
@@ -109,6 +109,30 @@ TEST(StoreDatabase, Version1DatabaseMigratesKeepingItsWindows) {
   EXPECT_EQ(windows[0].cpuWaitMaxMs, -1);    // nor the CPU wait before v4: unknown, not 0
   EXPECT_EQ(windows[0].handedLateMaxMs, std::nullopt);  // nor a late hand-out before v8
   EXPECT_EQ(windows[0].sentDuring, std::nullopt);       // nor the sends by send time
+  EXPECT_EQ(windows[0].ttfaP50Ms, std::nullopt);        // nor the answer's before v11
+  EXPECT_EQ(windows[0].ttfaP99Ms, std::nullopt);
+}
+
+TEST(StoreDatabase, Version10DatabaseMigratesItsWindowsWithoutTheNewPercentiles) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  // A window as version 10 left it (30 columns: no TTFA or from-planned percentiles).
+  ASSERT_NO_FATAL_FAILURE(writeOldDatabase(
+      path, 10,
+      "INSERT INTO runs (id, created_at, status) VALUES (1, 'x', 'complete');"
+      "INSERT INTO windows VALUES (1, 0, 0, 1000000000, 20, 19, 18, 1, '{}', 900, 400,"
+      " 3, 1.5, 2.5, 0.5, 0.75, 10, 20, 0.01, 0.02, 0.03, 0.4, 0.3, 1.25, 2, 0, 7, 12.5, 0, 19);"));
+  plumbline::store::RunReader reader(path);
+  const auto windows = reader.windows(1);
+  ASSERT_EQ(windows.size(), 1u);
+  EXPECT_EQ(windows[0].ttftP50Ms, 1.5);
+  EXPECT_EQ(windows[0].cpuWaitMaxMs, 12.5);
+  EXPECT_EQ(windows[0].sentDuring, 19);
+  EXPECT_EQ(windows[0].ttfaP50Ms, std::nullopt);  // not stored before v11: its histogram has it
+  EXPECT_EQ(windows[0].ttfaP99Ms, std::nullopt);
+  EXPECT_EQ(windows[0].ttftFromPlannedP50Ms, std::nullopt);  // nor these
+  EXPECT_EQ(windows[0].e2eFromPlannedP99Ms, std::nullopt);
+  EXPECT_EQ(Database::open(path, Database::Mode::ReadOnly).userVersion(), 11);
 }
 
 // QA: `runs show` and `export` of a database an older Plumbline wrote failed on "no such column"

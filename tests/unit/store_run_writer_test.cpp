@@ -45,6 +45,16 @@ WindowRow sampleWindow(int64_t idx) {
   w.sendLagP50Ms = 0.01;
   w.sendLagP99Ms = 0.2;
   w.sendLagMaxMs = 3.5;
+  if (idx != 1) {  // window 1: no stream answered in it (NULL)
+    w.ttfaP50Ms = 60.5 + static_cast<double>(idx);
+    w.ttfaP99Ms = 120.75;
+  }
+  w.ttftFromPlannedP50Ms = 20.5;
+  w.ttftFromPlannedP99Ms = 180.25;
+  if (idx != 0) {  // window 0: none (NULL)
+    w.e2eFromPlannedP50Ms = 310.5;
+    w.e2eFromPlannedP99Ms = 1200.25;
+  }
   w.workerCpuMax = 0.93;
   w.workerCpuMean = 0.61;
   w.loopDelayMaxMs = 0.8;

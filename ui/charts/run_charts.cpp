@@ -33,6 +33,12 @@ const QString kTolerance = QStringLiteral("p99 tolerance");
 /// TTFT's third pair, for a reasoning model: its first token is thinking, and the answer a user
 /// waits for (TTFA) comes later. Drawn only when some stream thought first, or it repeats TTFT.
 const QString kToAnswer = QStringLiteral(" to answer");
+const QString kFromPlanned = QStringLiteral(" from planned");
+
+/// Whether a window's time to first answer token is not its TTFT's: some stream thought first.
+bool answerApart(const store::WindowRow& w) {
+  return w.ttfaP50Ms && (w.ttfaP50Ms != w.ttftP50Ms || w.ttfaP99Ms != w.ttftP99Ms);
+}
 
 void plotOrBreak(MetricChart* c, const QString& series, double x, const std::optional<double>& y) {
   if (y)
@@ -94,9 +100,8 @@ RunCharts::RunCharts(QWidget* parent) : QWidget(parent) {
   // Requested is drawn dashed on top of achieved: when they agree both stay visible.
   chart(kRate)->setLineStyle(QStringLiteral("requested"), Qt::DashLine);
   // Every series keeps one colour whichever comes first (a run attached mid-way replays
-  // windows, which have no "from planned" line, before the ticks). "From planned" is dashed
-  // over the service latency: where no request waited to be sent they coincide, and both
-  // stay visible.
+  // windows before the ticks). "From planned" is dashed over the service latency: where no
+  // request waited to be sent they coincide, and both stay visible.
   static const std::pair<const char*, const char*> kSeriesColors[] = {
       {"achieved", "#1f77b4"},
       {"requested", "#2ca02c"},
@@ -163,7 +168,6 @@ void RunCharts::clear() {
   m_windowErrorClasses.clear();
   m_handedLateShown = false;
   showAnswer(false);
-  m_answerByWindow.clear();
   m_toleranceMs.reset();
   m_cdf->clear();
   showCdf(false);
@@ -185,20 +189,16 @@ void RunCharts::showCdf(bool shown) {
 
 void RunCharts::loadRun(const store::RunReader& reader, int64_t runId) {
   const auto run = reader.getRun(runId);
-  setWindows(reader.windows(runId), run ? run->durationS : std::nullopt,
-             run ? nlohmann::json::parse(run->specJson, nullptr, false) : nlohmann::json(),
-             ::plumbline::compare::answerPercentilesByWindow(reader, runId));
+  setWindows(::plumbline::compare::windowsWithStoredPercentiles(reader, runId),
+             run ? run->durationS : std::nullopt,
+             run ? nlohmann::json::parse(run->specJson, nullptr, false) : nlohmann::json());
   showCdf(m_cdf->loadRun(reader, runId) > 0);
 }
 
-void RunCharts::setWindows(
-    const std::vector<store::WindowRow>& windows, std::optional<double> runEndS,
-    const nlohmann::json& spec,
-    std::map<int64_t, ::plumbline::compare::WindowPercentiles> answerByWindow) {
+void RunCharts::setWindows(const std::vector<store::WindowRow>& windows,
+                           std::optional<double> runEndS, const nlohmann::json& spec) {
   clear();
   m_runEndS = runEndS;
-  m_answerByWindow = std::move(answerByWindow);
-  showAnswer(!m_answerByWindow.empty());
   if (spec.is_object()) setSendLagTolerance(spec);
   // Every class the run had is drawn in every window, 0 where it had none: a line joined
   // straight across a window without errors would show errors there.
@@ -207,6 +207,7 @@ void RunCharts::setWindows(
     if (errors.is_object())
       for (const auto& [cls, n] : errors.items()) m_windowErrorClasses.insert(cls);
     m_handedLateShown |= w.handedLateMaxMs.value_or(0) > 0;  // then drawn from the first window
+    if (answerApart(w)) showAnswer(true);                    // and so is the answer
   }
   for (const store::WindowRow& w : windows) appendWindow(w);
   // A stored run's time axis spans its windows, drain included, not the live view's 10 s: a
@@ -244,15 +245,16 @@ void RunCharts::appendWindow(const store::WindowRow& w) {
   }
   // A latency the window has no sample of (none without streaming, none where nothing ended)
   // gets no point and breaks its line; inter-token gaps arrive without completions.
+  // A window replayed as a studio attaches mid-run draws what the ticks after it do: the
+  // latencies from planned, and (as the ticks do, from the first window in which some stream
+  // thought before answering) the time to first answer token.
   plotPercentiles(chart(kTtft), end, w.ttftP50Ms, w.ttftP99Ms);
-  if (m_answerShown) {
-    const auto answer = m_answerByWindow.find(w.idx);
-    const bool some = answer != m_answerByWindow.end();
-    plotPercentiles(chart(kTtft), end, some ? std::optional(answer->second.p50Ms) : std::nullopt,
-                    some ? std::optional(answer->second.p99Ms) : std::nullopt, kToAnswer);
-  }
+  plotPercentiles(chart(kTtft), end, w.ttftFromPlannedP50Ms, w.ttftFromPlannedP99Ms, kFromPlanned);
+  if (answerApart(w)) showAnswer(true);
+  if (m_answerShown) plotPercentiles(chart(kTtft), end, w.ttfaP50Ms, w.ttfaP99Ms, kToAnswer);
   plotPercentiles(chart(kItl), end, w.itlP50Ms, w.itlP99Ms);
   plotPercentiles(chart(kE2e), end, w.e2eP50Ms, w.e2eP99Ms);
+  plotPercentiles(chart(kE2e), end, w.e2eFromPlannedP50Ms, w.e2eFromPlannedP99Ms, kFromPlanned);
   plotPercentiles(chart(kSendLag), end, w.sendLagP50Ms, w.sendLagP99Ms);
   if (m_toleranceMs) chart(kSendLag)->append(kTolerance, end, *m_toleranceMs);
   if (w.handedLateMaxMs) appendHandedLate(start, end, *w.handedLateMaxMs);
@@ -296,15 +298,14 @@ void RunCharts::appendTick(const ::plumbline::live::LiveTick& t) {
     plotPercentiles(c, x, some ? std::optional(p.p50) : std::nullopt,
                     some ? std::optional(p.p99) : std::nullopt, suffix);
   };
-  const QString planned = QStringLiteral(" from planned");
   pct(chart(kTtft), t.ttft);
-  pct(chart(kTtft), t.ttftFromPlanned, planned);
+  pct(chart(kTtft), t.ttftFromPlanned, kFromPlanned);
   // From the first tick in which some stream thought before answering, then at every tick.
   if (t.ttfa.count > 0 && (t.ttfa.p50 != t.ttft.p50 || t.ttfa.p99 != t.ttft.p99)) showAnswer(true);
   if (m_answerShown) pct(chart(kTtft), t.ttfa, kToAnswer);
   pct(chart(kItl), t.itl);
   pct(chart(kE2e), t.e2e);
-  pct(chart(kE2e), t.e2eFromPlanned, planned);
+  pct(chart(kE2e), t.e2eFromPlanned, kFromPlanned);
   pct(chart(kSendLag), t.sendLag);
   if (m_toleranceMs) chart(kSendLag)->append(kTolerance, x, *m_toleranceMs);
   appendHandedLate(dtS > 0 ? x - dtS : -1, x, t.handedLateMaxMs);

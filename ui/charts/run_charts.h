@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "core/compare/stored_histograms.h"
 #include "core/live/live_messages.h"
 #include "core/store/window_row.h"
 
@@ -62,13 +61,12 @@ class RunCharts : public QWidget {
   /// runs.duration_s), the requested and achieved rates stop there; the windows after it (the
   /// drain: requests still finishing) are drawn on the other charts. The window the end falls
   /// in is drawn at the end, its rates over the part of it the run lasted.
-  /// With the run's workload (`spec`), the send lag chart draws its tolerance. With the
-  /// windows' time to first answer token (`answerByWindow`, by window index, given only when a
-  /// reasoning model thought first), the TTFT chart draws it as "p50/p99 to answer".
+  /// With the run's workload (`spec`), the send lag chart draws its tolerance. Where a
+  /// reasoning model thought first, the TTFT chart draws the windows' time to first answer
+  /// token as "p50/p99 to answer".
   void setWindows(const std::vector<store::WindowRow>& windows,
                   std::optional<double> runEndS = std::nullopt,
-                  const nlohmann::json& spec = nlohmann::json(),
-                  std::map<int64_t, ::plumbline::compare::WindowPercentiles> answerByWindow = {});
+                  const nlohmann::json& spec = nlohmann::json());
   /// Live: requested and achieved are drawn up to here only (the schedule's length, then the
   /// stop, then the run's recorded end), as a stored run's are; points past it are taken away.
   void setSendingEnd(double seconds);
@@ -120,8 +118,6 @@ class RunCharts : public QWidget {
   bool m_handedLateShown = false;  ///< a session was handed out late: the series is drawn
   /// Some stream thought before answering: TTFA is drawn apart from TTFT, from then on.
   bool m_answerShown = false;
-  std::map<int64_t, ::plumbline::compare::WindowPercentiles>
-      m_answerByWindow;  ///< a stored run's, by index
   int m_redraws = 0;
 };
 
