@@ -149,7 +149,8 @@ Comparison buildComparison(const store::RunReader& reader, const std::vector<int
     std::vector<store::WindowRow> windows = reader.windows(id);
     auto& series = c.series.emplace_back();
     for (size_t m = 0; m < kSeriesMetricCount; ++m)
-      series[m] = decimateMinMax(windowSeries(windows, static_cast<SeriesMetric>(m)));
+      series[m] =
+          decimateMinMax(windowSeries(windows, static_cast<SeriesMetric>(m), run.row.durationS));
     if (isSweep(run.spec)) {
       WindowLatency latency{decoded(reader, id, "ttft"), decoded(reader, id, "itl"),
                             decoded(reader, id, "e2e")};

@@ -11,7 +11,7 @@ struct MetricInfo {
 };
 constexpr std::array<MetricInfo, kSeriesMetricCount> kInfo = {{
     {"requested_rps", "requested (req/s)"},
-    {"achieved_rps", "achieved (req/s)"},  // sent, as the summary's achieved_rps and History
+    {"achieved_rps", "achieved (req/s)"},  // sends made in the window, as History draws them
     {"completed_rps", "completed (req/s)"},
     {"ttft_p50_ms", "TTFT p50 (ms)"},
     {"ttft_p99_ms", "TTFT p99 (ms)"},
@@ -27,13 +27,30 @@ double perSecond(double count, const store::WindowRow& w) {
   return w.lengthNs > 0 ? count * 1e9 / static_cast<double>(w.lengthNs) : 0;
 }
 
+/// `count` over the part of the window the run was sending in; none for a window of the drain
+/// after the run's end (requests still finishing), where the rates would fall to 0 only because
+/// the run had ended.
+std::optional<double> perSendingSecond(double count, const store::WindowRow& w,
+                                       std::optional<double> runEndS) {
+  if (!runEndS) return perSecond(count, w);
+  const double startS = static_cast<double>(w.startNs) / 1e9;
+  const double sendingS = std::min(static_cast<double>(w.lengthNs) / 1e9, *runEndS - startS);
+  if (sendingS <= 1e-9) return std::nullopt;
+  return count / sendingS;
+}
+
 /// nullopt when the window holds no value for the metric: a latency none of its requests
 /// measured (no TTFT without streaming, no send lag where nothing was sent) has none, not 0 ms.
-std::optional<double> valueOf(const store::WindowRow& w, SeriesMetric m) {
+std::optional<double> valueOf(const store::WindowRow& w, SeriesMetric m,
+                              std::optional<double> runEndS) {
   switch (m) {
-    case SeriesMetric::RequestedRps: return perSecond(static_cast<double>(w.planned), w);
+    case SeriesMetric::RequestedRps:
+      return perSendingSecond(static_cast<double>(w.planned), w, runEndS);
+    // What was sent during the window: `sent` counts the window's planned requests whenever
+    // they went, so a run 8 s behind would show achieved = requested where it sent nothing.
+    // Runs stored before schema v8 have only that.
     case SeriesMetric::AchievedRps:
-      return perSecond(static_cast<double>(w.sent), w);
+      return perSendingSecond(static_cast<double>(w.sentDuring.value_or(w.sent)), w, runEndS);
     case SeriesMetric::CompletedRps:
       return perSecond(static_cast<double>(w.completed), w);
     // Inter-token gaps arrive while streams run, in windows where nothing completes.
@@ -67,12 +84,12 @@ std::optional<SeriesMetric> seriesMetricFromName(std::string_view name) {
 }
 
 std::vector<SeriesPoint> windowSeries(const std::vector<store::WindowRow>& windows,
-                                      SeriesMetric metric) {
+                                      SeriesMetric metric, std::optional<double> runEndS) {
   std::vector<SeriesPoint> out;
   out.reserve(windows.size());
   bool skipped = false;
   for (const auto& w : windows) {
-    const auto v = valueOf(w, metric);
+    const auto v = valueOf(w, metric, runEndS);
     if (!v) {
       skipped = !out.empty();
       continue;

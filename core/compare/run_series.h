@@ -39,9 +39,12 @@ struct SeriesPoint {
 };
 
 /// One value per window; windows without a sample of a latency are skipped (no value, not 0)
-/// and the point after them marked gapBefore.
+/// and the point after them marked gapBefore. With the run's end (runs.duration_s), the
+/// requested and achieved rates stop there, as History draws them: the window the end falls in
+/// is over the part of it the run lasted, and the drain after it has none.
 std::vector<SeriesPoint> windowSeries(const std::vector<store::WindowRow>& windows,
-                                      SeriesMetric metric);
+                                      SeriesMetric metric,
+                                      std::optional<double> runEndS = std::nullopt);
 
 /// At most maxPoints points: consecutive points binned, each bin reduced to its minimum and
 /// maximum in time order, so spikes survive; a bin with a gap starts with one. Returned

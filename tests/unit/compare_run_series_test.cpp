@@ -47,6 +47,43 @@ TEST(CompareRunSeries, ThePointAfterWindowsWithoutSamplesStartsANewLine) {
   EXPECT_EQ(s, (std::vector<SeriesPoint>{{1, 100, false}, {4, 300, true}, {5, 310, false}}));
 }
 
+// A run that fell behind sent its first windows' requests in later ones. Compare's achieved
+// line counted each window's planned requests whenever they went (`sent`), so it showed
+// achieved = requested where nothing went out, unlike History's. Since schema v8 the sends made
+// during each window are stored; a run stored before has only `sent`.
+TEST(CompareRunSeries, AchievedIsWhatWasSentDuringEachWindow) {
+  std::vector<store::WindowRow> windows = {window(0, 0), window(1, 0), window(2, 0)};
+  for (auto& w : windows) w.planned = w.sent = 10;
+  windows[0].sentDuring = 0;
+  windows[1].sentDuring = 4;
+  windows[2].sentDuring = 26;
+  EXPECT_EQ(windowSeries(windows, SeriesMetric::AchievedRps),
+            (std::vector<SeriesPoint>{{0, 0, false}, {1, 4, false}, {2, 26, false}}));
+  EXPECT_EQ(windowSeries(windows, SeriesMetric::RequestedRps),
+            (std::vector<SeriesPoint>{{0, 10, false}, {1, 10, false}, {2, 10, false}}));
+  for (auto& w : windows) w.sentDuring.reset();  // stored before v8
+  EXPECT_EQ(windowSeries(windows, SeriesMetric::AchievedRps)[0].value, 10);
+}
+
+// The rates stop at the run's end as History's do: the window the end falls in is over the part
+// the run lasted, and the drain after it (requests still finishing) has no rate, not a fall to 0.
+TEST(CompareRunSeries, RatesStopAtTheRunsEnd) {
+  std::vector<store::WindowRow> windows = {window(0, 10), window(1, 10), window(2, 10),
+                                           window(3, 4)};
+  for (auto& w : windows) w.planned = w.sent = 0;
+  windows[0].planned = windows[1].planned = 20;
+  windows[2].planned = 10;  // the run ended at 2.5 s
+  windows[0].sentDuring = windows[1].sentDuring = 20;
+  windows[2].sentDuring = 10;
+  windows[3].sentDuring = 0;
+  EXPECT_EQ(windowSeries(windows, SeriesMetric::RequestedRps, 2.5),
+            (std::vector<SeriesPoint>{{0, 20, false}, {1, 20, false}, {2, 20, false}}));
+  EXPECT_EQ(windowSeries(windows, SeriesMetric::AchievedRps, 2.5),
+            (std::vector<SeriesPoint>{{0, 20, false}, {1, 20, false}, {2, 20, false}}));
+  EXPECT_EQ(windowSeries(windows, SeriesMetric::CompletedRps, 2.5).size(), 4u);  // drain too
+  EXPECT_EQ(windowSeries(windows, SeriesMetric::RequestedRps).back().value, 0);  // no end given
+}
+
 TEST(CompareRunSeries, DecimationKeepsAGapInsideABin) {
   std::vector<SeriesPoint> points;
   for (int i = 0; i < 3600; ++i) points.push_back({double(i), 1.0, i == 2001});
