@@ -146,7 +146,7 @@ Comparison buildComparison(const store::RunReader& reader, const std::vector<int
     if (slo.any()) c.goodput.push_back(goodputOf(reader, run, slo));
     histograms.push_back(wholeRunHistograms(reader, id));
     for (const char* metric : kCdfMetrics) addCdf(c, id, histograms.back(), metric);
-    std::vector<store::WindowRow> windows = reader.windows(id);
+    std::vector<store::WindowRow> windows = windowsWithStoredPercentiles(reader, id);
     auto& series = c.series.emplace_back();
     for (size_t m = 0; m < kSeriesMetricCount; ++m)
       series[m] =

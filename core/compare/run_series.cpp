@@ -21,6 +21,9 @@ constexpr std::array<MetricInfo, kSeriesMetricCount> kInfo = {{
     {"errors_per_s", "errors/s"},
     {"send_lag_p99_ms", "send lag p99 (ms)"},
     {"in_flight", "in flight"},
+    {"ttft_from_planned_p99_ms", "TTFT from planned p99 (ms)"},
+    {"e2e_from_planned_p99_ms", "e2e from planned p99 (ms)"},
+    {"ttfa_p99_ms", "TTFA p99 (ms)"},
 }};
 
 double perSecond(double count, const store::WindowRow& w) {
@@ -67,6 +70,12 @@ std::optional<double> valueOf(const store::WindowRow& w, SeriesMetric m,
     case SeriesMetric::SendLagP99Ms:
       return w.sendLagP99Ms;
     case SeriesMetric::InFlight: return static_cast<double>(w.inFlight);
+    case SeriesMetric::TtftFromPlannedP99Ms:
+      return w.ttftFromPlannedP99Ms;
+    case SeriesMetric::E2eFromPlannedP99Ms:
+      return w.e2eFromPlannedP99Ms;
+    case SeriesMetric::TtfaP99Ms:
+      return w.ttfaP99Ms;
     case SeriesMetric::Count: break;
   }
   return std::nullopt;

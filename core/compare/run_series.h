@@ -22,6 +22,10 @@ enum class SeriesMetric {
   ErrorsPerS,
   SendLagP99Ms,
   InFlight,
+  // Since schema v11 in the windows' rows; filled from their histograms for runs stored before.
+  TtftFromPlannedP99Ms,
+  E2eFromPlannedP99Ms,
+  TtfaP99Ms,
   Count
 };
 inline constexpr size_t kSeriesMetricCount = static_cast<size_t>(SeriesMetric::Count);

@@ -62,14 +62,13 @@ std::vector<store::WindowRow> windowsWithStoredPercentiles(const store::RunReade
        &store::WindowRow::e2eFromPlannedP99Ms}};
   std::vector<store::WindowRow> windows = reader.windows(runId);
   for (const Stored& f : kStored) {
+    auto whole = [&f](const store::WindowRow& w) { return (w.*f.p50) && (w.*f.p99); };
     // Rows that all have it (stored since v11, every window with a sample) need no histogram.
-    if (std::all_of(windows.begin(), windows.end(),
-                    [&](const auto& w) { return (w.*f.p50).has_value(); }))
-      continue;
+    if (std::all_of(windows.begin(), windows.end(), whole)) continue;
     const auto hists = windowHistograms(reader, runId, f.metric);
     for (store::WindowRow& w : windows) {
       const auto h = hists.find(w.idx);
-      if ((w.*f.p50).has_value() || h == hists.end() || h->second.empty()) continue;
+      if (whole(w) || h == hists.end() || h->second.empty()) continue;
       w.*f.p50 = ms(h->second.percentile(0.5));
       w.*f.p99 = ms(h->second.percentile(0.99));
     }

@@ -121,6 +121,30 @@ TEST(StoredHistograms, TheAnswerIsApartOnlyWhenARunThoughtFirst) {
 
 // Windows stored before schema v11 have no TTFA or from-planned percentiles in their rows: the
 // charts take them from the windows' histograms, as the rows of a run stored since have them.
+// Compare overlays the latencies from planned and TTFA over time too, for runs stored before
+// v11 from their windows' histograms, as for runs stored since.
+TEST(CompareSeries, LatenciesFromPlannedAndTtfaAreOverlaidForRunsStoredBeforeV11Too) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  FixtureRun thinker;
+  thinker.thinkMs = 40;
+  const int64_t a = fixtures::writeFixtureRun(path, thinker);
+  const int64_t b = fixtures::writeFixtureRun(path, thinker);
+  store::Database::open(path, store::Database::Mode::ReadWrite)
+      .exec(
+          "UPDATE windows SET ttfa_p50_ms = NULL, ttfa_p99_ms = NULL, e2e_from_planned_p99_ms = "
+          "NULL WHERE run_id = " +
+          std::to_string(b));
+  const Comparison c = buildComparison(store::RunReader(path), {a, b}, Slo{});
+  for (SeriesMetric m : {SeriesMetric::TtftFromPlannedP99Ms, SeriesMetric::E2eFromPlannedP99Ms,
+                         SeriesMetric::TtfaP99Ms}) {
+    const auto& first = c.series[0][static_cast<size_t>(m)];
+    EXPECT_EQ(first.size(), 6u) << seriesMetricName(m);
+    EXPECT_EQ(c.series[1][static_cast<size_t>(m)], first) << seriesMetricName(m);
+  }
+  EXPECT_NEAR(c.series[0][static_cast<size_t>(SeriesMetric::TtfaP99Ms)][0].value, 90, 0.9);
+}
+
 TEST(StoredHistograms, WindowsStoredBeforeV11GetTheirPercentilesFromTheirHistograms) {
   TempDir dir;
   std::string path = dir.file("runs.db");

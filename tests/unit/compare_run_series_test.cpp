@@ -26,6 +26,22 @@ TEST(CompareRunSeries, ALatencyNoWindowMeasuredHasNoPoints) {
 
 // QA: inter-token p50 ramped 8 → 250 ms over 9–22 s although the windows 9–20 all said 250 ms:
 // they were dropped for having no completion. Gaps arrive while streams run.
+TEST(CompareRunSeries, LatenciesFromPlannedAndTtfaAreSeriesOfTheirOwn) {
+  std::vector<store::WindowRow> windows = {window(0, 5), window(1, 5)};
+  windows[0].ttftFromPlannedP99Ms = 300;
+  windows[1].ttftFromPlannedP99Ms = 40;
+  windows[1].e2eFromPlannedP99Ms = 900;
+  windows[0].ttfaP99Ms = 120;
+  EXPECT_EQ(windowSeries(windows, SeriesMetric::TtftFromPlannedP99Ms),
+            (std::vector<SeriesPoint>{{0, 300, false}, {1, 40, false}}));
+  EXPECT_EQ(windowSeries(windows, SeriesMetric::E2eFromPlannedP99Ms),
+            (std::vector<SeriesPoint>{{1, 900, false}}));
+  EXPECT_EQ(windowSeries(windows, SeriesMetric::TtfaP99Ms),
+            (std::vector<SeriesPoint>{{0, 120, false}}));
+  EXPECT_EQ(seriesMetricFromName("e2e_from_planned_p99_ms"), SeriesMetric::E2eFromPlannedP99Ms);
+  EXPECT_EQ(seriesMetricLabel(SeriesMetric::TtfaP99Ms), "TTFA p99 (ms)");
+}
+
 TEST(CompareRunSeries, InterTokenGapsCountInWindowsWithoutCompletions) {
   std::vector<store::WindowRow> windows = {window(0, 3), window(1, 0), window(2, 0)};
   windows[0].itlP99Ms = 8;
