@@ -63,7 +63,7 @@ std::string EmbeddedShortageWatch::whatRanOut() const {
              (limit < 0 ? std::string("no limit set") : "limit " + std::to_string(limit)) + ")";
       break;
     case ENFILE:
-      what = "found the system file table full (fs.file-max)";
+      what = "found the machine's file table full (fs.file-max, shared by every process)";
       break;
     default:
       what = "ran out of kernel memory for connections";

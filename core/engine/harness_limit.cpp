@@ -41,7 +41,10 @@ std::string describeHarnessLimit(HarnessLimit limit, uint32_t workerId) {
     case HarnessLimit::FileDescriptors:
       return "file descriptors exhausted" + where + " (" + fileDescriptorLimit() + ")";
     case HarnessLimit::SystemFiles:
-      return "system file table full" + where + " (fs.file-max " + firstLineOf("/proc/sys/fs/file-max") + ")";
+      // The table is the machine's, shared by every process: full when this worker opened one.
+      return "the machine's file table full (fs.file-max " + firstLineOf("/proc/sys/fs/file-max") +
+             ", shared by every process) when worker " + std::to_string(workerId) +
+             " opened a connection";
     case HarnessLimit::EphemeralPorts:
       return "ephemeral ports exhausted" + where + " (net.ipv4.ip_local_port_range " +
              firstLineOf("/proc/sys/net/ipv4/ip_local_port_range") + ")";
