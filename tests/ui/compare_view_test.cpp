@@ -236,10 +236,23 @@ class CompareViewTest : public QObject {
     QVERIFY(cdfPicker->findText(QStringLiteral("ttfa")) >= 0);
     cdfPicker->setCurrentIndex(cdfPicker->findText(QStringLiteral("ttfa")));
     QCOMPARE(view->currentChartView()->chart()->series().size(), 2);
+    // And the time-series picker its p99 over time.
+    view->chartTabs()->setCurrentIndex(0);
+    QComboBox* seriesPicker = nullptr;
+    for (QComboBox* box : view->findChildren<QComboBox*>())
+      if (box->findText(QStringLiteral("TTFT p99 (ms)")) >= 0) seriesPicker = box;
+    QVERIFY(seriesPicker);
+    const QString ttfaSeries = QStringLiteral("TTFA p99 (ms)");
+    QVERIFY(seriesPicker->findText(ttfaSeries) >= 0);
+    seriesPicker->setCurrentIndex(seriesPicker->findText(ttfaSeries));
+    QCOMPARE(view->currentChartView()->chart()->title(), QStringLiteral("TTFA p99 (ms) over time"));
+    QCOMPARE(view->currentChartView()->chart()->series().size(), 2);
     view->compareRuns({1, 2});  // nobody thought first: no answer curve to pick
     QVERIFY(shown.wait(60000));
     QCOMPARE(cdfPicker->findText(QStringLiteral("ttfa")), -1);
     QCOMPARE(cdfPicker->currentText(), QStringLiteral("ttft"));
+    QCOMPARE(seriesPicker->findText(ttfaSeries), -1);
+    QCOMPARE(seriesPicker->currentText(), QStringLiteral("TTFT p99 (ms)"));
   }
 
   void aNonStreamingRunsGoodputIsNotApplicableAndAStoppedRunSaysSo() {

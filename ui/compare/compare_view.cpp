@@ -117,7 +117,11 @@ void CompareView::buildUi() {
   m_table->setAlternatingRowColors(true);
 
   m_seriesMetric = new QComboBox(this);
-  for (size_t m = 0; m < plumbline::compare::kSeriesMetricCount; ++m)
+  // TTFA p99, the last, is offered once a compared run thought first (showComparison): the item
+  // index is the SeriesMetric.
+  static_assert(static_cast<size_t>(SeriesMetric::TtfaP99Ms) + 1 ==
+                plumbline::compare::kSeriesMetricCount);
+  for (size_t m = 0; m + 1 < plumbline::compare::kSeriesMetricCount; ++m)
     m_seriesMetric->addItem(
         QString::fromUtf8(plumbline::compare::seriesMetricLabel(static_cast<SeriesMetric>(m))));
   m_seriesMetric->setCurrentIndex(static_cast<int>(SeriesMetric::TtftP99Ms));
@@ -235,14 +239,25 @@ void CompareView::showComparison(std::shared_ptr<const plumbline::compare::Compa
   m_compare->setEnabled(true);
   m_comparison = std::move(c);
   m_metricModel->setComparison(m_comparison);
-  // The time to first answer token is a curve of its own only when some run thought first.
+  // The time to first answer token is a curve and a series of its own only when some run
+  // thought first; otherwise it would repeat TTFT's.
+  const bool answers = m_comparison->hasAnswerCdfs();
   const QString answer = QString::fromLatin1(plumbline::compare::kAnswerCdfMetric);
   const int answerItem = m_cdfMetric->findText(answer);
-  if (m_comparison->hasAnswerCdfs() && answerItem < 0) {
+  if (answers && answerItem < 0) {
     m_cdfMetric->addItem(answer);
-  } else if (!m_comparison->hasAnswerCdfs() && answerItem >= 0) {
+  } else if (!answers && answerItem >= 0) {
     if (m_cdfMetric->currentIndex() == answerItem) m_cdfMetric->setCurrentIndex(0);
     m_cdfMetric->removeItem(answerItem);
+  }
+  const int answerSeries = static_cast<int>(SeriesMetric::TtfaP99Ms);
+  if (answers && m_seriesMetric->count() == answerSeries) {
+    m_seriesMetric->addItem(
+        QString::fromUtf8(plumbline::compare::seriesMetricLabel(SeriesMetric::TtfaP99Ms)));
+  } else if (!answers && m_seriesMetric->count() > answerSeries) {
+    if (m_seriesMetric->currentIndex() == answerSeries)
+      m_seriesMetric->setCurrentIndex(static_cast<int>(SeriesMetric::TtftP99Ms));
+    m_seriesMetric->removeItem(answerSeries);
   }
   QStringList items;
   for (const auto& w : m_comparison->warnings)
