@@ -119,8 +119,6 @@ TEST(StoredHistograms, TheAnswerIsApartOnlyWhenARunThoughtFirst) {
   EXPECT_FALSE(storedHistogram(reader, b, "no_such_metric"));
 }
 
-// Windows stored before schema v11 have no TTFA or from-planned percentiles in their rows: the
-// charts take them from the windows' histograms, as the rows of a run stored since have them.
 // Compare overlays the latencies from planned and TTFA over time too, for runs stored before
 // v11 from their windows' histograms, as for runs stored since.
 TEST(CompareSeries, LatenciesFromPlannedAndTtfaAreOverlaidForRunsStoredBeforeV11Too) {
@@ -145,6 +143,8 @@ TEST(CompareSeries, LatenciesFromPlannedAndTtfaAreOverlaidForRunsStoredBeforeV11
   EXPECT_NEAR(c.series[0][static_cast<size_t>(SeriesMetric::TtfaP99Ms)][0].value, 90, 0.9);
 }
 
+// Windows stored before schema v11 have no TTFA or from-planned percentiles in their rows: the
+// charts take them from the windows' histograms, as the rows of a run stored since have them.
 TEST(StoredHistograms, WindowsStoredBeforeV11GetTheirPercentilesFromTheirHistograms) {
   TempDir dir;
   std::string path = dir.file("runs.db");
