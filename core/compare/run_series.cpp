@@ -30,16 +30,13 @@ double perSecond(double count, const store::WindowRow& w) {
   return w.lengthNs > 0 ? count * 1e9 / static_cast<double>(w.lengthNs) : 0;
 }
 
-/// `count` over the part of the window the run was sending in; none for a window of the drain
-/// after the run's end (requests still finishing), where the rates would fall to 0 only because
-/// the run had ended.
+/// `count` over the part of the window the run was sending in; none in the drain after its end.
 std::optional<double> perSendingSecond(double count, const store::WindowRow& w,
                                        std::optional<double> runEndS) {
   if (!runEndS) return perSecond(count, w);
-  const double startS = static_cast<double>(w.startNs) / 1e9;
-  const double sendingS = std::min(static_cast<double>(w.lengthNs) / 1e9, *runEndS - startS);
-  if (sendingS <= 1e-9) return std::nullopt;
-  return count / sendingS;
+  const auto sendingS = w.sendingSeconds(runEndS);
+  if (!sendingS) return std::nullopt;
+  return count / *sendingS;
 }
 
 /// nullopt when the window holds no value for the metric: a latency none of its requests
@@ -49,11 +46,8 @@ std::optional<double> valueOf(const store::WindowRow& w, SeriesMetric m,
   switch (m) {
     case SeriesMetric::RequestedRps:
       return perSendingSecond(static_cast<double>(w.planned), w, runEndS);
-    // What was sent during the window: `sent` counts the window's planned requests whenever
-    // they went, so a run 8 s behind would show achieved = requested where it sent nothing.
-    // Runs stored before schema v8 have only that.
     case SeriesMetric::AchievedRps:
-      return perSendingSecond(static_cast<double>(w.sentDuring.value_or(w.sent)), w, runEndS);
+      return perSendingSecond(static_cast<double>(w.achievedSends()), w, runEndS);
     case SeriesMetric::CompletedRps:
       return perSecond(static_cast<double>(w.completed), w);
     // Inter-token gaps arrive while streams run, in windows where nothing completes.

@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -53,6 +54,22 @@ struct WindowRow {
   std::optional<double> handedLateMaxMs;
   int64_t inFlightCapHits = 0;
   bool workerDied = false;
+
+  /// What the window achieved: the sends made during it. `sent` counts its planned requests
+  /// whenever they went (a run 8 s behind would show them all sent in its first second); runs
+  /// stored before schema v8 have only that.
+  int64_t achievedSends() const { return sentDuring.value_or(sent); }
+  /// The seconds of the window the run was sending in, given the run's end (runs.duration_s):
+  /// the whole window before it, the part up to it in the window it falls in, and none (nullopt)
+  /// in the drain after it, where requests only finish and a rate would fall to 0 only because
+  /// the run had ended. Without the end, the whole window.
+  std::optional<double> sendingSeconds(std::optional<double> runEndS) const {
+    const double lengthS = static_cast<double>(lengthNs) / 1e9;
+    if (!runEndS) return lengthS;
+    const double sendingS = std::min(lengthS, *runEndS - static_cast<double>(startNs) / 1e9);
+    if (sendingS <= 1e-9) return std::nullopt;
+    return sendingS;
+  }
 
   bool operator==(const WindowRow&) const = default;
 };

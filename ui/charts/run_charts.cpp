@@ -231,17 +231,15 @@ void RunCharts::appendWindow(const store::WindowRow& w) {
   // achieved rates are not, which would show the rate falling to zero where the run had simply
   // ended. The window the run ended in: nothing was planned or sent after the end, so its rates
   // are over the part of it the run lasted, and it is drawn at the end.
-  const bool drain = m_runEndS && start >= *m_runEndS - 1e-9;
-  const double sendingLen = m_runEndS && !drain ? std::min(len, *m_runEndS - start) : len;
+  const std::optional<double> sending = w.sendingSeconds(m_runEndS);
+  const double sendingLen = sending.value_or(len);
   const double end = start + sendingLen;
   m_coveredUntilS = end;
-  if (!drain) {
-    // Achieved: what was sent during the window. `sent` counts the window's planned requests
-    // whenever they went (QA 23b: a run 8 s behind drew 50/s in its first second, then 0);
-    // runs stored before schema v8 have only that.
-    const auto achieved = static_cast<double>(w.sentDuring.value_or(w.sent));
+  if (sending) {
+    // Achieved: what was sent during the window (QA 23b: a run 8 s behind drew 50/s in its
+    // first second, then 0, from the sends of each window's planned requests).
     appendRequestedAchieved(end, static_cast<double>(w.planned) / sendingLen,
-                            achieved / sendingLen);
+                            static_cast<double>(w.achievedSends()) / sendingLen);
   }
   // A latency the window has no sample of (none without streaming, none where nothing ended)
   // gets no point and breaks its line; inter-token gaps arrive without completions.
