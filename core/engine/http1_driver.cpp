@@ -15,6 +15,7 @@
 
 #include "core/engine/failure_reason.h"
 #include "core/engine/loop_holds.h"
+#include "core/engine/loop_timer.h"
 #include "core/net/arrival_stamp.h"
 #include "core/net/socket_state.h"
 #include "core/util/clock.h"
@@ -88,7 +89,7 @@ void Http1Driver::start(Transfer* t) {
   if (c->connecting) {
     armTimer(*c, std::min(m_connectTimeoutNs, m_config.timeoutNs));
   } else {
-    evtimer_add(c->timer, m_commonTimeout);
+    addTimerFromNow(m_base, c->timer, m_commonTimeout);
     writeRequest(*c);
   }
 }
@@ -197,7 +198,7 @@ int Http1Driver::connectTo(Http1Connection& c, size_t index) {
 
 void Http1Driver::armTimer(Http1Connection& c, int64_t afterNs) {
   const timeval tv = util::toTimeval(afterNs);
-  evtimer_add(c.timer, &tv);
+  addTimerFromNow(m_base, c.timer, &tv);
 }
 
 void Http1Driver::markConnected(Http1Connection& c) {

@@ -11,6 +11,7 @@
 
 #include "core/engine/failure_reason.h"
 #include "core/engine/loop_holds.h"
+#include "core/engine/loop_timer.h"
 #include "core/net/content_encoding.h"
 #include "core/net/http1_response_parser.h"  // the bound on a kept Location, as the native client's
 #include "core/net/retry_after.h"
@@ -132,7 +133,7 @@ void HttpDriver::start(Transfer* t) {
   curl_easy_setopt(t->easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(t->body.size()));
   addActive(*t);
   if (t->record.sendNs < 0) t->record.sendNs = nowRel();
-  evtimer_add(t->deadline, m_commonTimeout);
+  addTimerFromNow(m_base, t->deadline, m_commonTimeout);
   curl_multi_add_handle(m_multi, t->easy);
   // Drive it now rather than on the next loop turn, so the send happens at this instant.
   // Completions this finds are reported by the caller's drainFinished(), never from here.

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/engine/connection_reuse.h"
+#include "core/engine/loop_timer.h"
 #include "core/mock/mock_request.h"
 #include "core/util/clock.h"
 
@@ -322,7 +323,7 @@ void SessionRunner::armTimer() {
   if (m_due.empty() || m_stopping) return;
   const int64_t delay = m_due.top().atNs - m_http.nowRel();
   const timeval tv = util::toTimeval(delay);
-  evtimer_add(m_timer, &tv);
+  addTimerFromNow(event_get_base(m_timer), m_timer, &tv);
   if (delay > 0) m_timerDueNs = m_due.top().atNs;  // only a sleeping timer is overtaken
 }
 

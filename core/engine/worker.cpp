@@ -11,6 +11,7 @@
 #include "core/engine/connection_reuse.h"
 #include "core/engine/diagnostic_switches.h"
 #include "core/engine/failure_reason.h"
+#include "core/engine/loop_timer.h"
 #include "core/engine/planned_order.h"
 #include "core/tokenizer/tokenizer.h"
 #include "core/util/clock.h"
@@ -80,11 +81,8 @@ Worker::Worker(int controlFd) : m_prepareNs(kPrepareNs), m_spinMargin(workerSpin
 }
 
 void Worker::armTimer(event* timer, int64_t delayNs) {
-  // libevent adds the delay to the time it cached at the start of this loop turn: refresh it,
-  // or the timer fires early by however long this turn has run.
-  event_base_update_cache_time(m_base);
   const timeval tv = util::toTimeval(delayNs);
-  evtimer_add(timer, &tv);
+  addTimerFromNow(m_base, timer, &tv);
 }
 
 Worker::~Worker() {
@@ -447,8 +445,7 @@ void Worker::sendStats() {
 
 void Worker::stop(int64_t graceNs) {
   if (m_stopping) {  // a second stop (a second signal) cuts the grace period short
-    const timeval tv = util::toTimeval(graceNs);
-    evtimer_add(m_graceTimer, &tv);  // re-adding a pending timer reschedules it
+    armTimer(m_graceTimer, graceNs);  // re-adding a pending timer reschedules it
     return;
   }
   m_stopping = true;
@@ -457,8 +454,7 @@ void Worker::stop(int64_t graceNs) {
   evtimer_del(m_sendTimer);
   m_sendTimerAtNs = -1;
   m_sendTurnDueNs = -1;
-  const timeval tv = util::toTimeval(graceNs);
-  evtimer_add(m_graceTimer, &tv);
+  armTimer(m_graceTimer, graceNs);
   maybeFinish();
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/engine/failure_reason.h"
@@ -86,6 +87,29 @@ class Client {
       EXPECT_TRUE(done.size() <= static_cast<size_t>(m_sent)) << "OnDone ran inside start()";
     }
     driver->drainFinished();
+  }
+  /// Sends from inside a loop turn that had run `heldMs` before it, as a worker's send callback
+  /// held up (stopped, or without a CPU) then sends what fell due meanwhile: libevent's time,
+  /// cached when the turn began, is that old.
+  void sendInATurnHeldFor(int heldMs, const std::string& body, int count = 1) {
+    struct Turn {
+      Client* client;
+      int heldMs;
+      const std::string* body;
+      int count;
+    } turn{this, heldMs, &body, count};
+    event* e = evtimer_new(
+        m_base,
+        [](int, short, void* p) {
+          const auto* t = static_cast<Turn*>(p);
+          std::this_thread::sleep_for(std::chrono::milliseconds(t->heldMs));
+          t->client->send(*t->body, t->count);
+        },
+        &turn);
+    const timeval now{0, 0};
+    evtimer_add(e, &now);
+    event_base_loop(m_base, EVLOOP_ONCE);
+    event_free(e);
   }
   /// Runs the loop until `n` requests have finished in all (bounded: 20 s).
   bool runUntil(size_t n) {

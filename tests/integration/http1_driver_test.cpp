@@ -311,6 +311,40 @@ TEST(HttpDriver, RepliesThatCameDuringAHoldAcrossTheirDeadlineAreNotTimeouts) {
 }
 
 namespace {
+/// A request sent from a loop turn that was held before it (a worker's send callback stopped, or
+/// without a CPU, then sending what fell due meanwhile) is timed from its send. libevent adds a
+/// timer's delay to the time it cached when the turn began: the timeout fired as soon as the loop
+/// ran again, with the reply still to come (a WorkerStall run had three streams, sent as their
+/// worker resumed from a 2 s stop, time out 33 ms after their send with a 1 s timeout). One
+/// request here reuses a kept-alive connection, the other opens its own.
+void expectARequestSentLateInAHeldTurnIsTimedFromItsSend(Kind kind) {
+  ScriptedHttpServer server([](int, int, const std::string&) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    return std::optional<Reply>(okReply());
+  });
+  Client c(server.url(), false, 500, "", kind);
+  c.send(driverChatBody(false));  // a connection for the first of the two to reuse
+  ASSERT_TRUE(c.runUntil(1));
+  ASSERT_EQ(c.done[0].record.error, ErrorClass::None) << c.done[0].reason;
+  c.sendInATurnHeldFor(700, driverChatBody(false), 2);
+  ASSERT_TRUE(c.runUntil(3));
+  for (size_t i = 1; i < c.done.size(); ++i) {
+    const RequestRecord& r = c.done[i].record;
+    EXPECT_EQ(r.error, ErrorClass::None) << c.done[i].reason;
+    EXPECT_GE(r.endNs - r.sendNs, 200'000'000);
+  }
+  EXPECT_EQ(server.requests(), 3);
+}
+}  // namespace
+
+TEST(Http1Driver, ARequestSentLateInAHeldTurnIsTimedFromItsSend) {
+  expectARequestSentLateInAHeldTurnIsTimedFromItsSend(Kind::Native);
+}
+TEST(HttpDriver, ARequestSentLateInAHeldTurnIsTimedFromItsSend) {
+  expectARequestSentLateInAHeldTurnIsTimedFromItsSend(Kind::Curl);
+}
+
+namespace {
 /// A worker held past a request's deadline after its connect began comes back to a connection
 /// that is ready: the request is not written late, and it is the harness's failure
 /// (harness_limit, the limit LoopHeld for the verdict), not a timeout of the server, which
