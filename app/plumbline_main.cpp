@@ -195,8 +195,11 @@ void addMockCommand(CLI::App& app, int& exitCode) {
   cmd->add_option(
       "--thinking-tokens", config->thinkingTokens,
       "the first N tokens of each chat reply are reasoning_content (a model that thinks first)");
+  cmd->add_option("--tokens-per-event", config->tokensPerEvent,
+                  "after its first token a stream sends N tokens an event, as a server streaming "
+                  "every N tokens (instant/default timing only; default 1)");
   cmd->add_option("--config", config->configPath,
-                  "MOCK.json: preset, ttft_ms, itl_ms, thinking_tokens, threads, "
+                  "MOCK.json: preset, ttft_ms, itl_ms, thinking_tokens, tokens_per_event, threads, "
                   "natural_length_mean, engine {...}, faults "
                   "{class: rate}, fault_seed, stall_ms, trickle_itl_ms, retry_after_s");
   cmd->add_option("--threads", config->threads, "event loops (default: hardware cores)");

@@ -198,6 +198,7 @@ int execute(const RunOptions& opt, std::unique_ptr<LiveRun>& live) {
     mo.ttftMs = spec.target.mockTtftMs;
     mo.itlMs = spec.target.mockItlMs;
     mo.thinkingTokens = spec.target.mockThinkingTokens;
+    mo.tokensPerEvent = spec.target.mockTokensPerEvent;
     embedded = std::make_unique<mock::EmbeddedTarget>(mo);
     baseUrl = embedded->baseUrl();
   }

@@ -28,6 +28,8 @@ std::vector<std::string> mockArguments(const EmbeddedTargetOptions& options, int
   if (options.itlMs) args.insert(args.end(), {"--itl-ms", std::to_string(*options.itlMs)});
   if (options.thinkingTokens)
     args.insert(args.end(), {"--thinking-tokens", std::to_string(*options.thinkingTokens)});
+  if (options.tokensPerEvent)
+    args.insert(args.end(), {"--tokens-per-event", std::to_string(*options.tokensPerEvent)});
   if (options.threads > 0) args.insert(args.end(), {"--threads", std::to_string(options.threads)});
   return args;
 }

@@ -18,6 +18,7 @@ struct EmbeddedTargetOptions {
   int threads = 0;  ///< 0 = the mock's default (hardware cores)
   /// Last, with an initializer: callers brace-initialise the fields above in order.
   std::optional<int64_t> thinkingTokens = std::nullopt;
+  std::optional<int64_t> tokensPerEvent = std::nullopt;
 };
 
 /// Starts `EXECUTABLE mock --listen 127.0.0.1:0 --shortage-fd N …` and waits (≤ 5 s) for

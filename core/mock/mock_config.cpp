@@ -41,6 +41,10 @@ void parseListen(const std::string& listen, MockSettings& out) {
   }
 }
 
+/// Why an engine preset refuses --tokens-per-event.
+constexpr const char* kEngineSendsItsSteps =
+    "a simulated engine sends each step's tokens as one event (use preset instant or default)";
+
 /// A token count far above any reply length is a typo, not a model that thinks that long.
 constexpr int64_t kMaxThinkingTokens = 1'000'000;
 
@@ -48,6 +52,16 @@ int64_t thinkingTokenCount(int64_t value, const std::string& where) {
   if (value < 0 || value > kMaxThinkingTokens)
     throw MockConfigError(where + ": must be an integer in [0, " +
                           std::to_string(kMaxThinkingTokens) + "]");
+  return value;
+}
+
+/// More tokens an event than a reply has is a typo; a server's stream interval is a few.
+constexpr int64_t kMaxTokensPerEvent = 4096;
+
+int64_t tokensPerEventCount(int64_t value, const std::string& where) {
+  if (value < 1 || value > kMaxTokensPerEvent)
+    throw MockConfigError(where + ": must be an integer in [1, " +
+                          std::to_string(kMaxTokensPerEvent) + "]");
   return value;
 }
 
@@ -154,8 +168,9 @@ void applyEngine(const json& e, MockSettings& out) {
 
 void checkKeys(const json& file) {
   static const char* const kKeys[] = {
-      "preset", "ttft_ms",    "itl_ms",   "thinking_tokens", "threads",       "natural_length_mean",
-      "faults", "fault_seed", "stall_ms", "trickle_itl_ms",  "retry_after_s", "engine"};
+      "preset",        "ttft_ms",  "itl_ms",         "thinking_tokens", "tokens_per_event",
+      "threads",       "natural_length_mean", "faults",   "fault_seed",      "stall_ms",
+      "trickle_itl_ms", "retry_after_s",       "engine"};
   for (const auto& [key, value] : file.items()) {
     if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
       throw MockConfigError("$." + util::shownKey(key) + ": unknown key");
@@ -187,6 +202,13 @@ void applyConfigFile(const json& file, const MockConfig& flags, MockSettings& ou
     out.thinkingTokens =
         thinkingTokenCount(file["thinking_tokens"].get<int64_t>(), "$.thinking_tokens");
   }
+  if (file.contains("tokens_per_event")) {
+    if (!file["tokens_per_event"].is_number_integer())
+      throw MockConfigError("$.tokens_per_event: expected an integer in [1, " +
+                            std::to_string(kMaxTokensPerEvent) + "]");
+    out.tokensPerEvent =
+        tokensPerEventCount(file["tokens_per_event"].get<int64_t>(), "$.tokens_per_event");
+  }
   if (file.contains("threads")) {
     if (!file["threads"].is_number_integer()) throw MockConfigError("$.threads: expected an integer");
     out.threads = threadCount(file["threads"].get<int>(), "$.threads");
@@ -203,6 +225,8 @@ void applyConfigFile(const json& file, const MockConfig& flags, MockSettings& ou
     throw MockConfigError(
         std::string(file.contains("ttft_ms") ? "$.ttft_ms" : "$.itl_ms") +
         ": fixed timing does not apply to a simulated engine (use preset instant or default)");
+  if (out.engine && file.contains("tokens_per_event"))
+    throw MockConfigError("$.tokens_per_event: " + std::string(kEngineSendsItsSteps));
 }
 
 void applyPreset(const MockPreset& preset, MockSettings& out) {
@@ -237,6 +261,10 @@ MockSettings resolveMockSettings(const MockConfig& config) {
   if (config.itlMs) out.itlMs = nonNegative(*config.itlMs, "--itl-ms");
   if (config.thinkingTokens)
     out.thinkingTokens = thinkingTokenCount(*config.thinkingTokens, "--thinking-tokens");
+  if (config.tokensPerEvent) {
+    if (out.engine) throw MockConfigError("--tokens-per-event: " + std::string(kEngineSendsItsSteps));
+    out.tokensPerEvent = tokensPerEventCount(*config.tokensPerEvent, "--tokens-per-event");
+  }
   if (config.threads) out.threads = threadCount(*config.threads, "--threads");
   if (config.recordRequests) out.recordRequestsPath = *config.recordRequests;
   out.reusePort = config.reusePort;

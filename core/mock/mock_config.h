@@ -30,6 +30,9 @@ struct MockConfig {
   /// --thinking-tokens N: a chat reply's first N tokens are reasoning_content (a model that
   /// thinks before answering), the rest content; paced as any other tokens.
   std::optional<int64_t> thinkingTokens;
+  /// --tokens-per-event N: after its first token a stream sends its tokens N to an event, as a
+  /// server that streams every N tokens does (fixed timing only).
+  std::optional<int64_t> tokensPerEvent;
   std::optional<int> threads;           ///< 0 or unset = hardware cores
   std::optional<std::string> configPath;  ///< MOCK.json
   std::optional<std::string> recordRequests;  ///< FILE: one JSON line per request received
@@ -55,6 +58,7 @@ struct MockSettings {
   double ttftMs = 50.0;  ///< fixed timing (no engine)
   double itlMs = 10.0;
   int64_t thinkingTokens = 0;  ///< see MockConfig::thinkingTokens
+  int64_t tokensPerEvent = 1;  ///< see MockConfig::tokensPerEvent
   int threads = 1;
   double naturalLengthMean = 128.0;
   std::optional<EngineParams> engine;  ///< set: tokens come from the simulated engine
@@ -69,7 +73,7 @@ struct MockSettings {
 };
 
 /// Applies preset, config file and flags, in that order. Config file keys: preset,
-/// ttft_ms, itl_ms, thinking_tokens, threads, natural_length_mean, faults ({class: rate}),
+/// ttft_ms, itl_ms, thinking_tokens, tokens_per_event, threads, natural_length_mean, faults ({class: rate}),
 /// fault_seed, stall_ms, trickle_itl_ms, retry_after_s, engine ({max_running_seqs,
 /// kv_capacity_tokens, block_tokens, max_batched_tokens, step_base_us, decode_per_seq_us,
 /// context_per_token_us, prefill_per_token_us, prefix_caching, spec_tokens, spec_accept_at_zero,

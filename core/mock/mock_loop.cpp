@@ -287,8 +287,9 @@ CompletionFormatter MockLoop::formatterFor(const MockRequest& parsed, int64_t to
 void MockLoop::startTimed(evhttp_request* request, const MockRequest& parsed, int64_t tokens, const FaultPlan& plan,
                           int64_t receivedNs) {
   const int64_t itlNs = plan.trickleItlNs > 0 ? plan.trickleItlNs : msToNs(m_settings.itlMs);
-  const TokenSchedule schedule{receivedNs, msToNs(m_settings.ttftMs) + plan.holdFirstByteNs, itlNs, plan.stallAt,
-                               plan.stallNs};
+  const TokenSchedule schedule{receivedNs,   msToNs(m_settings.ttftMs) + plan.holdFirstByteNs,
+                               itlNs,        plan.stallAt,
+                               plan.stallNs, m_settings.tokensPerEvent};
   if (!plan.cls && schedule.dueAt(receivedNs, tokens) >= tokens) return replyAtOnce(request, parsed, tokens, receivedNs);
   CompletionFormatter formatter = formatterFor(parsed, tokens, nextId());
   auto completion = std::make_unique<TimedCompletion>(*this, m_stats, request, std::move(formatter), parsed.stream,
@@ -322,7 +323,12 @@ void MockLoop::replyAtOnce(evhttp_request* request, const MockRequest& parsed, i
   body.clear();
   const CompletionFormatter formatter = formatterFor(parsed, tokens, nextId());
   if (parsed.stream) {
-    for (int64_t i = 0; i < tokens; ++i) formatter.appendTokenChunk(body, i);
+    const TokenSchedule events{.tokensPerEvent = m_settings.tokensPerEvent};
+    for (int64_t i = 0; i < tokens;) {
+      const int64_t end = events.eventEnd(i, tokens);
+      formatter.appendTokenChunk(body, i, end - i);
+      i = end;
+    }
     formatter.appendStreamEnd(body);
   } else {
     formatter.appendFullBody(body);

@@ -89,7 +89,9 @@ void TimedCompletion::detach() {
 }
 
 int64_t TimedCompletion::nextIndex() const {
-  return std::max<int64_t>(0, m_stream ? m_sent : m_formatter.completionTokens() - 1);
+  if (!m_stream) return std::max<int64_t>(0, m_formatter.completionTokens() - 1);
+  const int64_t total = std::min(m_formatter.completionTokens(), m_plan.cutAfter);
+  return std::max<int64_t>(0, m_schedule.eventEnd(m_sent, total) - 1);  // its event's last token
 }
 
 void TimedCompletion::armTimer(int64_t nowNs) {
@@ -129,7 +131,7 @@ void TimedCompletion::step() {
   const int64_t total = std::min(m_formatter.completionTokens(), m_stream ? m_plan.cutAfter : FaultPlan::kNever);
   if (firstWritePending() && total > 0 && deadlines.shouldSpin(now, m_schedule.deadline(0)))
     now = spinUntil(m_schedule.deadline(0), [] { return monotonicNs(); });
-  const int64_t due = m_schedule.dueAt(now, total);
+  const int64_t due = m_schedule.writable(m_schedule.dueAt(now, total), total);
   if (m_stream && !m_headersSent) sendHeaders();
   if (m_stream && total == 0) {  // a stream cut before its first token
     sendStreamChunks(0);
@@ -145,9 +147,17 @@ void TimedCompletion::step() {
 void TimedCompletion::sendStreamChunks(int64_t due) {
   thread_local std::string text;
   text.clear();
-  for (int64_t i = m_sent; i < due; ++i) {
-    if (i == m_plan.malformedAt) m_formatter.appendMalformedChunk(text);
-    else m_formatter.appendTokenChunk(text, i);
+  for (int64_t i = m_sent; i < due;) {
+    const int64_t end = std::min(due, m_schedule.eventEnd(i, due));
+    if (m_plan.malformedAt >= i && m_plan.malformedAt < end) {  // the broken event alone
+      for (; i < end; ++i) {
+        if (i == m_plan.malformedAt) m_formatter.appendMalformedChunk(text);
+        else m_formatter.appendTokenChunk(text, i);
+      }
+    } else {
+      m_formatter.appendTokenChunk(text, i, end - i);
+      i = end;
+    }
   }
   const bool cut = due >= m_plan.cutAfter;
   const bool done = cut || due >= m_formatter.completionTokens();

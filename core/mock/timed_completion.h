@@ -1,6 +1,7 @@
 #pragma once
 // A response whose tokens are due over time: driven by one evtimer on its loop's
 // event_base, cancelled when the client goes away.
+#include <algorithm>
 #include <cstdint>
 
 #include "core/mock/completion_formatter.h"
@@ -17,19 +18,31 @@ class MockLoop;
 struct MockStats;
 
 /// When tokens are due: token i at start + ttft + i * itl (monotonic ns), plus stallNs
-/// for every token from index stallAt on (a mid-stream stall).
+/// for every token from index stallAt on (a mid-stream stall). A stream's first token is an
+/// event of its own; the rest go `tokensPerEvent` to an event (a server that streams every N
+/// tokens), each event when its last token is due.
 struct TokenSchedule {
   int64_t startNs = 0;
   int64_t ttftNs = 0;
   int64_t itlNs = 0;
   int64_t stallAt = FaultPlan::kNever;
   int64_t stallNs = 0;
+  int64_t tokensPerEvent = 1;
 
   int64_t deadline(int64_t index) const {
     return startNs + ttftNs + index * itlNs + (index >= stallAt ? stallNs : 0);
   }
   /// How many of `total` tokens are due at `nowNs`.
   int64_t dueAt(int64_t nowNs, int64_t total) const;
+  /// One past the last token of the event that begins at token `from` (of `total`).
+  int64_t eventEnd(int64_t from, int64_t total) const {
+    return std::min(total, from == 0 ? 1 : from + std::max<int64_t>(1, tokensPerEvent));
+  }
+  /// Of `due` tokens due, how many whole events hold: those that can be written.
+  int64_t writable(int64_t due, int64_t total) const {
+    if (tokensPerEvent <= 1 || due == 0 || due >= total) return due;
+    return 1 + (due - 1) / tokensPerEvent * tokensPerEvent;
+  }
 };
 
 /// One timed response in flight. Owned by its MockLoop, which deletes it through

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string_view>
 
+#include "core/mock/engine_params.h"
 #include "core/net/base_url.h"
 #include "core/util/json_duplicate_key.h"
 #include "core/util/json_syntax_error.h"
@@ -65,7 +66,8 @@ bool isEnvVarName(const std::string& name) {
 }
 
 void parseMock(const nlohmann::json& value, const std::string& path, TargetSpec& target) {
-  JsonFields fields(value, path, {"preset", "ttft_ms", "itl_ms", "thinking_tokens"});
+  JsonFields fields(value, path,
+                    {"preset", "ttft_ms", "itl_ms", "thinking_tokens", "tokens_per_event"});
   if (auto preset = fields.string("preset")) target.mockPreset = *preset;
   target.mockTtftMs = fields.number("ttft_ms");
   if (target.mockTtftMs) checkNonNegative(*target.mockTtftMs, fields.childPath("ttft_ms"));
@@ -75,6 +77,18 @@ void parseMock(const nlohmann::json& value, const std::string& path, TargetSpec&
   if (target.mockThinkingTokens)
     checkNonNegative(static_cast<double>(*target.mockThinkingTokens),
                      fields.childPath("thinking_tokens"));
+  target.mockTokensPerEvent = fields.integer("tokens_per_event");
+  if (target.mockTokensPerEvent) {
+    const std::string where = fields.childPath("tokens_per_event");
+    if (*target.mockTokensPerEvent < 1 || *target.mockTokensPerEvent > 4096)
+      throw WorkloadError(where, "must be an integer in [1, 4096], got " +
+                                     std::to_string(*target.mockTokensPerEvent));
+    const auto preset = mock::mockPreset(target.mockPreset.empty() ? "default" : target.mockPreset);
+    if (preset && preset->engine)
+      throw WorkloadError(where, "preset " + target.mockPreset +
+                                     " is a simulated engine, which sends each step's tokens as "
+                                     "one event (use preset instant or default)");
+  }
 }
 
 TargetSpec parseTarget(const nlohmann::json& value, const std::string& path) {

@@ -23,6 +23,9 @@ struct TargetSpec {
   std::string mockPreset;         ///< for url "embedded": preset passed to `plumbline mock`
   std::optional<double> mockTtftMs, mockItlMs;
   std::optional<int64_t> mockThinkingTokens;  ///< chat replies' first tokens are thinking
+  /// After its first token a stream sends this many tokens an event (`plumbline mock
+  /// --tokens-per-event`): a server that streams every N tokens.
+  std::optional<int64_t> mockTokensPerEvent;
 };
 
 enum class Arrival { Constant, Poisson, Gamma, Trace };

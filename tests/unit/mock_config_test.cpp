@@ -135,6 +135,37 @@ TEST(MockConfig, ThinkingTokensComeFromTheFileOrTheFlagAndAreACount) {
   std::remove(c.configPath ? c.configPath->c_str() : "");
 }
 
+TEST(MockConfig, TokensPerEventComeFromTheFileOrTheFlagAndFitFixedTimingOnly) {
+  MockConfig c;
+  EXPECT_EQ(resolveMockSettings(c).tokensPerEvent, 1);  // every token its own event
+  c.configPath = writeConfig(R"({"tokens_per_event":4})");
+  EXPECT_EQ(resolveMockSettings(c).tokensPerEvent, 4);
+  c.tokensPerEvent = 2;  // the flag beats the file
+  EXPECT_EQ(resolveMockSettings(c).tokensPerEvent, 2);
+  for (const char* bad : {R"({"tokens_per_event":0})", R"({"tokens_per_event":1.5})",
+                          R"({"tokens_per_event":"4"})", R"({"tokens_per_event":5000})"}) {
+    c = MockConfig{};
+    c.configPath = writeConfig(bad);
+    EXPECT_EQ(configErrorOf(c).rfind("--config " + *c.configPath + ": $.tokens_per_event: ", 0), 0u)
+        << configErrorOf(c);
+  }
+  c = MockConfig{};
+  c.tokensPerEvent = 0;
+  EXPECT_EQ(configErrorOf(c), "--tokens-per-event: must be an integer in [1, 4096]");
+  // A simulated engine streams what each of its steps produced: N an event is not its to set.
+  c = MockConfig{};
+  c.preset = "gpu-8b";
+  c.tokensPerEvent = 4;
+  EXPECT_EQ(configErrorOf(c),
+            "--tokens-per-event: a simulated engine sends each step's tokens as one event (use "
+            "preset instant or default)");
+  c = MockConfig{};
+  c.configPath = writeConfig(R"({"preset":"gpu-8b","tokens_per_event":4})");
+  EXPECT_NE(configErrorOf(c).find("$.tokens_per_event: a simulated engine"), std::string::npos)
+      << configErrorOf(c);
+  std::remove(c.configPath->c_str());
+}
+
 TEST(MockConfig, EnginePresetsCarryAnEngineAndFixedTimingPresetsDoNot) {
   MockConfig c;
   c.preset = "gpu-8b";

@@ -34,3 +34,28 @@ TEST(TokenSchedule, InstantTimingWithAStallHoldsTheRest) {
 }
 
 }  // namespace
+
+namespace {
+
+// A server that streams every N tokens: the first token alone (TTFT as before), then events of
+// N tokens, each written when its last token is due, the last event whatever is left.
+TEST(TokenSchedule, TokensGoSeveralToAnEventAfterTheFirst) {
+  TokenSchedule s{0, 50, 10};
+  s.tokensPerEvent = 4;
+  EXPECT_EQ(s.eventEnd(0, 10), 1);
+  EXPECT_EQ(s.eventEnd(1, 10), 5);
+  EXPECT_EQ(s.eventEnd(5, 10), 9);
+  EXPECT_EQ(s.eventEnd(9, 10), 10);
+  EXPECT_EQ(s.writable(s.dueAt(50, 10), 10), 1);   // token 0 at 50
+  EXPECT_EQ(s.writable(s.dueAt(89, 10), 10), 1);   // tokens 1-3 due, 4 not yet
+  EXPECT_EQ(s.writable(s.dueAt(90, 10), 10), 5);   // token 4 at 90 closes the event of 1-4
+  EXPECT_EQ(s.writable(s.dueAt(129, 10), 10), 5);
+  EXPECT_EQ(s.writable(s.dueAt(130, 10), 10), 9);
+  EXPECT_EQ(s.writable(s.dueAt(140, 10), 10), 10);  // the last event holds one token
+  EXPECT_EQ(s.writable(0, 10), 0);
+  s.tokensPerEvent = 1;  // the default: every token its own event
+  EXPECT_EQ(s.eventEnd(3, 10), 4);
+  EXPECT_EQ(s.writable(7, 10), 7);
+}
+
+}  // namespace

@@ -117,6 +117,26 @@ TEST(WorkloadLoader, EmbeddedMockThinkingTokensAreACount) {
   EXPECT_FALSE(parseWorkload(document).target.mockThinkingTokens);
 }
 
+TEST(WorkloadLoader, EmbeddedMockTokensPerEventAreACountForFixedTimingOnly) {
+  auto document = validDocument();
+  document["target"] = {{"url", "embedded"}, {"mock", {{"tokens_per_event", 4}}}};
+  EXPECT_EQ(parseWorkload(document).target.mockTokensPerEvent, 4);
+  document["target"]["mock"]["tokens_per_event"] = 0;
+  EXPECT_EQ(errorOf(document).path(), "target.mock.tokens_per_event");
+  EXPECT_EQ(errorOf(document).reason(), "must be an integer in [1, 4096], got 0");
+  document["target"]["mock"]["tokens_per_event"] = 2.5;
+  EXPECT_EQ(errorOf(document).reason(), "expected an integer, got number 2.5");
+  document["target"]["mock"] = {{"preset", "gpu-8b"}, {"tokens_per_event", 4}};
+  EXPECT_EQ(errorOf(document).path(), "target.mock.tokens_per_event");
+  EXPECT_EQ(errorOf(document).reason(),
+            "preset gpu-8b is a simulated engine, which sends each step's tokens as one event "
+            "(use preset instant or default)");
+  document["target"]["mock"] = {{"preset", "instant"}, {"tokens_per_event", 4}};
+  EXPECT_EQ(parseWorkload(document).target.mockTokensPerEvent, 4);
+  document["target"]["mock"].erase("tokens_per_event");
+  EXPECT_FALSE(parseWorkload(document).target.mockTokensPerEvent);
+}
+
 TEST(WorkloadLoader, StageForms) {
   auto document = validDocument();
   document["load"]["stages"] = json::parse(R"([

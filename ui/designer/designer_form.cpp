@@ -95,6 +95,11 @@ QWidget* DesignerForm::buildTargetGroup() {
                       "target.mock.thinking_tokens",
                       QStringLiteral("chat replies begin with this many reasoning_content tokens: "
                                      "TTFT is then the first thinking token, TTFA the answer's"));
+  m_binder->addNumber(form, QStringLiteral("simulator tokens per event"),
+                      "target.mock.tokens_per_event",
+                      QStringLiteral("after its first token a stream sends this many tokens an "
+                                     "event, as a server streaming every N tokens (instant and "
+                                     "default presets)"));
   return group(m_binder, "target", QStringLiteral("Target"), form);
 }
 
