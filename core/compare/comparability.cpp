@@ -217,6 +217,35 @@ void httpClientWarning(std::vector<ComparabilityWarning>& out,
   }
 }
 
+/// An inter-token gap is per streamed event: a server sending four tokens an event has gaps four
+/// tokens long. Runs whose events carried different numbers (by 10 % or more) compare per token.
+/// Runs stored before it was counted, and runs without a gap, are left out.
+void tokensPerEventWarning(std::vector<ComparabilityWarning>& out,
+                           const std::vector<ComparedRun>& runs) {
+  std::vector<ComparedRun> known;
+  std::vector<Json> values;
+  double least = 0, most = 0;
+  for (const auto& r : runs) {
+    const auto v = r.summaryNumber("tokens_per_event");
+    if (!v || *v <= 0) continue;
+    least = known.empty() ? *v : std::min(least, *v);
+    most = std::max(most, *v);
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", *v);
+    known.push_back(r);
+    values.push_back(text);
+  }
+  if (known.size() < 2 || most < 1.1 * least) return;
+  std::vector<int64_t> ids;
+  for (const auto& r : known) ids.push_back(r.row.id);
+  out.push_back({WarningKind::TokensPerEvent,
+                 "streamed events carried different numbers of tokens (" +
+                     differing("tokens_per_event", known, values) +
+                     "): an inter-token gap is per event, so the gaps are not like for like; "
+                     "TPOT (time per output token) is",
+                 ids});
+}
+
 void rowWarning(std::vector<ComparabilityWarning>& out, WarningKind kind,
                 const std::vector<ComparedRun>& runs, const std::string& name,
                 const std::vector<Json>& values, const std::string& why) {
@@ -227,9 +256,10 @@ void rowWarning(std::vector<ComparabilityWarning>& out, WarningKind kind,
 }  // namespace
 
 std::string_view warningKindName(WarningKind kind) {
-  static constexpr std::array<std::string_view, 10> kNames = {
-      "sampling",     "lengths", "dataset", "token_count_source", "harness_limited", "incomplete",
-      "tool_version", "target",  "model",   "http_client"};
+  static constexpr std::array<std::string_view, 11> kNames = {
+      "sampling", "lengths",     "dataset",         "token_count_source", "harness_limited",
+      "incomplete", "tool_version", "target",        "model",              "http_client",
+      "tokens_per_event"};
   return kNames[static_cast<size_t>(kind)];
 }
 
@@ -250,6 +280,7 @@ std::vector<ComparabilityWarning> comparabilityWarnings(const std::vector<Compar
                  "different prompts, datasets or session shapes: ");
   tokenSourceWarning(out, runs);
   httpClientWarning(out, runs);
+  tokensPerEventWarning(out, runs);
   verdictWarnings(out, runs);
   std::vector<Json> versions, targets, models;
   for (const auto& r : runs) {

@@ -20,6 +20,7 @@ enum class WarningKind {
   Target,            ///< different endpoint, API or simulator settings
   Model,             ///< different model names
   HttpClient,        ///< timed by different HTTP clients (arrival stamps or read times)
+  TokensPerEvent,    ///< streamed events carried different numbers of tokens: gaps per event differ
 };
 std::string_view warningKindName(WarningKind kind);
 

@@ -43,12 +43,8 @@ bool GoodputCounter::meets(const metrics::RequestRecord& r) const {
   if (!r.ok() || r.endNs < 0) return false;
   if (m_slo.ttftMs && overMs(r.ttftFromPlannedNs(), *m_slo.ttftMs)) return false;
   if (m_slo.ttfaMs && overMs(r.ttfaFromPlannedNs(), *m_slo.ttfaMs)) return false;
-  if (const int32_t tokens = gapTokens(r);
-      m_slo.itlMs && tokens >= 2 && r.firstTokenNs >= 0 && r.lastTokenNs >= 0) {
-    double meanGapMs =
-        static_cast<double>(r.lastTokenNs - r.firstTokenNs) / 1e6 / static_cast<double>(tokens - 1);
-    if (meanGapMs > *m_slo.itlMs) return false;
-  }
+  if (const int64_t tpot = r.tpotNs(); m_slo.itlMs && tpot >= 0 && static_cast<double>(tpot) / 1e6 > *m_slo.itlMs)
+    return false;
   if (m_slo.e2eMs && overMs(r.e2eFromPlannedNs(), *m_slo.e2eMs)) return false;
   return true;
 }
@@ -56,7 +52,7 @@ bool GoodputCounter::meets(const metrics::RequestRecord& r) const {
 void GoodputCounter::add(const metrics::RequestRecord& r) {
   ++m_requests;
   if (m_slo.any() && meets(r)) ++m_met;
-  if (m_slo.itlMs && r.ok() && gapTokens(r) >= 2 && r.firstTokenNs >= 0)
+  if (m_slo.itlMs && r.ok() && r.tpotNs() >= 0)
     ++(r.outputTokensServer >= 0 ? m_gapsPerServerCount : m_gapsPerClientCount);
 }
 

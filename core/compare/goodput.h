@@ -56,8 +56,9 @@ struct Goodput {
 
 /// Counts requests meeting an SLO. TTFT, TTFA and end-to-end are measured from the planned time
 /// (what a user waiting for the reply saw, no coordinated omission); the inter-token gap is
-/// (last token − first token) / (tokens − 1), tokens as the server's usage counted them where
-/// it gave usage (as the token rates do), else as the client counted them (QA 24 D2: per
+/// the request's time per output token, RequestRecord::tpotNs: (last token − first token) /
+/// (tokens − 1), tokens as the server's usage counted them where it gave usage (as the token
+/// rates do), else as the client counted them (QA 24 D2: per
 /// streamed delta, a server sending several tokens an event scored 0 % without a tokenizer and
 /// 100 % with one). A non-streaming run has no first token: its TTFT, TTFA and gap limits are
 /// not judged (rather than failed), and only an end-to-end limit is. A streamed request that
@@ -69,11 +70,6 @@ class GoodputCounter {
   explicit GoodputCounter(Slo slo, bool streaming = true, bool answersTimed = true);
   void add(const metrics::RequestRecord& r);
   bool meets(const metrics::RequestRecord& r) const;
-  /// The output tokens the inter-token limit divides `r`'s stream by: the server's, else the
-  /// client's count; -1 when neither counted.
-  static int32_t gapTokens(const metrics::RequestRecord& r) {
-    return r.outputTokensServer >= 0 ? r.outputTokensServer : r.outputTokensClient;
-  }
   /// `planned`: the run's planned requests (0 when unknown: the recorded ones are used).
   Goodput result(double durationS, uint64_t planned = 0) const;
 

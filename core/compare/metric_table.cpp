@@ -31,6 +31,8 @@ constexpr Definition kDefinitions[] = {
     {"ttfa_p99_ms", "TTFA p99 (ms)", "ttfa_ms", "p99", true, true},
     {"itl_p50_ms", "inter-token p50 (ms)", "itl_ms", "p50", true},
     {"itl_p99_ms", "inter-token p99 (ms)", "itl_ms", "p99", true},
+    {"tpot_p50_ms", "TPOT p50 (ms)", "tpot_ms", "p50", true},
+    {"tpot_p99_ms", "TPOT p99 (ms)", "tpot_ms", "p99", true},
     {"e2e_p50_ms", "end-to-end p50 (ms)", "e2e_ms", "p50", true},
     {"e2e_p99_ms", "end-to-end p99 (ms)", "e2e_ms", "p99", true},
     {"ttft_from_planned_p99_ms", "TTFT from planned p99 (ms)", "ttft_from_planned_ms", "p99", true},

@@ -80,12 +80,16 @@ std::string formatRunReport(const metrics::RunSummary& s, const std::vector<std:
   // Only a model that thought first has an answer apart; otherwise TTFT is the answer's.
   if (s.thoughtFirst > 0) latencyRow(out, "ttfa (answer)", s.answerMs);
   latencyRow(out, "inter-token", s.itlMs);
+  if (!s.tpotMs.empty()) latencyRow(out, "tpot (per token)", s.tpotMs);  // streams only
   latencyRow(out, "end-to-end", s.e2eMs);
   latencyRow(out, "ttft from planned", s.ttftFromPlannedMs);
   latencyRow(out, "e2e from planned", s.e2eFromPlannedMs);
   latencyRow(out, "upload", s.uploadMs);
   if (s.thoughtFirst > 0)
     out += "  " + metrics::thoughtFirstText(s.thoughtFirst, s.completed) + "\n";
+  if (const std::string perEvent = metrics::tokensPerEventText(s.tokensPerEvent, s.tokenCountSource);
+      !perEvent.empty())
+    out += "  " + perEvent + "\n";
   if (metrics::heldIsANote(s.heldRequests, s.completed))
     out += "  " + metrics::heldText(s.heldRequests, s.completed, s.heldMaxMs, s.holdToleranceMs) +
            " (within the 1% a p99 leaves out)\n";

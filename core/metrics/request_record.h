@@ -50,6 +50,17 @@ struct RequestRecord {
   int64_t ttftFromPlannedNs() const { return firstTokenNs >= 0 ? firstTokenNs - plannedNs : -1; }
   int64_t ttfaFromPlannedNs() const { return firstAnswerNs >= 0 ? firstAnswerNs - plannedNs : -1; }
   int64_t e2eFromPlannedNs() const { return endNs >= 0 ? endNs - plannedNs : -1; }
+  /// The output tokens a stream's span is divided by: the server's usage where it gave one (as
+  /// the token rates count), else the client's count; -1 when neither counted.
+  int32_t gapTokens() const { return outputTokensServer >= 0 ? outputTokensServer : outputTokensClient; }
+  /// Time per output token (TPOT): the stream's span from its first to its last token over its
+  /// tokens less one, so a server sending several tokens an event is timed per token, not per
+  /// event; -1 without a stream of two tokens or more.
+  int64_t tpotNs() const {
+    const int32_t tokens = gapTokens();
+    if (tokens < 2 || firstTokenNs < 0 || lastTokenNs < firstTokenNs) return -1;
+    return (lastTokenNs - firstTokenNs) / (tokens - 1);
+  }
 };
 
 }  // namespace plumbline::metrics

@@ -84,6 +84,10 @@ void RunAggregator::addLatencies(const RequestRecord& r, WindowStats* w) {
   if (r.plannedNs >= 0 && r.endNs >= 0) add(Metric::E2eFromPlanned, r.e2eFromPlannedNs());
   if (r.uploadEndNs >= 0 && r.sendNs >= 0) add(Metric::Upload, r.uploadNs());
   if (r.firstAnswerNs >= 0 && r.sendNs >= 0) add(Metric::Answer, r.ttfaNs());
+  if (const int64_t tpot = r.tpotNs(); tpot >= 0) {
+    add(Metric::Tpot, tpot);
+    m_tokensAfterFirst += static_cast<uint64_t>(r.gapTokens() - 1);
+  }
   // A first token that was not the answer's: the model thought (or called a tool) first.
   if (r.firstTokenNs >= 0 && (r.firstAnswerNs < 0 || r.firstAnswerNs > r.firstTokenNs))
     ++m_thoughtFirst;
@@ -265,6 +269,10 @@ RunSummary RunAggregator::summarize(double durationS, double requestedRps,
   s.e2eFromPlannedMs = Percentiles::fromHistogram(total(Metric::E2eFromPlanned));
   s.uploadMs = Percentiles::fromHistogram(total(Metric::Upload));
   s.answerMs = Percentiles::fromHistogram(total(Metric::Answer));
+  s.tpotMs = Percentiles::fromHistogram(total(Metric::Tpot));
+  // Gaps come only from completed streams, as the tokens after their first do.
+  if (const uint64_t gaps = total(Metric::Itl).count(); gaps > 0 && m_tokensAfterFirst > 0)
+    s.tokensPerEvent = static_cast<double>(m_tokensAfterFirst) / static_cast<double>(gaps);
   s.thoughtFirst = m_thoughtFirst;
   return s;
 }

@@ -155,6 +155,9 @@ class RunAggregator {
   int64_t m_retryAfterMinMs = -1, m_retryAfterMaxMs = -1;
   uint64_t m_inputTokens = 0, m_outputTokens = 0;
   uint64_t m_thoughtFirst = 0;  ///< completed requests whose first token was not the answer's
+  /// Over completed streams timed per token (Metric::Tpot): their tokens after the first, which
+  /// over the inter-token gaps is how many tokens a streamed event carried.
+  uint64_t m_tokensAfterFirst = 0;
   LatencyHistogram m_held;      ///< RequestRecord::heldNs of the completed requests that had one
   uint64_t m_outputCounted = 0;  ///< completed requests with an output count (server or client)
   uint64_t m_clientOutputCounted = 0;  ///< completed requests the client counted the output of

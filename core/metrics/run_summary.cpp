@@ -87,6 +87,19 @@ std::string thoughtFirstText(uint64_t thoughtFirst, uint64_t completed) {
          "token";
 }
 
+std::string tokensPerEventText(std::optional<double> tokensPerEvent, const std::string& countSource) {
+  if (!tokensPerEvent || *tokensPerEvent < 1.2) return {};
+  const char* by = countSource == "server"   ? "the server's usage"
+                   : countSource == "client" ? "the client's count"
+                                             : "the server's usage where it gave one, else the client's count";
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "tokens per event: %.2f by %s, so each inter-token gap (one per streamed event) spans "
+                "several tokens; tpot is the time per token",
+                *tokensPerEvent, by);
+  return text;
+}
+
 std::string heldText(uint64_t held, uint64_t completed, double maxMs, double toleranceMs) {
   char text[512];
   std::snprintf(
@@ -170,6 +183,8 @@ nlohmann::json RunSummary::toJson() const {
   j["ttfa_ms"] = answerMs.toJson();
   j["thought_first"] = thoughtFirst;
   j["itl_ms"] = itlMs.toJson();
+  j["tpot_ms"] = tpotMs.toJson();
+  j["tokens_per_event"] = tokensPerEvent ? nlohmann::json(*tokensPerEvent) : nlohmann::json();
   j["e2e_ms"] = e2eMs.toJson();
   j["ttft_from_planned_ms"] = ttftFromPlannedMs.toJson();
   j["e2e_from_planned_ms"] = e2eFromPlannedMs.toJson();
@@ -242,6 +257,10 @@ RunSummary RunSummary::fromJson(const nlohmann::json& j) {
   s.answerMs = j.contains("ttfa_ms") ? getPercentiles(j, "ttfa_ms") : Percentiles{0, 0, 0, 0, 0};
   if (j.contains("thought_first")) s.thoughtFirst = get<uint64_t>(j, "thought_first");
   s.itlMs = getPercentiles(j, "itl_ms");
+  // Absent before streams were timed per token: none known.
+  s.tpotMs = j.contains("tpot_ms") ? getPercentiles(j, "tpot_ms") : Percentiles{0, 0, 0, 0, 0};
+  if (j.contains("tokens_per_event") && !field(j, "tokens_per_event").is_null())
+    s.tokensPerEvent = get<double>(j, "tokens_per_event");
   s.e2eMs = getPercentiles(j, "e2e_ms");
   s.ttftFromPlannedMs = getPercentiles(j, "ttft_from_planned_ms");
   s.e2eFromPlannedMs = getPercentiles(j, "e2e_from_planned_ms");

@@ -54,6 +54,14 @@ struct RunSummary {
   /// Completed requests whose first token was not answer text (thinking or a tool call came
   /// first): when any did, ttft and ttfa differ and both are shown.
   uint64_t thoughtFirst = 0;
+  /// Time per output token of each completed stream ("tpot_ms"): its first to last token over its
+  /// tokens less one (RequestRecord::tpotNs), one value per request. The inter-token gaps are
+  /// per streamed event; a server sending several tokens an event has gaps that long.
+  Percentiles tpotMs;
+  /// How many tokens a streamed event carried on average ("tokens_per_event"): the completed
+  /// streams' tokens after their first (counted as tpot counts them) over their inter-token gaps.
+  /// None without a gap (not streamed, or one event a stream), and for summaries stored before.
+  std::optional<double> tokensPerEvent;
   /// Completed requests in flight while a worker's event loop was held holdToleranceMs or longer
   /// (busy, or without a CPU): their timings may include up to heldMaxMs of the harness's delay.
   /// "timing_held": {"requests", "max_ms", "tolerance_ms"}.
@@ -128,6 +136,11 @@ std::string httpClientText(const std::string& name);
 /// "reasoning: 812 of 1000 streams thought before answering; ttft counts the first thinking
 /// token, ttfa the first answer token": why a report shows ttfa apart (only when thoughtFirst > 0).
 std::string thoughtFirstText(uint64_t thoughtFirst, uint64_t completed);
+/// "inter-token gaps are per streamed event, and the server's usage counted 3.98 tokens an
+/// event: ..." when a run's events carried several tokens (tokensPerEvent of 1.2 or more), so
+/// that the gap per event is not read as a token's; empty otherwise. `countSource` is the
+/// summary's token_count_source.
+std::string tokensPerEventText(std::optional<double> tokensPerEvent, const std::string& countSource);
 /// "timing: 2 of 8 completed requests were in flight while a worker's event loop was held 10 ms
 /// or more (up to 48.0 ms at once) ...": why some timings may include the harness's own delay.
 std::string heldText(uint64_t held, uint64_t completed, double maxMs, double toleranceMs);
@@ -141,11 +154,11 @@ std::string failedText(const nlohmann::json& summary);
 
 // clang-format off
 /// The keys of RunSummary::toJson(), in order (the --summary-json contract).
-inline constexpr std::array<const char*, 33> kSummaryJsonKeys = {
+inline constexpr std::array<const char*, 35> kSummaryJsonKeys = {
     "run_id", "verdict", "verdict_reasons", "planned", "sent", "completed", "not_sent",
     "errors", "failure_samples", "retry_after", "duration_s", "requested_rps", "asked_load", "achieved_rps", "send_lag_ms",
     "timing_held",
-    "ttft_ms", "ttfa_ms", "thought_first", "itl_ms", "e2e_ms", "ttft_from_planned_ms", "e2e_from_planned_ms", "upload_ms",
+    "ttft_ms", "ttfa_ms", "thought_first", "itl_ms", "tpot_ms", "tokens_per_event", "e2e_ms", "ttft_from_planned_ms", "e2e_from_planned_ms", "upload_ms",
     "tokens_span_s", "input_tokens_per_s", "output_tokens_per_s", "token_count_source", "token_counts",
     "prompt_tokens_basis", "http_client", "complete", "notes"};
 // clang-format on

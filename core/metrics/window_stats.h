@@ -9,6 +9,8 @@ namespace plumbline::metrics {
 
 /// The latency views kept for every window and for the whole run. Answer ("ttfa"): from the
 /// send to the first token of the answer, after a reasoning model's thinking (streams only).
+/// Tpot ("tpot"): each completed stream's time per output token (RequestRecord::tpotNs), one
+/// value per request, where Itl has one per gap between streamed events.
 enum class Metric : uint8_t {
   Ttft,
   Itl,
@@ -18,10 +20,11 @@ enum class Metric : uint8_t {
   E2eFromPlanned,
   Upload,
   Answer,
+  Tpot,
   Count
 };
 inline constexpr std::array<const char*, static_cast<size_t>(Metric::Count)> kMetricNames = {
-    "ttft", "itl", "e2e", "send_lag", "ttft_from_planned", "e2e_from_planned", "upload", "ttfa"};
+    "ttft", "itl", "e2e", "send_lag", "ttft_from_planned", "e2e_from_planned", "upload", "ttfa", "tpot"};
 
 /// What the harness itself did during a window: the evidence behind the verdict.
 struct HarnessState {

@@ -120,6 +120,7 @@ void printSummary(const Json& s, std::ostream& out) {
       {"ttft", "ttft_ms"},
       {"ttfa (answer)", "ttfa_ms"},
       {"inter-token", "itl_ms"},
+      {"tpot (per token)", "tpot_ms"},
       {"end-to-end", "e2e_ms"},
       {"ttft from planned", "ttft_from_planned_ms"},
       {"e2e from planned", "e2e_from_planned_ms"},
@@ -129,6 +130,7 @@ void printSummary(const Json& s, std::ostream& out) {
     auto p = s.find(key);
     if (p == s.end() || !p->is_object()) continue;
     if (std::string_view(key) == "ttfa_ms" && thoughtFirst <= 0) continue;  // ttft is the answer's
+    if (std::string_view(key) == "tpot_ms" && metrics::Percentiles::emptyJson(*p)) continue;  // not streamed
     if (metrics::Percentiles::emptyJson(*p)) {  // no request got this far
       out << padRight(label, 20) << padRight("-", 11) << padRight("-", 11) << padRight("-", 11)
           << "-  (no samples)\n";
@@ -143,6 +145,11 @@ void printSummary(const Json& s, std::ostream& out) {
     out << metrics::thoughtFirstText(static_cast<uint64_t>(thoughtFirst),
                                      static_cast<uint64_t>(num(s, "completed")))
         << '\n';
+  if (const auto perEvent = s.find("tokens_per_event"); perEvent != s.end() && perEvent->is_number())
+    if (const std::string text = metrics::tokensPerEventText(
+            perEvent->get<double>(), s.value("token_count_source", std::string()));
+        !text.empty())
+      out << text << '\n';
   const auto held = s.find("timing_held");
   if (held != s.end() && held->is_object() &&
       metrics::heldIsANote(static_cast<uint64_t>(num(*held, "requests")),

@@ -165,6 +165,23 @@ TEST_F(CompareWarnings, RunsTimedByDifferentHttpClientsAreWarned) {
   EXPECT_TRUE(compareWith(unrecorded).warnings.empty());
 }
 
+// Gaps per event of four tokens against gaps per event of one: the inter-token rows differ by
+// what an event carried, not by the server's speed; TPOT is what compares.
+TEST_F(CompareWarnings, RunsWhoseEventsCarriedDifferentNumbersOfTokensAreWarned) {
+  FixtureRun fourAnEvent;
+  fourAnEvent.tokensPerEvent = 4;  // 19 tokens after the first over 5 gaps
+  Comparison c = compareWith(fourAnEvent);
+  ASSERT_EQ(kindsOf(c), std::vector{WarningKind::TokensPerEvent});
+  EXPECT_EQ(c.warnings[0].message,
+            "streamed events carried different numbers of tokens (tokens_per_event: 1.00 (#1) vs "
+            "3.80 (#2)): an inter-token gap is per event, so the gaps are not like for like; "
+            "TPOT (time per output token) is");
+  EXPECT_EQ(warningKindName(WarningKind::TokensPerEvent), "tokens_per_event");
+  FixtureRun plain;  // not streamed: no gaps, nothing to warn about
+  plain.stream = false;
+  EXPECT_FALSE(has(compareWith(plain), WarningKind::TokensPerEvent));
+}
+
 TEST_F(CompareWarnings, UnfinishedRunIsWarned) {
   FixtureRun base;
   int64_t a = fixtures::writeFixtureRun(path, base);

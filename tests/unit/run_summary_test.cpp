@@ -27,6 +27,8 @@ RunSummary sampleSummary() {
   s.ttftMs = {1.5, 2.5, 3.5, 4.5};
   s.answerMs = {51.5, 52.5, 53.5, 54.5};
   s.thoughtFirst = 1;
+  s.tpotMs = {2.5, 2.75, 3.0, 3.25};
+  s.tokensPerEvent = 3.9;
   s.e2eFromPlannedMs = {10, 20, 30, 40};
   s.inputTokensPerS = 12.5;
   s.outputTokensPerS = 3.25;
@@ -48,11 +50,14 @@ TEST(RunSummary, JsonHasExactlyTheContractKeys) {
   std::set<std::string> keys, expected(kSummaryJsonKeys.begin(), kSummaryJsonKeys.end());
   for (const auto& [k, v] : j.items()) keys.insert(k);
   EXPECT_EQ(keys, expected);
-  EXPECT_EQ(expected.size(), 33u);
+  EXPECT_EQ(expected.size(), 35u);
+  EXPECT_EQ(std::string(kSummaryJsonKeys[19]), "itl_ms");
+  EXPECT_EQ(std::string(kSummaryJsonKeys[20]), "tpot_ms");  // right after itl_ms
+  EXPECT_EQ(std::string(kSummaryJsonKeys[21]), "tokens_per_event");
   EXPECT_EQ(std::string(kSummaryJsonKeys[15]), "timing_held");  // right after send_lag_ms
   EXPECT_EQ(std::string(kSummaryJsonKeys[17]), "ttfa_ms");      // right after ttft_ms
   EXPECT_EQ(std::string(kSummaryJsonKeys[16]), "ttft_ms");
-  for (const char* p : {"send_lag_ms", "ttft_ms", "ttfa_ms", "itl_ms", "e2e_ms",
+  for (const char* p : {"send_lag_ms", "ttft_ms", "ttfa_ms", "itl_ms", "tpot_ms", "e2e_ms",
                         "ttft_from_planned_ms", "e2e_from_planned_ms", "upload_ms"}) {
     std::set<std::string> pk;
     for (const auto& [k, v] : j[p].items()) pk.insert(k);
@@ -76,6 +81,8 @@ TEST(RunSummary, JsonRoundTrips) {
   EXPECT_EQ(back.ttftMs, s.ttftMs);
   EXPECT_EQ(back.answerMs, s.answerMs);
   EXPECT_EQ(back.thoughtFirst, 1u);
+  EXPECT_EQ(back.tpotMs, s.tpotMs);
+  EXPECT_EQ(back.tokensPerEvent, 3.9);
   EXPECT_EQ(back.verdict.kind, VerdictKind::HarnessLimited);
   EXPECT_FALSE(back.complete);
   EXPECT_EQ(back.notes, s.notes);
@@ -100,7 +107,8 @@ TEST(RunSummary, FromJsonRejectsMissingOrMistypedKeys) {
     if (name == "token_counts" || name == "prompt_tokens_basis" || name == "upload_ms" ||
         name == "retry_after" || name == "tokens_span_s" || name == "failure_samples" ||
         name == "notes" || name == "asked_load" || name == "ttfa_ms" || name == "thought_first" ||
-        name == "timing_held" || name == "http_client")
+        name == "timing_held" || name == "http_client" || name == "tpot_ms" ||
+        name == "tokens_per_event")
       continue;  // added later: optional
     auto j = good;
     j.erase(key);
@@ -188,4 +196,40 @@ TEST(RunSummary, SummariesStoredBeforeTokenLabelsReadAsUnknown) {
   EXPECT_EQ(back.promptTokensBasis, "unknown");
   EXPECT_EQ(back.requestsWithServerCounts, 0u);
   EXPECT_EQ(back.clientInputCount, "");
+}
+
+TEST(RunSummary, TimePerTokenRoundTripsAndReadsAsNoneFromOlderSummaries) {
+  const auto j = sampleSummary().toJson();
+  EXPECT_EQ(j["tpot_ms"]["p50"], 2.5);
+  EXPECT_EQ(j["tokens_per_event"], 3.9);
+  auto old = j;
+  old.erase("tpot_ms");
+  old.erase("tokens_per_event");
+  const RunSummary before = RunSummary::fromJson(old);
+  EXPECT_TRUE(before.tpotMs.empty());  // not timed per token then: no figure, not 0 ms
+  EXPECT_FALSE(before.tokensPerEvent);
+  auto none = j;
+  none["tokens_per_event"] = nullptr;  // no stream had two events
+  EXPECT_FALSE(RunSummary::fromJson(none).tokensPerEvent);
+  EXPECT_TRUE(RunSummary().toJson()["tokens_per_event"].is_null());
+  auto bad = j;
+  bad["tokens_per_event"] = "many";
+  EXPECT_THROW(RunSummary::fromJson(bad), std::invalid_argument);
+  bad = j;
+  bad["tpot_ms"].erase("p99");
+  EXPECT_THROW(RunSummary::fromJson(bad), std::invalid_argument);
+}
+
+TEST(RunSummary, SeveralTokensAnEventAreSaidByWhoseCount) {
+  EXPECT_EQ(tokensPerEventText(3.9, "server"),
+            "tokens per event: 3.90 by the server's usage, so each inter-token gap (one per "
+            "streamed event) spans several tokens; tpot is the time per token");
+  EXPECT_NE(tokensPerEventText(1.3, "client").find("1.30 by the client's count,"),
+            std::string::npos);
+  EXPECT_NE(tokensPerEventText(2, "mixed").find("by the server's usage where it gave one, else "
+                                                "the client's count,"),
+            std::string::npos);
+  EXPECT_EQ(tokensPerEventText(1.0, "server"), "");  // a token an event: a gap is a token's
+  EXPECT_EQ(tokensPerEventText(1.19, "server"), "");
+  EXPECT_EQ(tokensPerEventText(std::nullopt, "server"), "");
 }
