@@ -69,25 +69,36 @@ void parseMock(const nlohmann::json& value, const std::string& path, TargetSpec&
   JsonFields fields(value, path,
                     {"preset", "ttft_ms", "itl_ms", "thinking_tokens", "tokens_per_event"});
   if (auto preset = fields.string("preset")) target.mockPreset = *preset;
+  // A simulated engine times its tokens by its own steps: fixed timing, refused by the mock at
+  // its start (the run then failed, exit 1, with the workload shown valid), is refused here.
+  const auto preset = mock::mockPreset(target.mockPreset.empty() ? "default" : target.mockPreset);
+  auto refuseForAnEngine = [&](const char* key, const char* why) {
+    if (preset && preset->engine)
+      throw WorkloadError(fields.childPath(key), "preset " + target.mockPreset +
+                                                     " is a simulated engine, which " + why +
+                                                     " (use preset instant or default)");
+  };
   target.mockTtftMs = fields.number("ttft_ms");
-  if (target.mockTtftMs) checkNonNegative(*target.mockTtftMs, fields.childPath("ttft_ms"));
+  if (target.mockTtftMs) {
+    checkNonNegative(*target.mockTtftMs, fields.childPath("ttft_ms"));
+    refuseForAnEngine("ttft_ms", "has no fixed time to first token");
+  }
   target.mockItlMs = fields.number("itl_ms");
-  if (target.mockItlMs) checkNonNegative(*target.mockItlMs, fields.childPath("itl_ms"));
+  if (target.mockItlMs) {
+    checkNonNegative(*target.mockItlMs, fields.childPath("itl_ms"));
+    refuseForAnEngine("itl_ms", "has no fixed inter-token latency");
+  }
   target.mockThinkingTokens = fields.integer("thinking_tokens");
   if (target.mockThinkingTokens)
     checkNonNegative(static_cast<double>(*target.mockThinkingTokens),
                      fields.childPath("thinking_tokens"));
   target.mockTokensPerEvent = fields.integer("tokens_per_event");
   if (target.mockTokensPerEvent) {
-    const std::string where = fields.childPath("tokens_per_event");
     if (*target.mockTokensPerEvent < 1 || *target.mockTokensPerEvent > 4096)
-      throw WorkloadError(where, "must be an integer in [1, 4096], got " +
-                                     std::to_string(*target.mockTokensPerEvent));
-    const auto preset = mock::mockPreset(target.mockPreset.empty() ? "default" : target.mockPreset);
-    if (preset && preset->engine)
-      throw WorkloadError(where, "preset " + target.mockPreset +
-                                     " is a simulated engine, which sends each step's tokens as "
-                                     "one event (use preset instant or default)");
+      throw WorkloadError(fields.childPath("tokens_per_event"),
+                          "must be an integer in [1, 4096], got " +
+                              std::to_string(*target.mockTokensPerEvent));
+    refuseForAnEngine("tokens_per_event", "sends each step's tokens as one event");
   }
 }
 

@@ -117,6 +117,22 @@ TEST(WorkloadLoader, EmbeddedMockThinkingTokensAreACount) {
   EXPECT_FALSE(parseWorkload(document).target.mockThinkingTokens);
 }
 
+// The mock refused these at its start: the run failed (exit 1) with the workload shown valid.
+TEST(WorkloadLoader, EmbeddedMockFixedTimingIsRefusedForASimulatedEngine) {
+  auto document = validDocument();
+  document["target"] = {{"url", "embedded"}, {"mock", {{"preset", "gpu-8b"}, {"ttft_ms", 20}}}};
+  EXPECT_EQ(errorOf(document).path(), "target.mock.ttft_ms");
+  EXPECT_EQ(errorOf(document).reason(),
+            "preset gpu-8b is a simulated engine, which has no fixed time to first token (use "
+            "preset instant or default)");
+  document["target"]["mock"] = {{"preset", "flaky"}, {"itl_ms", 5}};
+  EXPECT_EQ(errorOf(document).path(), "target.mock.itl_ms");
+  document["target"]["mock"] = {{"preset", "instant"}, {"ttft_ms", 20}, {"itl_ms", 5}};
+  EXPECT_EQ(*parseWorkload(document).target.mockTtftMs, 20);
+  document["target"]["mock"] = {{"ttft_ms", 20}};  // no preset: the default, fixed timing
+  EXPECT_EQ(*parseWorkload(document).target.mockTtftMs, 20);
+}
+
 TEST(WorkloadLoader, EmbeddedMockTokensPerEventAreACountForFixedTimingOnly) {
   auto document = validDocument();
   document["target"] = {{"url", "embedded"}, {"mock", {{"tokens_per_event", 4}}}};
