@@ -242,7 +242,7 @@ void tokensPerEventWarning(std::vector<ComparabilityWarning>& out,
                  "streamed events carried different numbers of tokens (" +
                      differing("tokens_per_event", known, values) +
                      "): an inter-token gap is per event, so the gaps are not like for like; "
-                     "TPOT (time per output token) is",
+                     "compare TPOT (time per output token) instead",
                  ids});
 }
 

@@ -175,7 +175,7 @@ TEST_F(CompareWarnings, RunsWhoseEventsCarriedDifferentNumbersOfTokensAreWarned)
   EXPECT_EQ(c.warnings[0].message,
             "streamed events carried different numbers of tokens (tokens_per_event: 1.00 (#1) vs "
             "3.80 (#2)): an inter-token gap is per event, so the gaps are not like for like; "
-            "TPOT (time per output token) is");
+            "compare TPOT (time per output token) instead");
   EXPECT_EQ(warningKindName(WarningKind::TokensPerEvent), "tokens_per_event");
   FixtureRun plain;  // not streamed: no gaps, nothing to warn about
   plain.stream = false;
