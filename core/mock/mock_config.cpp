@@ -47,22 +47,24 @@ constexpr const char* kEngineSendsItsSteps =
 
 /// A token count far above any reply length is a typo, not a model that thinks that long.
 constexpr int64_t kMaxThinkingTokens = 1'000'000;
-
-int64_t thinkingTokenCount(int64_t value, const std::string& where) {
-  if (value < 0 || value > kMaxThinkingTokens)
-    throw MockConfigError(where + ": must be an integer in [0, " +
-                          std::to_string(kMaxThinkingTokens) + "]");
-  return value;
-}
-
 /// More tokens an event than a reply has is a typo; a server's stream interval is a few.
 constexpr int64_t kMaxTokensPerEvent = 4096;
 
-int64_t tokensPerEventCount(int64_t value, const std::string& where) {
-  if (value < 1 || value > kMaxTokensPerEvent)
-    throw MockConfigError(where + ": must be an integer in [1, " +
-                          std::to_string(kMaxTokensPerEvent) + "]");
+/// A count given at `where` (a flag or a JSON path), within [lowest, highest].
+int64_t countIn(int64_t value, int64_t lowest, int64_t highest, const std::string& where) {
+  if (value < lowest || value > highest)
+    throw MockConfigError(where + ": must be an integer in [" + std::to_string(lowest) + ", " +
+                          std::to_string(highest) + "]");
   return value;
+}
+
+/// The config file's count `key`, within [lowest, highest]; a non-integer is refused too.
+int64_t countAt(const json& file, const char* key, int64_t lowest, int64_t highest) {
+  const std::string where = std::string("$.") + key;
+  if (!file[key].is_number_integer())
+    throw MockConfigError(where + ": expected an integer in [" + std::to_string(lowest) + ", " +
+                          std::to_string(highest) + "]");
+  return countIn(file[key].get<int64_t>(), lowest, highest, where);
 }
 
 double nonNegative(double value, const std::string& where) {
@@ -195,20 +197,10 @@ void applyConfigFile(const json& file, const MockConfig& flags, MockSettings& ou
   }
   if (file.contains("ttft_ms")) out.ttftMs = numberAt(file, "ttft_ms", "$.ttft_ms");
   if (file.contains("itl_ms")) out.itlMs = numberAt(file, "itl_ms", "$.itl_ms");
-  if (file.contains("thinking_tokens")) {
-    if (!file["thinking_tokens"].is_number_integer())
-      throw MockConfigError("$.thinking_tokens: expected an integer in [0, " +
-                            std::to_string(kMaxThinkingTokens) + "]");
-    out.thinkingTokens =
-        thinkingTokenCount(file["thinking_tokens"].get<int64_t>(), "$.thinking_tokens");
-  }
-  if (file.contains("tokens_per_event")) {
-    if (!file["tokens_per_event"].is_number_integer())
-      throw MockConfigError("$.tokens_per_event: expected an integer in [1, " +
-                            std::to_string(kMaxTokensPerEvent) + "]");
-    out.tokensPerEvent =
-        tokensPerEventCount(file["tokens_per_event"].get<int64_t>(), "$.tokens_per_event");
-  }
+  if (file.contains("thinking_tokens"))
+    out.thinkingTokens = countAt(file, "thinking_tokens", 0, kMaxThinkingTokens);
+  if (file.contains("tokens_per_event"))
+    out.tokensPerEvent = countAt(file, "tokens_per_event", 1, kMaxTokensPerEvent);
   if (file.contains("threads")) {
     if (!file["threads"].is_number_integer()) throw MockConfigError("$.threads: expected an integer");
     out.threads = threadCount(file["threads"].get<int>(), "$.threads");
@@ -260,10 +252,10 @@ MockSettings resolveMockSettings(const MockConfig& config) {
   if (config.ttftMs) out.ttftMs = nonNegative(*config.ttftMs, "--ttft-ms");
   if (config.itlMs) out.itlMs = nonNegative(*config.itlMs, "--itl-ms");
   if (config.thinkingTokens)
-    out.thinkingTokens = thinkingTokenCount(*config.thinkingTokens, "--thinking-tokens");
+    out.thinkingTokens = countIn(*config.thinkingTokens, 0, kMaxThinkingTokens, "--thinking-tokens");
   if (config.tokensPerEvent) {
     if (out.engine) throw MockConfigError("--tokens-per-event: " + std::string(kEngineSendsItsSteps));
-    out.tokensPerEvent = tokensPerEventCount(*config.tokensPerEvent, "--tokens-per-event");
+    out.tokensPerEvent = countIn(*config.tokensPerEvent, 1, kMaxTokensPerEvent, "--tokens-per-event");
   }
   if (config.threads) out.threads = threadCount(*config.threads, "--threads");
   if (config.recordRequests) out.recordRequestsPath = *config.recordRequests;

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "tests/integration/child_process.h"
@@ -19,18 +20,27 @@ using plumbline::test::ChildProcess;
 using plumbline::test::queryInt;
 using plumbline::test::TempDir;
 
-TEST(TokensPerEventRun, GapsArePerEventAndTpotIsPerToken) {
-  TempDir dir;
-  json workload = plumbline::test::embeddedStreamWorkload({.name = "four tokens an event",
+namespace {
+/// Streams of 21 tokens (20 ms TTFT, 5 ms a token) at 20/s against the embedded mock, sending
+/// `tokensPerEvent` tokens an event after the first when set.
+plumbline::test::WorkloadRun runStreams(const TempDir& dir, double durationS,
+                                        std::optional<int> tokensPerEvent) {
+  json workload = plumbline::test::embeddedStreamWorkload({.name = "tokens per event",
                                                            .ttftMs = 20,
                                                            .itlMs = 5,
                                                            .seed = 5,
                                                            .rate = 20,
-                                                           .durationS = 2.5,
+                                                           .durationS = durationS,
                                                            .inputTokens = 16,
                                                            .outputTokens = 21});
-  workload["target"]["mock"]["tokens_per_event"] = 4;
-  const auto run = plumbline::test::runWorkloadDocument(dir, workload);
+  if (tokensPerEvent) workload["target"]["mock"]["tokens_per_event"] = *tokensPerEvent;
+  return plumbline::test::runWorkloadDocument(dir, workload);
+}
+}  // namespace
+
+TEST(TokensPerEventRun, GapsArePerEventAndTpotIsPerToken) {
+  TempDir dir;
+  const auto run = runStreams(dir, 2.5, 4);
   ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(run.exitCode)) << "exit " << run.exitCode
                                                                      << "\n" << run.output;
   const json& s = run.summary;
@@ -68,15 +78,7 @@ TEST(TokensPerEventRun, GapsArePerEventAndTpotIsPerToken) {
 // nothing is said about tokens per event.
 TEST(TokensPerEventRun, ATokenAnEventHasTpotEqualToTheGaps) {
   TempDir dir;
-  const json workload = plumbline::test::embeddedStreamWorkload({.name = "a token an event",
-                                                                 .ttftMs = 20,
-                                                                 .itlMs = 5,
-                                                                 .seed = 5,
-                                                                 .rate = 20,
-                                                                 .durationS = 1,
-                                                                 .inputTokens = 16,
-                                                                 .outputTokens = 21});
-  const auto run = plumbline::test::runWorkloadDocument(dir, workload);
+  const auto run = runStreams(dir, 1, std::nullopt);
   ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(run.exitCode)) << "exit " << run.exitCode
                                                                      << "\n" << run.output;
   const json& s = run.summary;
