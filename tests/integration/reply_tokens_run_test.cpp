@@ -81,7 +81,7 @@ void checkCounts(const ReplyRun& r, size_t expectedRequests) {
 TEST(ReplyTokensRun, StreamedRepliesAreCountedWithTheTokenizer) {
   TempDir dir;
   const ReplyRun r = runReplyWorkload(dir, replyWorkload(true, {{"shape", "single"}}));
-  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(r.exitCode)) << r.output;
+  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(r.exitCode, r.summary)) << r.output;
   checkCounts(r, 40);
   EXPECT_NE(r.output.find("token counts used for the rates: the server's (usage)"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("client out: reply text as received, tokenized"), std::string::npos) << r.output;
@@ -90,7 +90,7 @@ TEST(ReplyTokensRun, StreamedRepliesAreCountedWithTheTokenizer) {
 TEST(ReplyTokensRun, WholeBodyRepliesAreCountedWithTheTokenizer) {
   TempDir dir;
   const ReplyRun r = runReplyWorkload(dir, replyWorkload(false, {{"shape", "single"}}));
-  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(r.exitCode)) << r.output;
+  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(r.exitCode, r.summary)) << r.output;
   checkCounts(r, 40);
 }
 
@@ -100,7 +100,7 @@ TEST(ReplyTokensRun, SessionRepliesAreCountedAndGrowTheNextTurnsInputCount) {
       dir, replyWorkload(true, {{"shape", "multi_turn"},
                            {"turns", {{"dist", "fixed"}, {"value", 2}}},
                            {"think_time_s", {{"dist", "fixed"}, {"value", 0}}}}));
-  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(r.exitCode)) << r.output;
+  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(r.exitCode, r.summary)) << r.output;
   checkCounts(r, 80);
   // A second turn resends the first with its reply: its input count includes the reply's
   // tokenizer count (plus its own new message of at least 10 tokens).
@@ -127,7 +127,7 @@ TEST(ReplyTokensRun, ALaterTurnCountsTheResentAnswerWithoutTheThinking) {
   w["requests"]["input_tokens"] = {{"dist", "fixed"}, {"value", 30}};
   w["requests"]["output_tokens"] = {{"dist", "fixed"}, {"value", 20}};
   const ReplyRun r = runReplyWorkload(dir, w);
-  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(r.exitCode)) << r.output;
+  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(r.exitCode, r.summary)) << r.output;
   const int answer = static_cast<int>(
       Tokenizer::fromFile(kQwen3Tokenizer).countTokens(plumbline::test::mockReplyText(20 - 8)));
   int secondTurns = 0;

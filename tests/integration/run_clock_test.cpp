@@ -14,6 +14,7 @@
 #include "tests/integration/child_process.h"
 #include "tests/integration/live_client.h"
 #include "tests/integration/recording_http_server.h"
+#include "tests/integration/timing_budget.h"
 
 using nlohmann::json;
 using plumbline::test::ChildProcess;
@@ -37,11 +38,16 @@ TEST(RunClock, StoredT0IsTheWallClockOfTheInstantSendTimesCountFrom) {
   const std::string workload = dir.file("w.json");
   std::ofstream(workload) << w.dump();
   ChildProcess run({PLUMBLINE_BIN, "run", workload, "--db", dir.file("runs.db"), "--workers", "1",
-                    "--quiet", "--live", dir.file("live.sock")},
+                    "--quiet", "--live", dir.file("live.sock"), "--summary-json", dir.file("s.json")},
                    dir.file("out.txt"));
   LiveClient client(dir.file("live.sock"));
-  ASSERT_EQ(run.wait(60'000), 0) << run.output();
+  const int code = run.wait(60'000);
   client.join();
+  std::ifstream summary(dir.file("s.json"));
+  ASSERT_TRUE(summary) << "exit " << code << "\n" << run.output();
+  const json s = json::parse(summary);
+  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(code, s)) << "exit " << code << "\n"
+                                                                << s.dump(2) << run.output();
 
   plumbline::store::RunReader reader(dir.file("runs.db"));
   const auto runs = reader.listRuns();

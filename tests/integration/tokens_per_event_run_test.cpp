@@ -41,7 +41,7 @@ plumbline::test::WorkloadRun runStreams(const TempDir& dir, double durationS,
 TEST(TokensPerEventRun, GapsArePerEventAndTpotIsPerToken) {
   TempDir dir;
   const auto run = runStreams(dir, 2.5, 4);
-  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(run.exitCode)) << "exit " << run.exitCode
+  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(run.exitCode, run.summary)) << "exit " << run.exitCode
                                                                      << "\n" << run.output;
   const json& s = run.summary;
   ASSERT_EQ(s["completed"], 50) << run.output;
@@ -79,7 +79,7 @@ TEST(TokensPerEventRun, GapsArePerEventAndTpotIsPerToken) {
 TEST(TokensPerEventRun, ATokenAnEventHasTpotEqualToTheGaps) {
   TempDir dir;
   const auto run = runStreams(dir, 1, std::nullopt);
-  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(run.exitCode)) << "exit " << run.exitCode
+  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(run.exitCode, run.summary)) << "exit " << run.exitCode
                                                                      << "\n" << run.output;
   const json& s = run.summary;
   ASSERT_EQ(s["completed"], 20) << run.output;
