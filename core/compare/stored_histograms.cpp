@@ -59,11 +59,13 @@ std::vector<store::WindowRow> windowsWithStoredPercentiles(const store::RunReade
       {"ttft_from_planned", &store::WindowRow::ttftFromPlannedP50Ms,
        &store::WindowRow::ttftFromPlannedP99Ms},
       {"e2e_from_planned", &store::WindowRow::e2eFromPlannedP50Ms,
-       &store::WindowRow::e2eFromPlannedP99Ms}};
+       &store::WindowRow::e2eFromPlannedP99Ms},
+      {"tpot", &store::WindowRow::tpotP50Ms, &store::WindowRow::tpotP99Ms}};
   std::vector<store::WindowRow> windows = reader.windows(runId);
   for (const Stored& f : kStored) {
     auto whole = [&f](const store::WindowRow& w) { return (w.*f.p50) && (w.*f.p99); };
-    // Rows that all have it (stored since v11, every window with a sample) need no histogram.
+    // Rows that all have it (stored since it was a column, every window with a sample) need no
+    // histogram.
     if (std::all_of(windows.begin(), windows.end(), whole)) continue;
     const auto hists = windowHistograms(reader, runId, f.metric);
     for (store::WindowRow& w : windows) {

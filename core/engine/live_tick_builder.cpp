@@ -16,12 +16,12 @@ constexpr int64_t kSecondNs = 1'000'000'000;
 static_assert(kSecondNs % kRateSliceNs == 0, "a second is made of whole rate slices");
 
 // Slice::latency indices, in the order of LiveTick's percentile members.
-enum Latency : size_t { kTtft, kItl, kE2e, kTtftFromPlanned, kE2eFromPlanned, kSendLag, kTtfa };
+enum Latency : size_t { kTtft, kItl, kE2e, kTtftFromPlanned, kE2eFromPlanned, kSendLag, kTtfa, kTpot };
 
 using live::LiveTick;
 constexpr live::LivePercentiles LiveTick::*kTickMember[] = {
     &LiveTick::ttft,           &LiveTick::itl,     &LiveTick::e2e, &LiveTick::ttftFromPlanned,
-    &LiveTick::e2eFromPlanned, &LiveTick::sendLag, &LiveTick::ttfa};
+    &LiveTick::e2eFromPlanned, &LiveTick::sendLag, &LiveTick::ttfa, &LiveTick::tpot};
 static_assert(std::size(kTickMember) == LiveTickBuilder::kLatencyCount);
 
 double nsToMs(int64_t ns) { return static_cast<double>(ns) / 1e6; }
@@ -46,6 +46,7 @@ void LiveTickBuilder::addRecords(const std::vector<metrics::RequestRecord>& reco
     Slice& s = sliceAt(r.endNs);
     if (r.sendNs >= 0 && r.firstTokenNs >= 0) s.latency[kTtft].record(r.ttftNs());
     if (r.sendNs >= 0 && r.firstAnswerNs >= 0) s.latency[kTtfa].record(r.ttfaNs());
+    if (const int64_t tpot = r.tpotNs(); tpot >= 0) s.latency[kTpot].record(tpot);
     if (r.sendNs >= 0) s.latency[kE2e].record(r.e2eNs());
     if (r.plannedNs >= 0 && r.firstTokenNs >= 0) s.latency[kTtftFromPlanned].record(r.ttftFromPlannedNs());
     if (r.plannedNs >= 0) s.latency[kE2eFromPlanned].record(r.e2eFromPlannedNs());

@@ -41,8 +41,8 @@ class LiveTickBuilder {
   /// A tick at atNs now, whether or not one is due (e.g. the last one of a run).
   live::LiveTick build(int64_t atNs, const metrics::RunAggregator& aggregator);
 
-  /// The tick's latencies: ttft, itl, e2e, both from planned, send lag and ttfa.
-  static constexpr size_t kLatencyCount = 7;
+  /// The tick's latencies: ttft, itl, e2e, both from planned, send lag, ttfa and tpot.
+  static constexpr size_t kLatencyCount = 8;
 
  private:
   struct CpuSamples {

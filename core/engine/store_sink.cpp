@@ -49,6 +49,8 @@ store::WindowRow toWindowRow(const metrics::WindowStats& w) {
   r.ttftFromPlannedP99Ms = ms(Metric::TtftFromPlanned, 0.99);
   r.e2eFromPlannedP50Ms = ms(Metric::E2eFromPlanned, 0.5);
   r.e2eFromPlannedP99Ms = ms(Metric::E2eFromPlanned, 0.99);
+  r.tpotP50Ms = ms(Metric::Tpot, 0.5);
+  r.tpotP99Ms = ms(Metric::Tpot, 0.99);
   r.workerCpuMax = w.harness.workerCpuMax;
   r.workerCpuMean = w.harness.workerCpuMean;
   r.loopDelayMaxMs = sinkNsToMs(w.harness.loopDelayMaxNs);

@@ -66,7 +66,8 @@ constexpr TickLatency kTickLatencies[] = {{"ttft", &LiveTick::ttft},
                                           {"ttft_from_planned", &LiveTick::ttftFromPlanned},
                                           {"e2e_from_planned", &LiveTick::e2eFromPlanned},
                                           {"send_lag", &LiveTick::sendLag},
-                                          {"ttfa", &LiveTick::ttfa, true}};
+                                          {"ttfa", &LiveTick::ttfa, true},
+                                          {"tpot", &LiveTick::tpot, true}};
 
 Json tickToJson(const LiveTick& t) {
   Json j{{"at_ns", t.atNs},
@@ -150,6 +151,8 @@ store::WindowRow windowFromJson(const LiveJsonFields& f) {
   w.ttftFromPlannedP99Ms = f.f64OrNullOrAbsent("ttft_from_planned_p99_ms");
   w.e2eFromPlannedP50Ms = f.f64OrNullOrAbsent("e2e_from_planned_p50_ms");
   w.e2eFromPlannedP99Ms = f.f64OrNullOrAbsent("e2e_from_planned_p99_ms");
+  w.tpotP50Ms = f.f64OrNullOrAbsent("tpot_p50_ms");  // as above
+  w.tpotP99Ms = f.f64OrNullOrAbsent("tpot_p99_ms");
   w.workerCpuMax = f.f64("worker_cpu_max");
   w.workerCpuMean = f.f64("worker_cpu_mean");
   w.loopDelayMaxMs = f.f64("loop_delay_max_ms");

@@ -63,6 +63,10 @@ struct LiveTick {
   /// Send to the first answer token, after a reasoning model's thinking (streams that had one);
   /// "ttfa", absent from streams of earlier versions (read as no samples).
   LivePercentiles ttfa;
+  /// Time per output token of the requests that ended (RequestRecord::tpotNs: a stream's first to
+  /// last token over its tokens less one), per token where itl is per streamed event; "tpot",
+  /// absent from streams of earlier versions (read as no samples).
+  LivePercentiles tpot;
   double workerCpuMax = 0, workerCpuMean = 0;  ///< 0..1 of one core, latest samples
   double loopDelayMaxMs = 0;
   double cpuWaitMaxMs = -1;  ///< most one worker waited for a CPU over the last second; -1 unknown

@@ -15,7 +15,7 @@ namespace plumbline::store {
 class Database {
  public:
   enum class Mode { ReadWrite, ReadOnly };
-  static constexpr int kSchemaVersion = 11;
+  static constexpr int kSchemaVersion = 12;
 
   static Database open(const std::string& path, Mode mode);
 

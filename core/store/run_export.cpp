@@ -114,6 +114,8 @@ Json windowToJson(const WindowRow& w) {
               {"ttft_from_planned_p99_ms", optional(w.ttftFromPlannedP99Ms)},
               {"e2e_from_planned_p50_ms", optional(w.e2eFromPlannedP50Ms)},
               {"e2e_from_planned_p99_ms", optional(w.e2eFromPlannedP99Ms)},
+              {"tpot_p50_ms", optional(w.tpotP50Ms)},
+              {"tpot_p99_ms", optional(w.tpotP99Ms)},
               {"worker_cpu_max", w.workerCpuMax},
               {"worker_cpu_mean", w.workerCpuMean},
               {"loop_delay_max_ms", w.loopDelayMaxMs},

@@ -162,7 +162,7 @@ std::vector<WindowRow> RunReader::windows(int64_t id) const {
       "worker_cpu_max, worker_cpu_mean, loop_delay_max_ms, in_flight_cap_hits, worker_died, "
       "connections_open, cpu_wait_max_ms, handed_late_max_ms, sent_during, ttfa_p50_ms, "
       "ttfa_p99_ms, ttft_from_planned_p50_ms, ttft_from_planned_p99_ms, e2e_from_planned_p50_ms, "
-      "e2e_from_planned_p99_ms FROM windows WHERE "
+      "e2e_from_planned_p99_ms, tpot_p50_ms, tpot_p99_ms FROM windows WHERE "
       "run_id = ? ORDER BY idx");
   s.bindInt(1, id);
   std::vector<WindowRow> rows;
@@ -203,6 +203,8 @@ std::vector<WindowRow> RunReader::windows(int64_t id) const {
     w.ttftFromPlannedP99Ms = optDouble(s, 32);
     w.e2eFromPlannedP50Ms = optDouble(s, 33);
     w.e2eFromPlannedP99Ms = optDouble(s, 34);
+    w.tpotP50Ms = optDouble(s, 35);
+    w.tpotP99Ms = optDouble(s, 36);
     rows.push_back(std::move(w));
   }
   return rows;

@@ -60,8 +60,8 @@ class RunWriter::Connection {
             "in_flight_cap_hits, worker_died, connections_open, cpu_wait_max_ms, "
             "handed_late_max_ms, sent_during, ttfa_p50_ms, ttfa_p99_ms, "
             "ttft_from_planned_p50_ms, ttft_from_planned_p99_ms, e2e_from_planned_p50_ms, "
-            "e2e_from_planned_p99_ms) VALUES "
-            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
+            "e2e_from_planned_p99_ms, tpot_p50_ms, tpot_p99_ms) VALUES "
+            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
         m_histogram(m_db.prepare("INSERT OR REPLACE INTO histograms VALUES (?,?,?,?)")) {}
 
   /// A run is not added to a database whose runs (or the highest id given) cannot be read
@@ -188,6 +188,7 @@ class RunWriter::Connection {
     s.bindDouble(31, w.ttfaP50Ms).bindDouble(32, w.ttfaP99Ms);
     s.bindDouble(33, w.ttftFromPlannedP50Ms).bindDouble(34, w.ttftFromPlannedP99Ms);
     s.bindDouble(35, w.e2eFromPlannedP50Ms).bindDouble(36, w.e2eFromPlannedP99Ms);
+    s.bindDouble(37, w.tpotP50Ms).bindDouble(38, w.tpotP99Ms);
     s.run();
   }
 

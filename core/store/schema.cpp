@@ -187,7 +187,16 @@ ALTER TABLE windows ADD COLUMN e2e_from_planned_p50_ms REAL;
 ALTER TABLE windows ADD COLUMN e2e_from_planned_p99_ms REAL;
 )sql";
 
-constexpr std::array<Migration, 11> kMigrations = {{{1, kSchemaV1},
+// v12: each window's p50 and p99 of the time per output token (a stream's first to last token
+// over its tokens less one): per token where the inter-token gaps are per streamed event, so a
+// server sending several tokens an event has its decoding speed over time, live and stored.
+// NULL where no stream of two tokens or more ended in the window, and for rows stored before.
+constexpr const char* kSchemaV12 = R"sql(
+ALTER TABLE windows ADD COLUMN tpot_p50_ms REAL;
+ALTER TABLE windows ADD COLUMN tpot_p99_ms REAL;
+)sql";
+
+constexpr std::array<Migration, 12> kMigrations = {{{1, kSchemaV1},
                                                     {2, kSchemaV2},
                                                     {3, kSchemaV3},
                                                     {4, kSchemaV4},
@@ -197,7 +206,8 @@ constexpr std::array<Migration, 11> kMigrations = {{{1, kSchemaV1},
                                                     {8, kSchemaV8},
                                                     {9, kSchemaV9},
                                                     {10, kSchemaV10},
-                                                    {11, kSchemaV11}}};
+                                                    {11, kSchemaV11},
+                                                    {12, kSchemaV12}}};
 
 }  // namespace
 

@@ -45,6 +45,12 @@ struct WindowRow {
   std::optional<double> ttftFromPlannedP99Ms;
   std::optional<double> e2eFromPlannedP50Ms;
   std::optional<double> e2eFromPlannedP99Ms;
+  /// Since schema v12: time per output token (RequestRecord::tpotNs) of the requests that ended
+  /// in the window, per token where inter-token is per streamed event; none where no stream of
+  /// two tokens or more ended, and for runs stored before (their windows' histograms have it
+  /// since the histograms had tpot; runs older still have none).
+  std::optional<double> tpotP50Ms;
+  std::optional<double> tpotP99Ms;
   double workerCpuMax = 0;
   double workerCpuMean = 0;
   double loopDelayMaxMs = 0;

@@ -57,6 +57,11 @@ TEST(TokensPerEventRun, GapsArePerEventAndTpotIsPerToken) {
   EXPECT_EQ(queryInt(db, "SELECT count(*) FROM histograms WHERE metric = 'tpot' AND "
                          "window_idx = -1"),
             1);
+  // Each window's row has the time per output token of the streams that ended in it.
+  EXPECT_EQ(queryInt(db, "SELECT count(*) FROM windows WHERE completed > 0 AND "
+                         "(tpot_p50_ms IS NULL OR tpot_p99_ms < tpot_p50_ms)"),
+            0);
+  EXPECT_GE(queryInt(db, "SELECT count(*) FROM windows WHERE tpot_p50_ms IS NOT NULL"), 2);
   EXPECT_NE(run.output.find("tpot (per token)"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("tokens per event: 4.00 by the server's usage"), std::string::npos)
       << run.output;
@@ -72,6 +77,8 @@ TEST(TokensPerEventRun, GapsArePerEventAndTpotIsPerToken) {
   std::printf("inter-token p50 %.3f ms, tpot p50 %.3f ms\n", itl, tpot);
   EXPECT_NEAR(itl, 4 * 5, 2) << s.dump(2);
   EXPECT_NEAR(tpot, 5, 0.5) << s.dump(2);
+  EXPECT_EQ(queryInt(db, "SELECT count(*) FROM windows WHERE tpot_p50_ms NOT BETWEEN 4.5 AND 5.5"),
+            0);
 }
 
 // The same workload against a mock that sends a token an event: the two figures agree, and

@@ -174,6 +174,33 @@ TEST(StoredHistograms, WindowsStoredBeforeV11GetTheirPercentilesFromTheirHistogr
   EXPECT_EQ(filled[3], stored[3]);
 }
 
+// Windows stored before schema v12 have no time per output token in their rows: it comes from
+// their windows' tpot histograms; a run stored before those has none to draw.
+TEST(StoredHistograms, WindowsStoredBeforeV12GetTheirTpotFromTheirHistograms) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  FixtureRun fourAnEvent;
+  fourAnEvent.tokensPerEvent = 4;
+  const int64_t id = fixtures::writeFixtureRun(path, fourAnEvent);
+  const auto stored = store::RunReader(path).windows(id);
+  ASSERT_EQ(stored.size(), 6u);
+  for (const auto& w : stored) {
+    ASSERT_TRUE(w.tpotP50Ms && w.tpotP99Ms) << w.idx;
+    EXPECT_NEAR(*w.tpotP50Ms, fourAnEvent.itlMs, 0.1) << w.idx;  // per token, not per event
+  }
+  auto exec = [&](const std::string& sql) {
+    store::Database::open(path, store::Database::Mode::ReadWrite).exec(sql);
+  };
+  exec("UPDATE windows SET tpot_p50_ms = NULL, tpot_p99_ms = NULL");
+  EXPECT_EQ(store::RunReader(path).windows(id)[0].tpotP50Ms, std::nullopt);
+  EXPECT_EQ(windowsWithStoredPercentiles(store::RunReader(path), id), stored);
+  exec("DELETE FROM histograms WHERE metric = 'tpot'");  // a run stored before tpot
+  for (const auto& w : windowsWithStoredPercentiles(store::RunReader(path), id)) {
+    EXPECT_EQ(w.tpotP50Ms, std::nullopt) << w.idx;
+    EXPECT_EQ(w.tpotP99Ms, std::nullopt) << w.idx;
+  }
+}
+
 // QA (session 18): "errors (% of sent) 33 → 100 (+67, +203.0%)" read as a relative change of a
 // percentage; a share's delta is in percentage points, with no relative change.
 TEST(CompareMetrics, ASharesDeltaIsInPercentagePoints) {

@@ -82,7 +82,10 @@ const std::set<std::string> kAddedLater = {"cpu_wait_max_ms",
                                            "ttft_from_planned_p50_ms",
                                            "ttft_from_planned_p99_ms",
                                            "e2e_from_planned_p50_ms",
-                                           "e2e_from_planned_p99_ms"};
+                                           "e2e_from_planned_p99_ms",
+                                           "tpot",
+                                           "tpot_p50_ms",
+                                           "tpot_p99_ms"};
 
 TEST(LiveMessages, FieldsAddedLaterMayBeAbsentAndReadAsUnknown) {
   json tick = toJson(sampleTick());
@@ -149,6 +152,40 @@ TEST(LiveMessages, TtfaIsNoSamplesInTicksOfEarlierStreams) {
   tick["ttfa"] = json{{"p50", 1.0}, {"count", 2}};
   const std::string err = messageErrorOf(typeOf(LiveMessage{sampleTick()}), tick);
   EXPECT_NE(err.find("tick frame: field \"ttfa.p99\" is missing"), std::string::npos) << err;
+}
+
+// Ticks and windows carry the time per output token; a stream written before they did reads as
+// none (no samples, no percentile), and one there but broken is named.
+TEST(LiveMessages, TpotIsNoneInTicksAndWindowsOfEarlierStreams) {
+  json tick = toJson(sampleTick());
+  EXPECT_DOUBLE_EQ(tick.at("tpot").at("p99").get<double>(), 6.5);
+  auto readTick = [&] {
+    return std::get<LiveTick>(messageFromJson(typeOf(LiveMessage{sampleTick()}), tick));
+  };
+  EXPECT_EQ(readTick().tpot, (LivePercentiles{4.25, 6.5, 17}));
+  tick.erase("tpot");
+  EXPECT_EQ(readTick().tpot, LivePercentiles{});
+  EXPECT_EQ(readTick().itl, sampleTick().itl);
+  tick["tpot"] = json{{"p50", 1.0}, {"p99", 2.0}};
+  const std::string tickErr = messageErrorOf(typeOf(LiveMessage{sampleTick()}), tick);
+  EXPECT_NE(tickErr.find("tick frame: field \"tpot.count\" is missing"), std::string::npos)
+      << tickErr;
+
+  json window = toJson(sampleWindow());
+  EXPECT_DOUBLE_EQ(window.at("tpot_p50_ms").get<double>(), 4.5);
+  EXPECT_DOUBLE_EQ(window.at("tpot_p99_ms").get<double>(), 7.25);
+  auto readWindow = [&] {
+    return std::get<plumbline::store::WindowRow>(
+        messageFromJson(typeOf(LiveMessage{sampleWindow()}), window));
+  };
+  window["tpot_p50_ms"] = nullptr;  // no stream of two tokens ended in the window
+  window.erase("tpot_p99_ms");      // an earlier stream
+  EXPECT_EQ(readWindow().tpotP50Ms, std::nullopt);
+  EXPECT_EQ(readWindow().tpotP99Ms, std::nullopt);
+  EXPECT_EQ(readWindow().itlP99Ms, sampleWindow().itlP99Ms);
+  window["tpot_p99_ms"] = "fast";
+  const std::string err = messageErrorOf(typeOf(LiveMessage{sampleWindow()}), window);
+  EXPECT_NE(err.find("\"tpot_p99_ms\" is a string, expected a number"), std::string::npos) << err;
 }
 
 // A window carries its time to first answer token and its latencies from planned, so that a

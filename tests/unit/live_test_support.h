@@ -48,6 +48,7 @@ inline LiveTick sampleTick() {
   t.e2eFromPlanned = {801, 1201, 19};
   t.sendLag = {0.05, 0.4, 20};
   t.ttfa = {52.5, 90.75, 18};
+  t.tpot = {4.25, 6.5, 17};
   t.workerCpuMax = 0.35;
   t.workerCpuMean = 0.2;
   t.loopDelayMaxMs = 1.5;
@@ -86,6 +87,8 @@ inline store::WindowRow sampleWindow(int64_t idx = 2) {
   w.ttftFromPlannedP99Ms = 140;
   w.e2eFromPlannedP50Ms = 810.25;
   w.e2eFromPlannedP99Ms = 1300.5;
+  w.tpotP50Ms = 4.5;
+  w.tpotP99Ms = 7.25;
   w.workerCpuMax = 0.3;
   w.workerCpuMean = 0.2;
   w.loopDelayMaxMs = 1.25;

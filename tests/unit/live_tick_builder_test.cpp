@@ -192,6 +192,27 @@ TEST(LiveTickBuilder, TtfaIsThatOfRequestsWithAnAnswerToken) {
   EXPECT_EQ(b.build(3'000 * kMs, a).ttfa.count, 0u);
 }
 
+// TPOT: each stream's first to last token over its tokens less one, per token whatever the
+// server put in an event; a reply of one token, or none streamed, has none.
+TEST(LiveTickBuilder, TpotIsThatOfStreamsOfTwoTokensOrMore) {
+  LiveTickBuilder b;
+  metrics::RunAggregator a;
+  metrics::RequestRecord fast = done(800, 10, 90);  // 5 tokens over 80 ms: 20 ms a token
+  metrics::RequestRecord slow = done(900, 10, 410);
+  slow.outputTokensServer = 11;                    // 11 tokens over 400 ms: 40 ms a token
+  metrics::RequestRecord one = done(950, 10, 20);
+  one.outputTokensServer = 1;                      // one token: no time per token
+  metrics::RequestRecord unstreamed = done(960, 10, 20);
+  unstreamed.firstTokenNs = unstreamed.lastTokenNs = -1;
+  b.addRecords({fast, slow, one, unstreamed});
+  const auto t = b.build(1'500 * kMs, a);
+  EXPECT_EQ(t.e2e.count, 4u);
+  EXPECT_EQ(t.tpot.count, 2u);
+  EXPECT_NEAR(t.tpot.p50, 20, 0.2);
+  EXPECT_NEAR(t.tpot.p99, 40, 0.4);
+  EXPECT_EQ(b.build(3'000 * kMs, a).tpot.count, 0u);
+}
+
 TEST(LiveTickBuilder, HarnessStateComesFromEachWorkersLatestSample) {
   LiveTickBuilder b;
   metrics::RunAggregator a;

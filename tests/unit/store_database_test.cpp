@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,8 +59,8 @@ TEST(StoreDatabase, WriterCreatesDirectoryAndLatestSchema) {
   TempDir dir;
   std::string path = dir.file("a/b/runs.db");
   Database db = Database::open(path, Database::Mode::ReadWrite);
-  EXPECT_EQ(db.userVersion(), 11);
-  EXPECT_EQ(Database::kSchemaVersion, 11);
+  EXPECT_EQ(db.userVersion(), 12);
+  EXPECT_EQ(Database::kSchemaVersion, 12);
   Statement mode = db.prepare("PRAGMA journal_mode");
   ASSERT_TRUE(mode.step());
   EXPECT_EQ(mode.columnText(0), "wal");
@@ -113,26 +114,58 @@ TEST(StoreDatabase, Version1DatabaseMigratesKeepingItsWindows) {
   EXPECT_EQ(windows[0].ttfaP99Ms, std::nullopt);
 }
 
+namespace {
+
+/// Run 1 with one window of `values` (every column as `version` had them) written at that
+/// version, then read back by a reader, which upgrades the database as a writer would.
+std::optional<plumbline::store::WindowRow> oldWindowRead(const std::string& path, size_t version,
+                                                         const std::string& values) {
+  writeOldDatabase(path, version,
+                   "INSERT INTO runs (id, created_at, status) VALUES (1, 'x', 'complete');"
+                   "INSERT INTO windows VALUES (" + values + ");");
+  if (::testing::Test::HasFatalFailure()) return std::nullopt;
+  const auto windows = plumbline::store::RunReader(path).windows(1);
+  if (windows.size() != 1) return std::nullopt;
+  return windows[0];
+}
+
+}  // namespace
+
 TEST(StoreDatabase, Version10DatabaseMigratesItsWindowsWithoutTheNewPercentiles) {
   TempDir dir;
   std::string path = dir.file("runs.db");
   // A window as version 10 left it (30 columns: no TTFA or from-planned percentiles).
-  ASSERT_NO_FATAL_FAILURE(writeOldDatabase(
-      path, 10,
-      "INSERT INTO runs (id, created_at, status) VALUES (1, 'x', 'complete');"
-      "INSERT INTO windows VALUES (1, 0, 0, 1000000000, 20, 19, 18, 1, '{}', 900, 400,"
-      " 3, 1.5, 2.5, 0.5, 0.75, 10, 20, 0.01, 0.02, 0.03, 0.4, 0.3, 1.25, 2, 0, 7, 12.5, 0, 19);"));
-  plumbline::store::RunReader reader(path);
-  const auto windows = reader.windows(1);
-  ASSERT_EQ(windows.size(), 1u);
-  EXPECT_EQ(windows[0].ttftP50Ms, 1.5);
-  EXPECT_EQ(windows[0].cpuWaitMaxMs, 12.5);
-  EXPECT_EQ(windows[0].sentDuring, 19);
-  EXPECT_EQ(windows[0].ttfaP50Ms, std::nullopt);  // not stored before v11: its histogram has it
-  EXPECT_EQ(windows[0].ttfaP99Ms, std::nullopt);
-  EXPECT_EQ(windows[0].ttftFromPlannedP50Ms, std::nullopt);  // nor these
-  EXPECT_EQ(windows[0].e2eFromPlannedP99Ms, std::nullopt);
-  EXPECT_EQ(Database::open(path, Database::Mode::ReadOnly).userVersion(), 11);
+  const auto w = oldWindowRead(path, 10,
+                               "1, 0, 0, 1000000000, 20, 19, 18, 1, '{}', 900, 400, 3, 1.5, 2.5, "
+                               "0.5, 0.75, 10, 20, 0.01, 0.02, 0.03, 0.4, 0.3, 1.25, 2, 0, 7, "
+                               "12.5, 0, 19");
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->ttftP50Ms, 1.5);
+  EXPECT_EQ(w->cpuWaitMaxMs, 12.5);
+  EXPECT_EQ(w->sentDuring, 19);
+  EXPECT_EQ(w->ttfaP50Ms, std::nullopt);  // not stored before v11: its histogram has it
+  EXPECT_EQ(w->ttfaP99Ms, std::nullopt);
+  EXPECT_EQ(w->ttftFromPlannedP50Ms, std::nullopt);  // nor these
+  EXPECT_EQ(w->e2eFromPlannedP99Ms, std::nullopt);
+  EXPECT_EQ(w->tpotP50Ms, std::nullopt);  // nor the time per output token (v12)
+  EXPECT_EQ(Database::open(path, Database::Mode::ReadOnly).userVersion(), Database::kSchemaVersion);
+}
+
+TEST(StoreDatabase, Version11DatabaseMigratesItsWindowsWithoutTheirTpot) {
+  TempDir dir;
+  std::string path = dir.file("runs.db");
+  // A window as version 11 left it (36 columns: no time per output token).
+  const auto w = oldWindowRead(path, 11,
+                               "1, 0, 0, 1000000000, 20, 19, 18, 1, '{}', 900, 400, 3, 1.5, 2.5, "
+                               "0.5, 0.75, 10, 20, 0.01, 0.02, 0.03, 0.4, 0.3, 1.25, 2, 0, 7, "
+                               "12.5, 0, 19, 30.5, 60.25, 1.75, 2.75, 10.5, 20.5");
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->itlP50Ms, 0.5);
+  EXPECT_EQ(w->ttfaP99Ms, 60.25);
+  EXPECT_EQ(w->e2eFromPlannedP99Ms, 20.5);
+  EXPECT_EQ(w->tpotP50Ms, std::nullopt);  // not stored before v12: its histogram has it
+  EXPECT_EQ(w->tpotP99Ms, std::nullopt);
+  EXPECT_EQ(Database::open(path, Database::Mode::ReadOnly).userVersion(), 12);
 }
 
 // QA: `runs show` and `export` of a database an older Plumbline wrote failed on "no such column"

@@ -55,6 +55,10 @@ WindowRow sampleWindow(int64_t idx) {
     w.e2eFromPlannedP50Ms = 310.5;
     w.e2eFromPlannedP99Ms = 1200.25;
   }
+  if (idx != 2) {  // window 2: no stream of two tokens ended in it (NULL)
+    w.tpotP50Ms = 1.25 + static_cast<double>(idx);
+    w.tpotP99Ms = 3.5;
+  }
   w.workerCpuMax = 0.93;
   w.workerCpuMean = 0.61;
   w.loopDelayMaxMs = 0.8;
