@@ -23,6 +23,7 @@ constexpr std::array<MetricInfo, kSeriesMetricCount> kInfo = {{
     {"in_flight", "in flight"},
     {"ttft_from_planned_p99_ms", "TTFT from planned p99 (ms)"},
     {"e2e_from_planned_p99_ms", "e2e from planned p99 (ms)"},
+    {"tpot_p99_ms", "TPOT p99 (ms)"},  // per output token, where inter-token is per event
     {"ttfa_p99_ms", "TTFA p99 (ms)"},
 }};
 
@@ -68,6 +69,8 @@ std::optional<double> valueOf(const store::WindowRow& w, SeriesMetric m,
       return w.ttftFromPlannedP99Ms;
     case SeriesMetric::E2eFromPlannedP99Ms:
       return w.e2eFromPlannedP99Ms;
+    case SeriesMetric::TpotP99Ms:
+      return w.tpotP99Ms;
     case SeriesMetric::TtfaP99Ms:
       return w.ttfaP99Ms;
     case SeriesMetric::Count: break;

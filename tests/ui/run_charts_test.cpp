@@ -311,6 +311,55 @@ class RunChartsTest : public QObject {
     QCOMPARE(ttftChart->chart()->legend()->alignment(), Qt::AlignRight);
   }
 
+  // A server that sends several tokens an event: its inter-token gaps are per event, and the
+  // time per output token is drawn beside them, from the first tick or window whose gaps carry
+  // more than 1.2 tokens each; one token an event (TPOT about the gap) adds no lines.
+  void theInterTokenChartDrawsTimePerTokenOnlyWhenEventsCarrySeveralTokens() {
+    const QString itl = QStringLiteral("itl"), p50 = QStringLiteral("p50 per token"),
+                  p99 = QStringLiteral("p99 per token");
+    RunCharts charts;
+    LiveTick t = tick(250, 100, 0);
+    t.itl = {5, 9, 100};
+    charts.appendTick(t);  // no tpot (a stream written before ticks carried it)
+    t.atNs = 500'000'000;
+    t.tpot = {4.5, 6, 10};  // a token an event: the gap p50 is 1.1 tpot
+    charts.appendTick(t);
+    charts.flush();
+    QVERIFY(!charts.seriesNames(itl).contains(p50));
+    t.atNs = 750'000'000;
+    t.itl = {20, 24, 25};  // four tokens an event
+    t.tpot = {5, 6, 10};
+    charts.appendTick(t);
+    t.atNs = 1'000'000'000;
+    t.tpot = {};  // none ended in that second: the line breaks
+    charts.appendTick(t);
+    t.atNs = 1'250'000'000;
+    t.itl = {5, 9, 100};
+    t.tpot = {4.5, 6, 10};  // from then on drawn at every tick
+    charts.appendTick(t);
+    charts.flush();
+    QCOMPARE(charts.drawnPieces(itl, p50), (QList<QList<QPointF>>{{{0.75, 5}}, {{1.25, 4.5}}}));
+    QCOMPARE(charts.drawnPoints(itl, p99), (QList<QPointF>{{0.75, 6}, {1.25, 6}}));
+    QCOMPARE(charts.drawnPoints(itl, QStringLiteral("p50")).size(), 5);
+
+    // A stored run: from the first window when some window's gaps carry several tokens.
+    WindowRow single = window(0, 10, 10, 80);
+    single.itlP50Ms = 5;
+    single.itlP99Ms = 9;
+    single.tpotP50Ms = 5;
+    single.tpotP99Ms = 7;
+    charts.setWindows({single, window(1, 10, 10, 80)});
+    QVERIFY(!charts.seriesNames(itl).contains(p50));
+    WindowRow grouped = single;
+    grouped.idx = 2;
+    grouped.startNs = 2'000'000'000;
+    grouped.itlP50Ms = 20;
+    grouped.itlP99Ms = 30;
+    charts.setWindows({single, window(1, 10, 10, 80), grouped});
+    QCOMPARE(charts.drawnPieces(itl, p50), (QList<QList<QPointF>>{{{1, 5}}, {{3, 5}}}));
+    QCOMPARE(charts.drawnPoints(itl, p99), (QList<QPointF>{{1, 7}, {3, 7}}));
+  }
+
   // A studio attaching mid-run replays the windows before it from the live stream: their rows'
   // TTFA is drawn as the ticks' is, from the first window in which a stream thought first, and
   // so are TTFT and e2e from planned; the ticks after carry the lines on. Before, the replayed

@@ -42,6 +42,19 @@ TEST(CompareRunSeries, LatenciesFromPlannedAndTtfaAreSeriesOfTheirOwn) {
   EXPECT_EQ(seriesMetricLabel(SeriesMetric::TtfaP99Ms), "TTFA p99 (ms)");
 }
 
+// The time per output token over time: a window where no stream of two tokens ended has none,
+// and the line breaks there.
+TEST(CompareRunSeries, TpotIsASeriesOfItsOwn) {
+  std::vector<store::WindowRow> windows = {window(0, 5), window(1, 5), window(2, 5)};
+  windows[0].itlP99Ms = 22;
+  windows[0].tpotP99Ms = 5.5;
+  windows[2].tpotP99Ms = 6.25;
+  EXPECT_EQ(windowSeries(windows, SeriesMetric::TpotP99Ms),
+            (std::vector<SeriesPoint>{{0, 5.5, false}, {2, 6.25, true}}));
+  EXPECT_EQ(seriesMetricFromName("tpot_p99_ms"), SeriesMetric::TpotP99Ms);
+  EXPECT_EQ(seriesMetricLabel(SeriesMetric::TpotP99Ms), "TPOT p99 (ms)");
+}
+
 TEST(CompareRunSeries, InterTokenGapsCountInWindowsWithoutCompletions) {
   std::vector<store::WindowRow> windows = {window(0, 3), window(1, 0), window(2, 0)};
   windows[0].itlP99Ms = 8;

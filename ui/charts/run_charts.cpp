@@ -34,6 +34,18 @@ const QString kTolerance = QStringLiteral("p99 tolerance");
 /// waits for (TTFA) comes later. Drawn only when some stream thought first, or it repeats TTFT.
 const QString kToAnswer = QStringLiteral(" to answer");
 const QString kFromPlanned = QStringLiteral(" from planned");
+/// Inter-token's second pair, for a server that sends several tokens an event: its gaps are
+/// per event, and the time per output token (TPOT) is what decoding speed is. Drawn only when
+/// the gaps carry more than one token, or it repeats the inter-token line.
+const QString kPerToken = QStringLiteral(" per token");
+/// An inter-token p50 this much over the TPOT p50 means events of more than one token (the
+/// report's "tokens per event" line has the same threshold).
+constexpr double kTokensPerEventShown = 1.2;
+
+/// Whether inter-token gaps of p50 `itlP50` carry several tokens of `tpotP50` each.
+bool gapsCarryTokens(std::optional<double> itlP50, std::optional<double> tpotP50) {
+  return itlP50 && tpotP50 && *tpotP50 > 0 && *itlP50 >= kTokensPerEventShown * *tpotP50;
+}
 
 /// Whether a window's time to first answer token is not its TTFT's: some stream thought first.
 bool answerApart(const store::WindowRow& w) {
@@ -111,6 +123,8 @@ RunCharts::RunCharts(QWidget* parent) : QWidget(parent) {
       {"p99 from planned", "#9467bd"},
       {"p50 to answer", "#d62728"},
       {"p99 to answer", "#8c564b"},
+      {"p50 per token", "#ff7f0e"},
+      {"p99 per token", "#9467bd"},
       {"output tokens/s", "#1f77b4"},
       {"in flight", "#1f77b4"},
       {"max", "#1f77b4"},
@@ -129,6 +143,8 @@ RunCharts::RunCharts(QWidget* parent) : QWidget(parent) {
     chart(key)->setLineStyle(QStringLiteral("p50 from planned"), Qt::DashLine);
     chart(key)->setLineStyle(QStringLiteral("p99 from planned"), Qt::DashLine);
   }
+  chart(kItl)->setLineStyle(QStringLiteral("p50 per token"), Qt::DashLine);
+  chart(kItl)->setLineStyle(QStringLiteral("p99 per token"), Qt::DashLine);
   // Each error class keeps its colour from run to run (the theme's order would give the first
   // class of each run the same colour, whichever it is).
   static const char* const kClassColors[metrics::kErrorClassCount] = {
@@ -168,6 +184,7 @@ void RunCharts::clear() {
   m_windowErrorClasses.clear();
   m_handedLateShown = false;
   showAnswer(false);
+  m_perTokenShown = false;
   m_toleranceMs.reset();
   m_cdf->clear();
   showCdf(false);
@@ -208,6 +225,7 @@ void RunCharts::setWindows(const std::vector<store::WindowRow>& windows,
       for (const auto& [cls, n] : errors.items()) m_windowErrorClasses.insert(cls);
     m_handedLateShown |= w.handedLateMaxMs.value_or(0) > 0;  // then drawn from the first window
     if (answerApart(w)) showAnswer(true);                    // and so is the answer
+    m_perTokenShown |= gapsCarryTokens(w.itlP50Ms, w.tpotP50Ms);  // and the time per token
   }
   for (const store::WindowRow& w : windows) appendWindow(w);
   // A stored run's time axis spans its windows, drain included, not the live view's 10 s: a
@@ -251,6 +269,8 @@ void RunCharts::appendWindow(const store::WindowRow& w) {
   if (answerApart(w)) showAnswer(true);
   if (m_answerShown) plotPercentiles(chart(kTtft), end, w.ttfaP50Ms, w.ttfaP99Ms, kToAnswer);
   plotPercentiles(chart(kItl), end, w.itlP50Ms, w.itlP99Ms);
+  m_perTokenShown |= gapsCarryTokens(w.itlP50Ms, w.tpotP50Ms);
+  if (m_perTokenShown) plotPercentiles(chart(kItl), end, w.tpotP50Ms, w.tpotP99Ms, kPerToken);
   plotPercentiles(chart(kE2e), end, w.e2eP50Ms, w.e2eP99Ms);
   plotPercentiles(chart(kE2e), end, w.e2eFromPlannedP50Ms, w.e2eFromPlannedP99Ms, kFromPlanned);
   plotPercentiles(chart(kSendLag), end, w.sendLagP50Ms, w.sendLagP99Ms);
@@ -302,6 +322,10 @@ void RunCharts::appendTick(const ::plumbline::live::LiveTick& t) {
   if (t.ttfa.count > 0 && (t.ttfa.p50 != t.ttft.p50 || t.ttfa.p99 != t.ttft.p99)) showAnswer(true);
   if (m_answerShown) pct(chart(kTtft), t.ttfa, kToAnswer);
   pct(chart(kItl), t.itl);
+  // From the first tick whose gaps carried several tokens each, then at every tick.
+  if (t.itl.count > 0 && t.tpot.count > 0)
+    m_perTokenShown |= gapsCarryTokens(t.itl.p50, t.tpot.p50);
+  if (m_perTokenShown) pct(chart(kItl), t.tpot, kPerToken);
   pct(chart(kE2e), t.e2e);
   pct(chart(kE2e), t.e2eFromPlanned, kFromPlanned);
   pct(chart(kSendLag), t.sendLag);

@@ -24,7 +24,8 @@ class MetricChart;
 /// The run's chart grid, shared by the live view and a run opened from history:
 /// requested vs achieved rate (headline), TTFT / inter-token / end-to-end p50 and p99 over
 /// time (service view and from the planned time; TTFT with the time to first answer token
-/// beside it when a reasoning model thought first), output tokens/s, in-flight, errors by
+/// beside it when a reasoning model thought first; inter-token with the time per output token
+/// beside it when the server sent several tokens an event), output tokens/s, in-flight, errors by
 /// class, send lag, worker CPU. Series are bounded (core's SeriesDecimator keeps min and
 /// max per bin); redraws are coalesced by a timer (5/s), never done per message.
 ///
@@ -118,6 +119,9 @@ class RunCharts : public QWidget {
   bool m_handedLateShown = false;  ///< a session was handed out late: the series is drawn
   /// Some stream thought before answering: TTFA is drawn apart from TTFT, from then on.
   bool m_answerShown = false;
+  /// Some window's or tick's inter-token gaps carried several tokens each (a server sending
+  /// tokens in groups): the inter-token chart draws the time per output token too, from then on.
+  bool m_perTokenShown = false;
   int m_redraws = 0;
 };
 
