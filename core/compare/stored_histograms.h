@@ -28,7 +28,8 @@ bool answerDiffersFromFirstToken(const store::RunReader& reader, int64_t runId);
 
 /// The run's windows, each percentile that rows stored before schema v11 lack (TTFA, TTFT and
 /// e2e from planned) or before v12 (TPOT) taken from the window's stored histogram of it; one
-/// the window had no sample of, or no histogram of (a run stored before tpot), stays none. Throws StoreError when the database cannot be read.
+/// the window had no sample of, or no histogram of (a run stored before tpot), stays none.
+/// Throws StoreError when the database cannot be read.
 std::vector<store::WindowRow> windowsWithStoredPercentiles(const store::RunReader& reader,
                                                            int64_t runId);
 

@@ -16,11 +16,20 @@ constexpr int64_t kSecondNs = 1'000'000'000;
 static_assert(kSecondNs % kRateSliceNs == 0, "a second is made of whole rate slices");
 
 // Slice::latency indices, in the order of LiveTick's percentile members.
-enum Latency : size_t { kTtft, kItl, kE2e, kTtftFromPlanned, kE2eFromPlanned, kSendLag, kTtfa, kTpot };
+enum Latency : size_t {
+  kTtft,
+  kItl,
+  kE2e,
+  kTtftFromPlanned,
+  kE2eFromPlanned,
+  kSendLag,
+  kTtfa,
+  kTpot
+};
 
 using live::LiveTick;
 constexpr live::LivePercentiles LiveTick::*kTickMember[] = {
-    &LiveTick::ttft,           &LiveTick::itl,     &LiveTick::e2e, &LiveTick::ttftFromPlanned,
+    &LiveTick::ttft,           &LiveTick::itl,     &LiveTick::e2e,  &LiveTick::ttftFromPlanned,
     &LiveTick::e2eFromPlanned, &LiveTick::sendLag, &LiveTick::ttfa, &LiveTick::tpot};
 static_assert(std::size(kTickMember) == LiveTickBuilder::kLatencyCount);
 
@@ -48,7 +57,8 @@ void LiveTickBuilder::addRecords(const std::vector<metrics::RequestRecord>& reco
     if (r.sendNs >= 0 && r.firstAnswerNs >= 0) s.latency[kTtfa].record(r.ttfaNs());
     if (const int64_t tpot = r.tpotNs(); tpot >= 0) s.latency[kTpot].record(tpot);
     if (r.sendNs >= 0) s.latency[kE2e].record(r.e2eNs());
-    if (r.plannedNs >= 0 && r.firstTokenNs >= 0) s.latency[kTtftFromPlanned].record(r.ttftFromPlannedNs());
+    if (r.plannedNs >= 0 && r.firstTokenNs >= 0)
+      s.latency[kTtftFromPlanned].record(r.ttftFromPlannedNs());
     if (r.plannedNs >= 0) s.latency[kE2eFromPlanned].record(r.e2eFromPlannedNs());
   }
 }
@@ -83,7 +93,8 @@ void LiveTickBuilder::removeWorker(uint32_t workerId) {
   m_connectionsOpen.erase(workerId);
 }
 
-std::optional<live::LiveTick> LiveTickBuilder::due(int64_t nowNs, const metrics::RunAggregator& aggregator) {
+std::optional<live::LiveTick> LiveTickBuilder::due(int64_t nowNs,
+                                                   const metrics::RunAggregator& aggregator) {
   if (m_nextTickNs == 0) m_nextTickNs = kTickIntervalNs;
   if (nowNs < m_nextTickNs) return std::nullopt;
   const int64_t atNs = nowNs - nowNs % kTickIntervalNs;
@@ -121,7 +132,8 @@ live::LiveTick LiveTickBuilder::build(int64_t atNs, const metrics::RunAggregator
   int64_t handedLateMaxNs = 0;
   std::map<uint32_t, int64_t> cpuWaitNs;  // by worker, over the second
   std::map<uint32_t, CpuSamples> cpu;     // by worker, over the second
-  for (auto it = m_slices.lower_bound(last - kSlicesPerSecond + 1); it != m_slices.end() && it->first <= last; ++it) {
+  for (auto it = m_slices.lower_bound(last - kSlicesPerSecond + 1);
+       it != m_slices.end() && it->first <= last; ++it) {
     for (size_t i = 0; i < merged.size(); ++i) merged[i].merge(it->second.latency[i]);
     loopDelayMaxNs = std::max(loopDelayMaxNs, it->second.loopDelayMaxNs);
     handedLateMaxNs = std::max(handedLateMaxNs, it->second.handedLateMaxNs);
@@ -135,7 +147,8 @@ live::LiveTick LiveTickBuilder::build(int64_t atNs, const metrics::RunAggregator
   for (const auto& [id, ns] : cpuWaitNs) cpuWaitMaxNs = std::max(cpuWaitMaxNs, ns);
   t.cpuWaitMaxMs = cpuWaitMaxNs < 0 ? -1.0 : nsToMs(cpuWaitMaxNs);
   for (size_t i = 0; i < merged.size(); ++i)
-    t.*kTickMember[i] = {nsToMs(merged[i].percentile(0.5)), nsToMs(merged[i].percentile(0.99)), merged[i].count()};
+    t.*kTickMember[i] = {nsToMs(merged[i].percentile(0.5)), nsToMs(merged[i].percentile(0.99)),
+                         merged[i].count()};
   t.loopDelayMaxMs = nsToMs(loopDelayMaxNs);
   t.handedLateMaxMs = nsToMs(handedLateMaxNs);
   dropSlicesBefore(last - kSlicesPerSecond + 1);

@@ -37,9 +37,10 @@ TEST(RunClock, StoredT0IsTheWallClockOfTheInstantSendTimesCountFrom) {
         {"output_tokens", {{"dist", "fixed"}, {"value", 2}}}}}};
   const std::string workload = dir.file("w.json");
   std::ofstream(workload) << w.dump();
-  ChildProcess run({PLUMBLINE_BIN, "run", workload, "--db", dir.file("runs.db"), "--workers", "1",
-                    "--quiet", "--live", dir.file("live.sock"), "--summary-json", dir.file("s.json")},
-                   dir.file("out.txt"));
+  ChildProcess run(
+      {PLUMBLINE_BIN, "run", workload, "--db", dir.file("runs.db"), "--workers", "1", "--quiet",
+       "--live", dir.file("live.sock"), "--summary-json", dir.file("s.json")},
+      dir.file("out.txt"));
   LiveClient client(dir.file("live.sock"));
   const int code = run.wait(60'000);
   client.join();

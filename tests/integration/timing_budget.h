@@ -22,7 +22,8 @@ constexpr bool kTimingChecked = true;
 /// were mostly idle, with no cap or lost worker in the way ("... (the machine held them up...").
 inline bool isMachineHold(const std::string& reason) {
   return reason.rfind("timing: ", 0) == 0 ||
-         reason.find("while workers were mostly idle (the machine held them up") != std::string::npos;
+         reason.find("while workers were mostly idle (the machine held them up") !=
+             std::string::npos;
 }
 
 /// Whether a run whose counts (not its timing) a test checks exited as it may: 0 (kept_up), or 3
@@ -34,8 +35,9 @@ inline bool countsRunExitedAsItMay(int exitCode, const nlohmann::json& summary) 
   if (exitCode == 0) return true;
   if (exitCode != 3) return false;
   if (!kTimingChecked) return true;
-  const nlohmann::json* reasons =
-      summary.is_object() && summary.contains("verdict_reasons") ? &summary["verdict_reasons"] : nullptr;
+  const nlohmann::json* reasons = summary.is_object() && summary.contains("verdict_reasons")
+                                      ? &summary["verdict_reasons"]
+                                      : nullptr;
   if (!reasons || !reasons->is_array() || reasons->empty()) return false;
   for (const nlohmann::json& r : *reasons)
     if (!r.is_string() || !isMachineHold(r.get<std::string>())) return false;

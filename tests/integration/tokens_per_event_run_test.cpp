@@ -41,8 +41,9 @@ plumbline::test::WorkloadRun runStreams(const TempDir& dir, double durationS,
 TEST(TokensPerEventRun, GapsArePerEventAndTpotIsPerToken) {
   TempDir dir;
   const auto run = runStreams(dir, 2.5, 4);
-  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(run.exitCode, run.summary)) << "exit " << run.exitCode
-                                                                     << "\n" << run.output;
+  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(run.exitCode, run.summary))
+      << "exit " << run.exitCode << "\n"
+      << run.output;
   const json& s = run.summary;
   ASSERT_EQ(s["completed"], 50) << run.output;
   EXPECT_EQ(s["token_count_source"], "server");
@@ -51,15 +52,18 @@ TEST(TokensPerEventRun, GapsArePerEventAndTpotIsPerToken) {
   EXPECT_EQ(s["itl_ms"]["count"], 50 * 5);
   EXPECT_EQ(s["tpot_ms"]["count"], 50);
   const std::string db = dir.file("runs.db");
-  EXPECT_EQ(queryInt(db, "SELECT count(*) FROM requests WHERE output_tokens_server = 21 AND "
-                         "output_tokens_client = 6"),
+  EXPECT_EQ(queryInt(db,
+                     "SELECT count(*) FROM requests WHERE output_tokens_server = 21 AND "
+                     "output_tokens_client = 6"),
             50);
-  EXPECT_EQ(queryInt(db, "SELECT count(*) FROM histograms WHERE metric = 'tpot' AND "
-                         "window_idx = -1"),
+  EXPECT_EQ(queryInt(db,
+                     "SELECT count(*) FROM histograms WHERE metric = 'tpot' AND "
+                     "window_idx = -1"),
             1);
   // Each window's row has the time per output token of the streams that ended in it.
-  EXPECT_EQ(queryInt(db, "SELECT count(*) FROM windows WHERE completed > 0 AND "
-                         "(tpot_p50_ms IS NULL OR tpot_p99_ms < tpot_p50_ms)"),
+  EXPECT_EQ(queryInt(db,
+                     "SELECT count(*) FROM windows WHERE completed > 0 AND "
+                     "(tpot_p50_ms IS NULL OR tpot_p99_ms < tpot_p50_ms)"),
             0);
   EXPECT_GE(queryInt(db, "SELECT count(*) FROM windows WHERE tpot_p50_ms IS NOT NULL"), 2);
   EXPECT_NE(run.output.find("tpot (per token)"), std::string::npos) << run.output;
@@ -86,8 +90,9 @@ TEST(TokensPerEventRun, GapsArePerEventAndTpotIsPerToken) {
 TEST(TokensPerEventRun, ATokenAnEventHasTpotEqualToTheGaps) {
   TempDir dir;
   const auto run = runStreams(dir, 1, std::nullopt);
-  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(run.exitCode, run.summary)) << "exit " << run.exitCode
-                                                                     << "\n" << run.output;
+  ASSERT_TRUE(plumbline::test::countsRunExitedAsItMay(run.exitCode, run.summary))
+      << "exit " << run.exitCode << "\n"
+      << run.output;
   const json& s = run.summary;
   ASSERT_EQ(s["completed"], 20) << run.output;
   EXPECT_DOUBLE_EQ(s["tokens_per_event"].get<double>(), 1.0) << s.dump(2);
