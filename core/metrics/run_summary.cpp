@@ -88,7 +88,7 @@ std::string thoughtFirstText(uint64_t thoughtFirst, uint64_t completed) {
 }
 
 std::string tokensPerEventText(std::optional<double> tokensPerEvent, const std::string& countSource) {
-  if (!tokensPerEvent || *tokensPerEvent < 1.2) return {};
+  if (!tokensPerEvent || *tokensPerEvent < kSeveralTokensPerEvent) return {};
   const char* by = countSource == "server"   ? "the server's usage"
                    : countSource == "client" ? "the client's count"
                                              : "the server's usage where it gave one, else the client's count";

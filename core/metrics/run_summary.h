@@ -136,8 +136,11 @@ std::string httpClientText(const std::string& name);
 /// "reasoning: 812 of 1000 streams thought before answering; ttft counts the first thinking
 /// token, ttfa the first answer token": why a report shows ttfa apart (only when thoughtFirst > 0).
 std::string thoughtFirstText(uint64_t thoughtFirst, uint64_t completed);
+/// Tokens an event from which a run's (or a window's) inter-token gaps are said to span several
+/// tokens: the report's "tokens per event" line and the studio's per-token lines.
+inline constexpr double kSeveralTokensPerEvent = 1.2;
 /// "inter-token gaps are per streamed event, and the server's usage counted 3.98 tokens an
-/// event: ..." when a run's events carried several tokens (tokensPerEvent of 1.2 or more), so
+/// event: ..." when a run's events carried several tokens (kSeveralTokensPerEvent or more), so
 /// that the gap per event is not read as a token's; empty otherwise. `countSource` is the
 /// summary's token_count_source.
 std::string tokensPerEventText(std::optional<double> tokensPerEvent, const std::string& countSource);

@@ -10,6 +10,7 @@
 
 #include "core/compare/stored_histograms.h"
 #include "core/metrics/error_class.h"
+#include "core/metrics/run_summary.h"
 #include "core/store/run_reader.h"
 #include "ui/charts/latency_cdf_chart.h"
 #include "ui/charts/metric_chart.h"
@@ -38,13 +39,11 @@ const QString kFromPlanned = QStringLiteral(" from planned");
 /// per event, and the time per output token (TPOT) is what decoding speed is. Drawn only when
 /// the gaps carry more than one token, or it repeats the inter-token line.
 const QString kPerToken = QStringLiteral(" per token");
-/// An inter-token p50 this much over the TPOT p50 means events of more than one token (the
-/// report's "tokens per event" line has the same threshold).
-constexpr double kTokensPerEventShown = 1.2;
-
-/// Whether inter-token gaps of p50 `itlP50` carry several tokens of `tpotP50` each.
+/// Whether inter-token gaps of p50 `itlP50` carry several tokens of `tpotP50` each (an
+/// inter-token p50 that many TPOT p50s long, as the report says "tokens per event").
 bool gapsCarryTokens(std::optional<double> itlP50, std::optional<double> tpotP50) {
-  return itlP50 && tpotP50 && *tpotP50 > 0 && *itlP50 >= kTokensPerEventShown * *tpotP50;
+  return itlP50 && tpotP50 && *tpotP50 > 0 &&
+         *itlP50 >= ::plumbline::metrics::kSeveralTokensPerEvent * *tpotP50;
 }
 
 /// Whether a window's time to first answer token is not its TTFT's: some stream thought first.
