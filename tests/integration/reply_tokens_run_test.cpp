@@ -10,6 +10,7 @@
 
 #include "core/tokenizer/tokenizer.h"
 #include "tests/integration/child_process.h"
+#include "tests/integration/machine_holds.h"
 #include "tests/integration/timing_budget.h"
 #include "tests/integration/workload_run.h"
 

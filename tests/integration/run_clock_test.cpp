@@ -14,6 +14,7 @@
 #include "tests/integration/child_process.h"
 #include "tests/integration/live_client.h"
 #include "tests/integration/recording_http_server.h"
+#include "tests/integration/machine_holds.h"
 #include "tests/integration/timing_budget.h"
 
 using nlohmann::json;

@@ -11,6 +11,7 @@
 #include "tests/integration/child_process.h"
 #include "tests/integration/db_query.h"
 #include "tests/integration/embedded_workload.h"
+#include "tests/integration/machine_holds.h"
 #include "tests/integration/timing_budget.h"
 #include "tests/integration/workload_run.h"
 
